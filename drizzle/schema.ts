@@ -1,0 +1,724 @@
+/**
+ * The data model of edgedesk.
+ *
+ * Conventions:
+ * - Every id is `INTEGER PRIMARY KEY AUTOINCREMENT`: ids are public (Chatwoot exposes them) and SQLite
+ *   would otherwise reuse the id of a deleted row.
+ * - Times are Unix epoch milliseconds; views render seconds or ISO strings as Chatwoot does.
+ * - Enums are stored as Chatwoot's integers and named in src/domain/enums.ts.
+ * - JSON columns hold objects or arrays serialised as text.
+ * - Every account-scoped table carries `account_id`, so each query can be scoped structurally and an
+ *   account can be removed table by table.
+ * - Indexes are named after what they serve; each one matches the leading columns of a query.
+ */
+import { sql } from "drizzle-orm";
+import {
+  index,
+  integer,
+  primaryKey,
+  sqliteTable,
+  text,
+  uniqueIndex,
+} from "drizzle-orm/sqlite-core";
+
+const id = () => integer("id").primaryKey({ autoIncrement: true });
+const json = <T>(name: string) => text(name, { mode: "json" }).$type<T>();
+const bool = (name: string) => integer(name, { mode: "boolean" });
+const timestamps = {
+  createdAt: integer("created_at").notNull(),
+  updatedAt: integer("updated_at").notNull(),
+};
+
+export type JsonObject = Record<string, unknown>;
+
+// ---------------------------------------------------------------- accounts, users, keys
+
+export const accounts = sqliteTable("accounts", {
+  id: id(),
+  name: text("name").notNull(),
+  locale: text("locale").notNull().default("en"),
+  domain: text("domain"),
+  supportEmail: text("support_email"),
+  /** 0 active, 1 suspended */
+  status: integer("status").notNull().default(0),
+  customAttributes: json<JsonObject>("custom_attributes").notNull().default({}),
+  settings: json<JsonObject>("settings").notNull().default({}),
+  limits: json<JsonObject>("limits").notNull().default({}),
+  /** feature flag name -> enabled */
+  features: json<Record<string, boolean>>("features").notNull().default({}),
+  ...timestamps,
+});
+
+export const users = sqliteTable(
+  "users",
+  {
+    id: id(),
+    name: text("name").notNull(),
+    displayName: text("display_name"),
+    /** stored lower-cased; unique across the installation */
+    email: text("email").notNull(),
+    passwordHash: text("password_hash"),
+    avatarUrl: text("avatar_url"),
+    messageSignature: text("message_signature"),
+    uiSettings: json<JsonObject>("ui_settings").notNull().default({}),
+    customAttributes: json<JsonObject>("custom_attributes").notNull().default({}),
+    pubsubToken: text("pubsub_token").notNull(),
+    /** null or "SuperAdmin" */
+    type: text("type"),
+    confirmedAt: integer("confirmed_at"),
+    inviterId: integer("inviter_id"),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex("users_email_unique").on(t.email),
+    uniqueIndex("users_pubsub_token_unique").on(t.pubsubToken),
+  ],
+);
+
+export const accountUsers = sqliteTable(
+  "account_users",
+  {
+    id: id(),
+    accountId: integer("account_id").notNull(),
+    userId: integer("user_id").notNull(),
+    /** 0 agent, 1 administrator */
+    role: integer("role").notNull().default(0),
+    /** 0 online, 1 offline, 2 busy */
+    availability: integer("availability").notNull().default(0),
+    autoOffline: bool("auto_offline").notNull().default(true),
+    activeAt: integer("active_at"),
+    inviterId: integer("inviter_id"),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex("account_users_account_user_unique").on(t.accountId, t.userId),
+    index("account_users_user").on(t.userId),
+  ],
+);
+
+/**
+ * API keys of users, agent bots and platform apps. A key is found by the SHA-256 digest of what the
+ * client sends, so lookups never compare secrets. `token` keeps the plain key of users and bots,
+ * whose profile and admin views show it (as Chatwoot does); platform keys are stored as digests only.
+ */
+export const accessTokens = sqliteTable(
+  "access_tokens",
+  {
+    id: id(),
+    /** "User" | "AgentBot" | "PlatformApp" */
+    ownerType: text("owner_type").notNull(),
+    ownerId: integer("owner_id").notNull(),
+    token: text("token"),
+    tokenDigest: text("token_digest").notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [
+    uniqueIndex("access_tokens_digest_unique").on(t.tokenDigest),
+    index("access_tokens_owner").on(t.ownerType, t.ownerId),
+  ],
+);
+
+/** Single-use login links issued through the Platform API. */
+export const ssoTokens = sqliteTable(
+  "sso_tokens",
+  {
+    id: id(),
+    userId: integer("user_id").notNull(),
+    tokenDigest: text("token_digest").notNull(),
+    expiresAt: integer("expires_at").notNull(),
+    usedAt: integer("used_at"),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [uniqueIndex("sso_tokens_digest_unique").on(t.tokenDigest), index("sso_tokens_user").on(t.userId)],
+);
+
+export const platformApps = sqliteTable("platform_apps", {
+  id: id(),
+  name: text("name").notNull(),
+  ...timestamps,
+});
+
+/** What each platform app created, and so may read, change and delete. */
+export const platformAppPermissibles = sqliteTable(
+  "platform_app_permissibles",
+  {
+    id: id(),
+    platformAppId: integer("platform_app_id").notNull(),
+    /** "Account" | "User" | "AgentBot" */
+    permissibleType: text("permissible_type").notNull(),
+    permissibleId: integer("permissible_id").notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [
+    uniqueIndex("platform_app_permissibles_unique").on(t.platformAppId, t.permissibleType, t.permissibleId),
+    index("platform_app_permissibles_target").on(t.permissibleType, t.permissibleId),
+  ],
+);
+
+export const agentBots = sqliteTable(
+  "agent_bots",
+  {
+    id: id(),
+    /** null for a system bot, usable by every account */
+    accountId: integer("account_id"),
+    name: text("name").notNull(),
+    description: text("description"),
+    outgoingUrl: text("outgoing_url"),
+    /** 0 webhook */
+    botType: integer("bot_type").notNull().default(0),
+    botConfig: json<JsonObject>("bot_config").notNull().default({}),
+    avatarUrl: text("avatar_url"),
+    /** signs the bot's webhook deliveries */
+    secret: text("secret").notNull(),
+    ...timestamps,
+  },
+  (t) => [index("agent_bots_account").on(t.accountId)],
+);
+
+// ---------------------------------------------------------------- inboxes and teams
+
+export const inboxes = sqliteTable(
+  "inboxes",
+  {
+    id: id(),
+    accountId: integer("account_id").notNull(),
+    name: text("name").notNull(),
+    /** "Channel::Api" | "Channel::WebWidget" */
+    channelType: text("channel_type").notNull(),
+    channelId: integer("channel_id").notNull(),
+    /**
+     * Public identifier of the inbox: the `inbox_identifier` of an API inbox and the `website_token`
+     * of a website inbox. The public API addresses inboxes by it.
+     */
+    identifier: text("identifier").notNull(),
+    /** key of the HMAC that proves a contact's identifier (identity validation) */
+    hmacToken: text("hmac_token").notNull(),
+    hmacMandatory: bool("hmac_mandatory").notNull().default(false),
+    avatarUrl: text("avatar_url"),
+    greetingEnabled: bool("greeting_enabled").notNull().default(false),
+    greetingMessage: text("greeting_message"),
+    enableEmailCollect: bool("enable_email_collect").notNull().default(true),
+    csatSurveyEnabled: bool("csat_survey_enabled").notNull().default(false),
+    csatConfig: json<JsonObject>("csat_config").notNull().default({}),
+    enableAutoAssignment: bool("enable_auto_assignment").notNull().default(true),
+    autoAssignmentConfig: json<JsonObject>("auto_assignment_config").notNull().default({}),
+    workingHoursEnabled: bool("working_hours_enabled").notNull().default(false),
+    workingHours: json<JsonObject[]>("working_hours").notNull().default([]),
+    outOfOfficeMessage: text("out_of_office_message"),
+    timezone: text("timezone").notNull().default("UTC"),
+    allowMessagesAfterResolved: bool("allow_messages_after_resolved").notNull().default(true),
+    lockToSingleConversation: bool("lock_to_single_conversation").notNull().default(false),
+    /** 0 friendly, 1 professional */
+    senderNameType: integer("sender_name_type").notNull().default(0),
+    businessName: text("business_name"),
+    portalId: integer("portal_id"),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex("inboxes_identifier_unique").on(t.identifier),
+    index("inboxes_account_name").on(t.accountId, t.name),
+  ],
+);
+
+export const apiChannels = sqliteTable("api_channels", {
+  id: id(),
+  accountId: integer("account_id").notNull(),
+  webhookUrl: text("webhook_url"),
+  /** signs callbacks to webhook_url */
+  secret: text("secret").notNull(),
+  additionalAttributes: json<JsonObject>("additional_attributes").notNull().default({}),
+  ...timestamps,
+});
+
+export const webWidgetChannels = sqliteTable("web_widget_channels", {
+  id: id(),
+  accountId: integer("account_id").notNull(),
+  websiteUrl: text("website_url").notNull(),
+  widgetColor: text("widget_color").notNull().default("#1f93ff"),
+  welcomeTitle: text("welcome_title"),
+  welcomeTagline: text("welcome_tagline"),
+  replyTime: integer("reply_time").notNull().default(0),
+  featureFlags: integer("feature_flags").notNull().default(7),
+  preChatFormEnabled: bool("pre_chat_form_enabled").notNull().default(false),
+  preChatFormOptions: json<JsonObject>("pre_chat_form_options").notNull().default({}),
+  continuityViaEmail: bool("continuity_via_email").notNull().default(true),
+  allowedDomains: text("allowed_domains").notNull().default(""),
+  ...timestamps,
+});
+
+export const inboxMembers = sqliteTable(
+  "inbox_members",
+  {
+    id: id(),
+    accountId: integer("account_id").notNull(),
+    inboxId: integer("inbox_id").notNull(),
+    userId: integer("user_id").notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [
+    uniqueIndex("inbox_members_inbox_user_unique").on(t.inboxId, t.userId),
+    index("inbox_members_user").on(t.userId, t.inboxId),
+  ],
+);
+
+export const agentBotInboxes = sqliteTable(
+  "agent_bot_inboxes",
+  {
+    id: id(),
+    accountId: integer("account_id").notNull(),
+    inboxId: integer("inbox_id").notNull(),
+    agentBotId: integer("agent_bot_id").notNull(),
+    /** 0 active, 1 inactive */
+    status: integer("status").notNull().default(0),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex("agent_bot_inboxes_inbox_unique").on(t.inboxId),
+    index("agent_bot_inboxes_bot").on(t.agentBotId),
+  ],
+);
+
+export const teams = sqliteTable(
+  "teams",
+  {
+    id: id(),
+    accountId: integer("account_id").notNull(),
+    /** stored lower-cased */
+    name: text("name").notNull(),
+    description: text("description"),
+    allowAutoAssign: bool("allow_auto_assign").notNull().default(true),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex("teams_account_name_unique").on(t.accountId, t.name)],
+);
+
+export const teamMembers = sqliteTable(
+  "team_members",
+  {
+    id: id(),
+    accountId: integer("account_id").notNull(),
+    teamId: integer("team_id").notNull(),
+    userId: integer("user_id").notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [
+    uniqueIndex("team_members_team_user_unique").on(t.teamId, t.userId),
+    index("team_members_user").on(t.userId, t.teamId),
+  ],
+);
+
+// ---------------------------------------------------------------- contacts and conversations
+
+export const contacts = sqliteTable(
+  "contacts",
+  {
+    id: id(),
+    accountId: integer("account_id").notNull(),
+    name: text("name").notNull().default(""),
+    /** stored lower-cased */
+    email: text("email"),
+    phoneNumber: text("phone_number"),
+    identifier: text("identifier"),
+    blocked: bool("blocked").notNull().default(false),
+    avatarUrl: text("avatar_url"),
+    additionalAttributes: json<JsonObject>("additional_attributes").notNull().default({}),
+    customAttributes: json<JsonObject>("custom_attributes").notNull().default({}),
+    lastActivityAt: integer("last_activity_at"),
+    /** 1 when the contact has an email, a phone number or an identifier: only these are listed */
+    resolved: bool("resolved").notNull().default(false),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex("contacts_account_email_unique").on(t.accountId, t.email).where(sql`email IS NOT NULL`),
+    uniqueIndex("contacts_account_phone_unique").on(t.accountId, t.phoneNumber).where(sql`phone_number IS NOT NULL`),
+    uniqueIndex("contacts_account_identifier_unique").on(t.accountId, t.identifier).where(sql`identifier IS NOT NULL`),
+    index("contacts_account_resolved_id").on(t.accountId, t.resolved, t.id),
+  ],
+);
+
+export const contactInboxes = sqliteTable(
+  "contact_inboxes",
+  {
+    id: id(),
+    accountId: integer("account_id").notNull(),
+    contactId: integer("contact_id").notNull(),
+    inboxId: integer("inbox_id").notNull(),
+    /** the contact's id in the channel; the public API's contact identifier */
+    sourceId: text("source_id").notNull(),
+    hmacVerified: bool("hmac_verified").notNull().default(false),
+    pubsubToken: text("pubsub_token").notNull(),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex("contact_inboxes_inbox_source_unique").on(t.inboxId, t.sourceId),
+    uniqueIndex("contact_inboxes_pubsub_token_unique").on(t.pubsubToken),
+    index("contact_inboxes_contact").on(t.contactId),
+  ],
+);
+
+export const conversations = sqliteTable(
+  "conversations",
+  {
+    id: id(),
+    accountId: integer("account_id").notNull(),
+    /** per-account number; the `id` clients see and address */
+    displayId: integer("display_id").notNull(),
+    uuid: text("uuid").notNull(),
+    inboxId: integer("inbox_id").notNull(),
+    contactId: integer("contact_id").notNull(),
+    contactInboxId: integer("contact_inbox_id").notNull(),
+    assigneeId: integer("assignee_id"),
+    assigneeAgentBotId: integer("assignee_agent_bot_id"),
+    teamId: integer("team_id"),
+    campaignId: integer("campaign_id"),
+    /** 0 open, 1 resolved, 2 pending, 3 snoozed */
+    status: integer("status").notNull().default(0),
+    /** null, 0 low, 1 medium, 2 high, 3 urgent */
+    priority: integer("priority"),
+    snoozedUntil: integer("snoozed_until"),
+    waitingSince: integer("waiting_since"),
+    firstReplyCreatedAt: integer("first_reply_created_at"),
+    agentLastSeenAt: integer("agent_last_seen_at"),
+    assigneeLastSeenAt: integer("assignee_last_seen_at"),
+    contactLastSeenAt: integer("contact_last_seen_at"),
+    lastActivityAt: integer("last_activity_at").notNull(),
+    additionalAttributes: json<JsonObject>("additional_attributes").notNull().default({}),
+    customAttributes: json<JsonObject>("custom_attributes").notNull().default({}),
+    slaPolicyId: integer("sla_policy_id"),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex("conversations_account_display_unique").on(t.accountId, t.displayId),
+    uniqueIndex("conversations_uuid_unique").on(t.uuid),
+    index("conversations_account_status_activity").on(t.accountId, t.status, t.lastActivityAt),
+    index("conversations_inbox_status_activity").on(t.inboxId, t.status, t.lastActivityAt),
+    index("conversations_contact_activity").on(t.contactId, t.lastActivityAt),
+    index("conversations_contact_inbox").on(t.contactInboxId),
+  ],
+);
+
+export const messages = sqliteTable(
+  "messages",
+  {
+    id: id(),
+    accountId: integer("account_id").notNull(),
+    inboxId: integer("inbox_id").notNull(),
+    conversationId: integer("conversation_id").notNull(),
+    /** 0 incoming, 1 outgoing, 2 activity, 3 template */
+    messageType: integer("message_type").notNull(),
+    /** see CONTENT_TYPES in src/domain/enums.ts */
+    contentType: integer("content_type").notNull().default(0),
+    content: text("content"),
+    private: bool("private").notNull().default(false),
+    /** 0 sent, 1 delivered, 2 read, 3 failed */
+    status: integer("status").notNull().default(0),
+    sourceId: text("source_id"),
+    /** "User" | "Contact" | "AgentBot" | null */
+    senderType: text("sender_type"),
+    senderId: integer("sender_id"),
+    contentAttributes: json<JsonObject>("content_attributes").notNull().default({}),
+    additionalAttributes: json<JsonObject>("additional_attributes").notNull().default({}),
+    externalSourceIds: json<JsonObject>("external_source_ids").notNull().default({}),
+    sentiment: json<JsonObject>("sentiment").notNull().default({}),
+    processedMessageContent: text("processed_message_content"),
+    campaignId: integer("campaign_id"),
+    echoId: text("echo_id"),
+    ...timestamps,
+  },
+  (t) => [
+    index("messages_conversation_id").on(t.conversationId, t.id),
+    index("messages_account_created").on(t.accountId, t.createdAt),
+  ],
+);
+
+export const labels = sqliteTable(
+  "labels",
+  {
+    id: id(),
+    accountId: integer("account_id").notNull(),
+    /** stored lower-cased */
+    title: text("title").notNull(),
+    description: text("description"),
+    color: text("color").notNull().default("#1f93ff"),
+    showOnSidebar: bool("show_on_sidebar").notNull().default(true),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex("labels_account_title_unique").on(t.accountId, t.title)],
+);
+
+/** A label title applied to a conversation or a contact (Chatwoot tags by title). */
+export const taggings = sqliteTable(
+  "taggings",
+  {
+    id: id(),
+    accountId: integer("account_id").notNull(),
+    /** "Conversation" | "Contact" */
+    taggableType: text("taggable_type").notNull(),
+    taggableId: integer("taggable_id").notNull(),
+    tag: text("tag").notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [
+    uniqueIndex("taggings_taggable_tag_unique").on(t.taggableType, t.taggableId, t.tag),
+    index("taggings_account_tag").on(t.accountId, t.taggableType, t.tag),
+  ],
+);
+
+// ---------------------------------------------------------------- configuration
+
+export const webhooks = sqliteTable(
+  "webhooks",
+  {
+    id: id(),
+    accountId: integer("account_id").notNull(),
+    inboxId: integer("inbox_id"),
+    name: text("name"),
+    url: text("url").notNull(),
+    subscriptions: json<string[]>("subscriptions").notNull(),
+    /** 0 account, 1 inbox */
+    webhookType: integer("webhook_type").notNull().default(0),
+    /** signs deliveries */
+    secret: text("secret").notNull(),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex("webhooks_account_url_unique").on(t.accountId, t.url)],
+);
+
+export const webhookDeliveries = sqliteTable(
+  "webhook_deliveries",
+  {
+    id: id(),
+    accountId: integer("account_id").notNull(),
+    webhookId: integer("webhook_id").notNull(),
+    eventId: integer("event_id").notNull(),
+    eventName: text("event_name").notNull(),
+    /** sent as the delivery header; the same on every attempt */
+    deliveryUuid: text("delivery_uuid").notNull(),
+    /** "pending" | "delivered" | "failed" */
+    status: text("status").notNull().default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    lastStatusCode: integer("last_status_code"),
+    lastError: text("last_error"),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex("webhook_deliveries_uuid_unique").on(t.deliveryUuid),
+    index("webhook_deliveries_webhook").on(t.webhookId, t.id),
+  ],
+);
+
+export const automationRules = sqliteTable(
+  "automation_rules",
+  {
+    id: id(),
+    accountId: integer("account_id").notNull(),
+    name: text("name").notNull(),
+    description: text("description"),
+    eventName: text("event_name").notNull(),
+    conditions: json<JsonObject[]>("conditions").notNull().default([]),
+    actions: json<JsonObject[]>("actions").notNull().default([]),
+    active: bool("active").notNull().default(true),
+    ...timestamps,
+  },
+  (t) => [index("automation_rules_account_event").on(t.accountId, t.eventName)],
+);
+
+export const customAttributeDefinitions = sqliteTable(
+  "custom_attribute_definitions",
+  {
+    id: id(),
+    accountId: integer("account_id").notNull(),
+    attributeDisplayName: text("attribute_display_name").notNull(),
+    attributeKey: text("attribute_key").notNull(),
+    /** 0 text, 1 number, 2 currency, 3 percent, 4 link, 5 date, 6 list, 7 checkbox */
+    attributeDisplayType: integer("attribute_display_type").notNull().default(0),
+    /** 0 conversation_attribute, 1 contact_attribute */
+    attributeModel: integer("attribute_model").notNull().default(0),
+    attributeDescription: text("attribute_description"),
+    attributeValues: json<string[]>("attribute_values").notNull().default([]),
+    defaultValue: text("default_value"),
+    regexPattern: text("regex_pattern"),
+    regexCue: text("regex_cue"),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex("custom_attribute_definitions_key_unique").on(t.accountId, t.attributeModel, t.attributeKey),
+  ],
+);
+
+export const cannedResponses = sqliteTable(
+  "canned_responses",
+  {
+    id: id(),
+    accountId: integer("account_id").notNull(),
+    shortCode: text("short_code").notNull(),
+    content: text("content").notNull(),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex("canned_responses_account_short_code_unique").on(t.accountId, t.shortCode)],
+);
+
+export const customFilters = sqliteTable(
+  "custom_filters",
+  {
+    id: id(),
+    accountId: integer("account_id").notNull(),
+    userId: integer("user_id").notNull(),
+    name: text("name").notNull(),
+    /** 0 conversation, 1 contact, 2 report */
+    filterType: integer("filter_type").notNull().default(0),
+    query: json<JsonObject>("query").notNull().default({}),
+    ...timestamps,
+  },
+  (t) => [index("custom_filters_account_user_type").on(t.accountId, t.userId, t.filterType)],
+);
+
+export const integrationHooks = sqliteTable(
+  "integration_hooks",
+  {
+    id: id(),
+    accountId: integer("account_id").notNull(),
+    /** catalogue id, e.g. "webhook" */
+    appId: text("app_id").notNull(),
+    inboxId: integer("inbox_id"),
+    /** 0 disabled, 1 enabled */
+    status: integer("status").notNull().default(1),
+    /** 0 account, 1 inbox */
+    hookType: integer("hook_type").notNull().default(0),
+    settings: json<JsonObject>("settings").notNull().default({}),
+    referenceId: text("reference_id"),
+    ...timestamps,
+  },
+  (t) => [index("integration_hooks_account_app").on(t.accountId, t.appId)],
+);
+
+export const dashboardApps = sqliteTable(
+  "dashboard_apps",
+  {
+    id: id(),
+    accountId: integer("account_id").notNull(),
+    userId: integer("user_id"),
+    title: text("title").notNull(),
+    /** [{type: "frame", url}] */
+    content: json<JsonObject[]>("content").notNull().default([]),
+    ...timestamps,
+  },
+  (t) => [index("dashboard_apps_account").on(t.accountId)],
+);
+
+// ---------------------------------------------------------------- help center
+
+export const portals = sqliteTable(
+  "portals",
+  {
+    id: id(),
+    accountId: integer("account_id").notNull(),
+    name: text("name").notNull(),
+    /** unique across the installation: public help-center routes address portals by slug */
+    slug: text("slug").notNull(),
+    customDomain: text("custom_domain"),
+    color: text("color"),
+    headerText: text("header_text"),
+    homepageLink: text("homepage_link"),
+    pageTitle: text("page_title"),
+    archived: bool("archived").notNull().default(false),
+    config: json<JsonObject>("config").notNull().default({}),
+    inboxId: integer("inbox_id"),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex("portals_slug_unique").on(t.slug),
+    uniqueIndex("portals_custom_domain_unique").on(t.customDomain).where(sql`custom_domain IS NOT NULL`),
+    index("portals_account").on(t.accountId),
+  ],
+);
+
+export const categories = sqliteTable(
+  "categories",
+  {
+    id: id(),
+    accountId: integer("account_id").notNull(),
+    portalId: integer("portal_id").notNull(),
+    name: text("name").notNull(),
+    slug: text("slug").notNull(),
+    locale: text("locale").notNull().default("en"),
+    description: text("description"),
+    position: integer("position").notNull().default(0),
+    icon: text("icon"),
+    parentCategoryId: integer("parent_category_id"),
+    associatedCategoryId: integer("associated_category_id"),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex("categories_portal_locale_slug_unique").on(t.portalId, t.locale, t.slug),
+    index("categories_portal_locale_position").on(t.portalId, t.locale, t.position),
+  ],
+);
+
+export const articles = sqliteTable(
+  "articles",
+  {
+    id: id(),
+    accountId: integer("account_id").notNull(),
+    portalId: integer("portal_id").notNull(),
+    categoryId: integer("category_id"),
+    folderId: integer("folder_id"),
+    authorId: integer("author_id"),
+    associatedArticleId: integer("associated_article_id"),
+    title: text("title").notNull(),
+    slug: text("slug").notNull(),
+    description: text("description"),
+    content: text("content").notNull(),
+    /** 0 draft, 1 published, 2 archived */
+    status: integer("status").notNull().default(0),
+    position: integer("position"),
+    locale: text("locale").notNull().default("en"),
+    meta: json<JsonObject>("meta").notNull().default({}),
+    views: integer("views").notNull().default(0),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex("articles_portal_slug_unique").on(t.portalId, t.slug),
+    index("articles_portal_status_updated").on(t.portalId, t.status, t.updatedAt),
+    index("articles_category_position").on(t.categoryId, t.position),
+  ],
+);
+
+// ---------------------------------------------------------------- events and counters
+
+/**
+ * Events written in the same batch as the change that caused them; after the response they go to the
+ * events queue. A row is the contract: name, subject and what changed. Payloads are built on delivery.
+ */
+export const eventOutbox = sqliteTable(
+  "event_outbox",
+  {
+    id: id(),
+    accountId: integer("account_id").notNull(),
+    eventName: text("event_name").notNull(),
+    /** "Conversation" | "Message" | "Contact" | "Inbox" | ... */
+    subjectType: text("subject_type").notNull(),
+    subjectId: integer("subject_id").notNull(),
+    /** changed_attributes, performer and anything else the payload builder needs */
+    data: json<JsonObject>("data").notNull().default({}),
+    /** set for changes an automation rule made; the automation consumer ignores those (no loops) */
+    causedByAutomation: bool("caused_by_automation").notNull().default(false),
+    createdAt: integer("created_at").notNull(),
+    dispatchedAt: integer("dispatched_at"),
+  },
+  (t) => [index("event_outbox_pending").on(t.dispatchedAt, t.id)],
+);
+
+/**
+ * Totals kept in the same batch as the change that moves them, so list endpoints never count rows.
+ * Keys are named by the domain module that owns them, e.g. "contacts.resolved".
+ */
+export const counters = sqliteTable(
+  "counters",
+  {
+    accountId: integer("account_id").notNull(),
+    key: text("key").notNull(),
+    value: integer("value").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.key] })],
+);

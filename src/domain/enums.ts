@@ -1,0 +1,43 @@
+/**
+ * Chatwoot's enumerations: stored as the integer (the array index), rendered as the name.
+ * Requests may send the name or the integer.
+ */
+export const ACCOUNT_STATUSES = ["active", "suspended"] as const;
+export const ROLES = ["agent", "administrator"] as const;
+export const AVAILABILITIES = ["online", "offline", "busy"] as const;
+export const CONVERSATION_STATUSES = ["open", "resolved", "pending", "snoozed"] as const;
+export const PRIORITIES = ["low", "medium", "high", "urgent"] as const;
+export const MESSAGE_TYPES = ["incoming", "outgoing", "activity", "template"] as const;
+export const MESSAGE_STATUSES = ["sent", "delivered", "read", "failed"] as const;
+export const CONTENT_TYPES = [
+  "text",
+  "input_text",
+  "input_textarea",
+  "input_email",
+  "input_select",
+  "cards",
+  "form",
+  "article",
+  "incoming_email",
+  "input_csat",
+  "integrations",
+  "sticker",
+  "voice_call",
+] as const;
+export const ATTRIBUTE_DISPLAY_TYPES = ["text", "number", "currency", "percent", "link", "date", "list", "checkbox"] as const;
+export const ATTRIBUTE_MODELS = ["conversation_attribute", "contact_attribute"] as const;
+export const FILTER_TYPES = ["conversation", "contact", "report"] as const;
+export const ARTICLE_STATUSES = ["draft", "published", "archived"] as const;
+export const SENDER_NAME_TYPES = ["friendly", "professional"] as const;
+
+export type Role = (typeof ROLES)[number];
+
+/** The name of stored value `value`, or null. */
+export function enumName<T extends readonly string[]>(names: T, value: number | null | undefined): T[number] | null {
+  return value === null || value === undefined ? null : (names[value] ?? null);
+}
+
+/** The stored value of `name`. */
+export function enumValue<T extends readonly string[]>(names: T, name: T[number]): number {
+  return names.indexOf(name);
+}

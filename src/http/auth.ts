@@ -1,0 +1,100 @@
+/**
+ * Authentication and the first layer of authorisation, by surface:
+ * - /platform/api/v1: platform keys only;
+ * - /api/v1/profile: user keys only;
+ * - /api/v1/accounts/:account_id: members of the account, and agent bots on the routes Chatwoot opens to them;
+ * - /public/api/v1: no key.
+ * A missing or unknown key is a 401; a valid key without permission is a 403.
+ */
+import { createMiddleware } from "hono/factory";
+import { type Actor, resolveAccountAccess, resolveKey } from "../domain/access";
+import { ROLES, enumName } from "../domain/enums";
+import { Id } from "../schemas/common";
+import type { AppEnv } from "./app-env";
+import { forbidden, invalidField, notFound, unauthorized } from "./errors";
+
+/** Chatwoot's `api_access_token` header, or `Authorization: Bearer <key>` (SDKs send either). */
+function presentedKey(headers: Headers): string {
+  const key = headers.get("api_access_token")?.trim();
+  if (key) return key;
+  const match = /^Bearer\s+(.+)$/i.exec(headers.get("authorization") ?? "");
+  const bearer = match?.[1].trim();
+  if (bearer) return bearer;
+  throw unauthorized("An API key is required: send it in the api_access_token header", "missing_key");
+}
+
+const unknownKey = () => unauthorized("The API key is not valid", "invalid_key");
+
+const SURFACE_REFUSALS: Record<Actor["type"], string> = {
+  user: "User keys cannot use this API",
+  agent_bot: "Agent bot keys cannot use this API",
+  platform_app: "Platform keys reach only /platform/api/v1",
+};
+
+function requireActorType<T extends Actor["type"]>(types: T[]) {
+  return createMiddleware<AppEnv>(async (c, next) => {
+    const actor = await resolveKey(c.var.db, presentedKey(c.req.raw.headers));
+    if (!actor) throw unknownKey();
+    if (!types.includes(actor.type as T)) throw forbidden(SURFACE_REFUSALS[actor.type], "wrong_key_type");
+    c.set("actor", actor);
+    await next();
+  });
+}
+
+export const platformAuth = requireActorType(["platform_app"]);
+export const userAuth = requireActorType(["user"]);
+
+/**
+ * The routes an agent bot key may call inside its account (Chatwoot's allow-list), as method and path
+ * below /api/v1/accounts/:account_id.
+ */
+const BOT_ROUTES: ReadonlyArray<readonly [string, RegExp]> = [
+  ["POST", /^\/conversations\/?$/],
+  ["PATCH", /^\/conversations\/\d+\/?$/],
+  ["PUT", /^\/conversations\/\d+\/?$/],
+  ["POST", /^\/conversations\/\d+\/(toggle_status|toggle_priority|custom_attributes|messages|assignments)\/?$/],
+];
+
+function botMayCall(method: string, pathInAccount: string) {
+  return BOT_ROUTES.some(([m, pattern]) => m === method && pattern.test(pathInAccount));
+}
+
+export const accountAuth = createMiddleware<AppEnv>(async (c, next) => {
+  const parsedId = Id.safeParse(c.req.param("account_id"));
+  const key = presentedKey(c.req.raw.headers);
+  if (!parsedId.success) throw invalidField("account_id", "must be a positive integer", "invalid_type");
+  const accountId = parsedId.data;
+
+  const access = await resolveAccountAccess(c.var.db, key, accountId);
+  const { actor, account } = access;
+  if (!actor) throw unknownKey();
+  if (actor.type === "platform_app") throw forbidden(SURFACE_REFUSALS.platform_app, "wrong_key_type");
+  if (!account) throw notFound("Account", accountId, "account_id");
+
+  if (actor.type === "user") {
+    if (!access.membership) throw forbidden(`You are not a member of account ${accountId}`, "not_a_member");
+    c.set("membership", access.membership);
+    c.set("role", enumName(ROLES, access.membership.role));
+  } else {
+    const ownBot = actor.bot.accountId === accountId || (actor.bot.accountId === null && access.botConnected);
+    if (!ownBot) throw forbidden(`This agent bot does not belong to account ${accountId}`, "not_a_member");
+    const base = `/api/v1/accounts/${c.req.param("account_id")}`;
+    const pathInAccount = new URL(c.req.url).pathname.slice(base.length);
+    if (!botMayCall(c.req.method, pathInAccount)) {
+      throw forbidden("Agent bot keys cannot call this endpoint", "bot_not_allowed");
+    }
+    c.set("membership", null);
+    c.set("role", null);
+  }
+  if (account.status === 1) throw forbidden(`Account ${accountId} is suspended`, "account_suspended");
+
+  c.set("actor", actor);
+  c.set("account", account);
+  await next();
+});
+
+/** Administrators only (agents and bots get a 403). */
+export const requireAdministrator = createMiddleware<AppEnv>(async (c, next) => {
+  if (c.var.role !== "administrator") throw forbidden("Only administrators of this account may do this", "administrator_required");
+  await next();
+});

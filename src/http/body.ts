@@ -1,0 +1,96 @@
+import { createMiddleware } from "hono/factory";
+import { ApiError } from "./errors";
+
+const METHODS_WITH_BODY = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+const JSON_TYPE = /^application\/([\w.-]+\+)?json$/i;
+
+/**
+ * Chatwoot clients send JSON, multipart/form-data and form-urlencoded bodies. This middleware turns each
+ * of them into one JSON request, so every route validates one shape with `validate("json", schema)`:
+ * - JSON is checked here (malformed: 400); an empty body counts as `{}`;
+ * - form bodies become nested objects the way Rails reads them (`a[b]=1`, `ids[]=1&ids[]=2`), with
+ *   values left as strings; schemas accept "true"/"1" where a boolean or number is expected;
+ * - any other content type with a body: 415.
+ * Uploaded files are not stored yet, so file parts are dropped.
+ */
+export const normalizeBody = createMiddleware(async (c, next) => {
+  if (!METHODS_WITH_BODY.has(c.req.method)) return next();
+  const raw = c.req.raw;
+  const mediaType = (raw.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
+  let body: unknown;
+
+  if (mediaType === "multipart/form-data" || mediaType === "application/x-www-form-urlencoded") {
+    let form: FormData;
+    try {
+      form = await raw.formData();
+    } catch {
+      throw malformed("Malformed form body");
+    }
+    body = formToObject(form);
+  } else {
+    const text = await raw.text();
+    if (text.trim() === "") body = {};
+    else if (JSON_TYPE.test(mediaType)) {
+      try {
+        body = JSON.parse(text);
+      } catch {
+        throw malformed("Malformed JSON in request body");
+      }
+    } else {
+      const message = `Unsupported content type ${mediaType || "(none)"}: send application/json, multipart/form-data or application/x-www-form-urlencoded`;
+      throw new ApiError(415, message, [{ field: "", message, code: "unsupported_media_type" }]);
+    }
+  }
+
+  const headers = new Headers(raw.headers);
+  headers.set("content-type", "application/json");
+  headers.delete("content-length");
+  c.req.raw = new Request(raw.url, { method: raw.method, headers, body: JSON.stringify(body) });
+  c.req.bodyCache = {};
+  return next();
+});
+
+const malformed = (message: string) => new ApiError(400, message, [{ field: "", message, code: "malformed_body" }]);
+
+type Tree = { [key: string]: Tree | Tree[] | string | string[] };
+
+/** `a[b][]=1` -> { a: { b: ["1"] } }; objects whose keys are all indexes become arrays. */
+export function formToObject(form: FormData): Record<string, unknown> {
+  const root: Tree = {};
+  form.forEach((value, name) => {
+    if (typeof value !== "string") return;
+    const keys = parseKeys(name);
+    let node: Tree = root;
+    keys.forEach((key, i) => {
+      const last = i === keys.length - 1;
+      const nextKey = keys[i + 1];
+      if (key === "") return; // handled by the parent as an array push
+      if (last) {
+        node[key] = value;
+      } else if (nextKey === "" && i + 1 === keys.length - 1) {
+        const list = Array.isArray(node[key]) ? (node[key] as string[]) : [];
+        list.push(value);
+        node[key] = list;
+      } else {
+        if (typeof node[key] !== "object" || Array.isArray(node[key])) node[key] = {};
+        node = node[key] as Tree;
+      }
+    });
+  });
+  return indexObjectsToArrays(root) as Record<string, unknown>;
+}
+
+function parseKeys(name: string): string[] {
+  const head = name.split("[", 1)[0];
+  const rest = [...name.slice(head.length).matchAll(/\[([^\]]*)\]/g)].map((m) => m[1]);
+  return [head, ...rest];
+}
+
+function indexObjectsToArrays(value: unknown): unknown {
+  if (Array.isArray(value) || typeof value !== "object" || value === null) return value;
+  const entries = Object.entries(value).map(([k, v]) => [k, indexObjectsToArrays(v)] as const);
+  if (entries.length > 0 && entries.every(([k]) => /^\d+$/.test(k))) {
+    return entries.sort(([a], [b]) => Number(a) - Number(b)).map(([, v]) => v);
+  }
+  return Object.fromEntries(entries);
+}

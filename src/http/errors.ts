@@ -1,0 +1,77 @@
+import type { Context } from "hono";
+import { HTTPException } from "hono/http-exception";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+
+/** One entry of the specification's error body. `field` is the path of the offending value ("" for none). */
+export type ErrorEntry = { field: string; message: string; code: string };
+
+/**
+ * The one error type of the service: routes and domain functions throw it, `renderError` turns it into
+ * the specification's body `{ description, errors: [{ field, message, code }] }`.
+ */
+export class ApiError extends Error {
+  constructor(
+    readonly status: ContentfulStatusCode,
+    readonly description: string,
+    readonly errors: ErrorEntry[],
+  ) {
+    super(description);
+  }
+}
+
+export const unauthorized = (message: string, code: string) =>
+  new ApiError(401, message, [{ field: "api_access_token", message, code }]);
+
+export const forbidden = (message: string, code = "forbidden") =>
+  new ApiError(403, message, [{ field: "", message, code }]);
+
+/** An unknown resource: names the resource and the id the client asked for. */
+export const notFound = (resource: string, id: string | number, field = "id") =>
+  new ApiError(404, `${resource} ${id} not found`, [
+    { field, message: `${resource} ${id} does not exist`, code: "not_found" },
+  ]);
+
+export const invalid = (errors: ErrorEntry[]) =>
+  new ApiError(422, errors.length === 1 ? `${describeField(errors[0])}` : "Validation failed", errors);
+
+export const invalidField = (field: string, message: string, code: string) =>
+  invalid([{ field, message, code }]);
+
+const describeField = (e: ErrorEntry) => (e.field ? `${e.field} ${e.message}` : e.message);
+
+export function errorBody(description: string, errors: ErrorEntry[]) {
+  return { description, errors };
+}
+
+/**
+ * SQLite constraint failures are the safety net for races the domain's own checks cannot see (two
+ * requests creating the same email at once): the client gets the 422 it would have got one request later.
+ */
+function fromConstraintFailure(error: unknown): ApiError | null {
+  const text = String((error as { message?: unknown })?.message ?? "") + String((error as { cause?: unknown })?.cause ?? "");
+  const match = /UNIQUE constraint failed: (\w+)\.(\w+)/.exec(text);
+  if (!match) return null;
+  const field = match[2];
+  return invalidField(field, "has already been taken", "taken");
+}
+
+export function renderError(error: unknown, c: Context) {
+  if (error instanceof ApiError) return c.json(errorBody(error.description, error.errors), error.status);
+  if (error instanceof HTTPException) {
+    // Hono raises these for malformed JSON and form bodies.
+    const message = error.message || "Bad request";
+    const code = error.status === 400 ? "malformed_body" : "http_error";
+    return c.json(errorBody(message, [{ field: "", message, code }]), error.status);
+  }
+  const constraint = fromConstraintFailure(error);
+  if (constraint) return c.json(errorBody(constraint.description, constraint.errors), 422);
+  const requestId = c.get("requestId") as string | undefined;
+  console.error(JSON.stringify({ level: "error", requestId, message: String((error as Error)?.stack ?? error) }));
+  const description = `Internal server error (request id ${requestId ?? "unknown"})`;
+  return c.json(errorBody(description, [{ field: "", message: description, code: "internal_error" }]), 500);
+}
+
+export function renderUnknownRoute(c: Context) {
+  const message = `No route ${c.req.method} ${new URL(c.req.url).pathname}`;
+  return c.json(errorBody(message, [{ field: "", message, code: "route_not_found" }]), 404);
+}

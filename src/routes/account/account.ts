@@ -1,0 +1,28 @@
+import { Hono } from "hono";
+import pkg from "../../../package.json";
+import { updateAccount } from "../../domain/accounts";
+import type { AppEnv } from "../../http/app-env";
+import { requireAdministrator } from "../../http/auth";
+import { validate } from "../../http/validate";
+import { AccountUpdate, COMPANY_FIELDS, SETTINGS_FIELDS } from "../../schemas/accounts";
+import { accountView } from "../../views/accounts";
+
+const pick = (body: Record<string, unknown>, keys: readonly string[]) =>
+  Object.fromEntries(keys.filter((k) => body[k] !== undefined).map((k) => [k, body[k]]));
+
+/** GET/PATCH /api/v1/accounts/:account_id: the account itself. */
+export const accountSelfApi = new Hono<AppEnv>()
+  .get("/", (c) => c.json(accountView(c.var.account, pkg.version)))
+  .on(["PATCH", "PUT"], "/", requireAdministrator, validate("json", AccountUpdate), async (c) => {
+    const account = c.var.account;
+    const body = c.req.valid("json");
+    const updated = await updateAccount(c.var.db, account, {
+      name: body.name,
+      locale: body.locale,
+      domain: body.domain,
+      supportEmail: body.support_email,
+      customAttributes: { ...account.customAttributes, ...pick(body, COMPANY_FIELDS) },
+      settings: { ...account.settings, ...pick(body, SETTINGS_FIELDS) },
+    });
+    return c.json(accountView(updated, pkg.version));
+  });

@@ -1,0 +1,56 @@
+import { Hono } from "hono";
+import type { z } from "zod";
+import { deleteUser, findOrCreateUser, issueLoginToken, loadUserRecord, updateUser, type UserRecord } from "../../domain/users";
+import type { AppContext, AppEnv } from "../../http/app-env";
+import { validate } from "../../http/validate";
+import { IdParam } from "../../schemas/common";
+import { PlatformUserCreate, PlatformUserUpdate } from "../../schemas/users";
+import { userHmacIdentifier } from "../user-identity";
+import { userView } from "../../views/users";
+import { ownedUser, platformAppId } from "./owned";
+
+const toUserInput = (body: z.infer<typeof PlatformUserUpdate>) => ({
+  name: body.name,
+  displayName: body.display_name,
+  email: body.email,
+  password: body.password,
+  customAttributes: body.custom_attributes,
+});
+
+async function render(c: AppContext, record: UserRecord) {
+  return c.json(userView(record, await userHmacIdentifier(c.env, record.user.email)));
+}
+
+export const platformUsers = new Hono<AppEnv>()
+  .post("/", validate("json", PlatformUserCreate), async (c) => {
+    const body = c.req.valid("json");
+    const input = { ...toUserInput(body), name: body.name, email: body.email };
+    return render(c, await findOrCreateUser(c.var.db, input, { platformAppId: platformAppId(c) }));
+  })
+  .get("/:id", validate("param", IdParam), async (c) => render(c, await ownedUser(c, c.req.valid("param").id)))
+  .on(["PATCH", "PUT"], "/:id", validate("param", IdParam), validate("json", PlatformUserUpdate), async (c) => {
+    const { user } = await ownedUser(c, c.req.valid("param").id);
+    await updateUser(c.var.db, user, toUserInput(c.req.valid("json")));
+    return render(c, (await loadUserRecord(c.var.db, user.id)).record!);
+  })
+  .delete("/:id", validate("param", IdParam), async (c) => {
+    const { user } = await ownedUser(c, c.req.valid("param").id);
+    await deleteUser(c.var.db, user.id);
+    return c.json({});
+  })
+  .get("/:id/login", validate("param", IdParam), async (c) => {
+    const { user } = await ownedUser(c, c.req.valid("param").id);
+    const token = await issueLoginToken(c.var.db, user.id);
+    const url = new URL("/app/login", c.env.FRONTEND_URL);
+    url.searchParams.set("email", user.email);
+    url.searchParams.set("sso_auth_token", token);
+    return c.json({ url: url.toString() });
+  })
+  .post("/:id/token", validate("param", IdParam), async (c) => {
+    const { user, accessToken } = await ownedUser(c, c.req.valid("param").id);
+    return c.json({
+      access_token: accessToken,
+      expiry: null,
+      user: { id: user.id, name: user.name, display_name: user.displayName, email: user.email, pubsub_token: user.pubsubToken },
+    });
+  });

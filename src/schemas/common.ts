@@ -1,0 +1,89 @@
+/**
+ * Building blocks of the request schemas. Form bodies arrive as strings (see src/http/body.ts), so the
+ * scalar helpers accept both a JSON value and its string form.
+ */
+import { z } from "zod";
+
+/** A positive integer id, from JSON or from a path, query or form string. */
+export const Id = z.preprocess(
+  (v) => (typeof v === "string" && /^\d+$/.test(v.trim()) ? Number(v) : v),
+  z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+);
+
+export const IdParam = z.object({ id: Id });
+
+/** true/false, or the strings "true"/"false"/"1"/"0" that form bodies carry. */
+export const Bool = z.preprocess((v) => {
+  if (v === "true" || v === "1" || v === 1) return true;
+  if (v === "false" || v === "0" || v === 0) return false;
+  return v;
+}, z.boolean());
+
+/** An integer, or its string form. */
+export const Int = z.preprocess(
+  (v) => (typeof v === "string" && /^-?\d+$/.test(v.trim()) ? Number(v) : v),
+  z.number().int(),
+);
+
+/** A JSON object, or a string holding one (multipart clients send objects as strings). */
+export const JsonObject = z.preprocess((v) => {
+  if (typeof v !== "string") return v;
+  try {
+    return JSON.parse(v);
+  } catch {
+    return v;
+  }
+}, z.record(z.string(), z.unknown()));
+
+/**
+ * An enum given by name or by its integer (the index in `names`), resolved to the integer.
+ * A string holding a number, or an unknown name, is a 422 (Chatwoot answers 500).
+ */
+export function EnumValue<T extends readonly [string, ...string[]]>(names: T) {
+  return z
+    .union([z.enum(names), z.number().int().min(0).max(names.length - 1)], {
+      error: () => `must be one of: ${names.join(", ")} (or 0..${names.length - 1})`,
+    })
+    .transform((v) => (typeof v === "number" ? v : names.indexOf(v)));
+}
+
+/** Text with Chatwoot's default limit for string columns. */
+export const ShortText = z.string().max(255);
+/** Text with Chatwoot's default limit for text columns. */
+export const LongText = z.string().max(20_000);
+
+/** anything@anything without whitespace, stored lower-cased (Chatwoot's rule). */
+export const Email = z
+  .string()
+  .trim()
+  .max(255)
+  .regex(/^[^\s@]+@[^\s@]+$/, { error: "is not a valid email address" })
+  .transform((v) => v.toLowerCase());
+
+/** An http(s) URL. */
+export const HttpUrl = z
+  .string()
+  .trim()
+  .max(2048)
+  .refine((v) => {
+    try {
+      const url = new URL(v);
+      return (url.protocol === "http:" || url.protocol === "https:") && url.hostname !== "";
+    } catch {
+      return false;
+    }
+  }, { error: "must be an http or https URL" });
+
+/**
+ * Rails wraps a flat JSON body under the controller's resource name, so Chatwoot clients send either
+ * `{ "name": "x" }` or `{ "team": { "name": "x" } }`. Accept both: unwrap `key` when it holds an object.
+ */
+export function wrapped<S extends z.ZodType>(key: string, schema: S) {
+  return z.preprocess((body) => {
+    if (body && typeof body === "object" && !Array.isArray(body)) {
+      const inner = (body as Record<string, unknown>)[key];
+      if (inner && typeof inner === "object" && !Array.isArray(inner)) return { ...body, ...inner };
+    }
+    return body;
+  }, schema);
+}

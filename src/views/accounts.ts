@@ -1,0 +1,39 @@
+import type { AccountRow } from "../domain/access";
+import { ACCOUNT_STATUSES, enumName } from "../domain/enums";
+import { iso } from "./time";
+
+const enabledFeatures = (account: AccountRow) =>
+  Object.fromEntries(Object.entries(account.features).filter(([, on]) => on).map(([name]) => [name, true]));
+
+/** The account as the Platform API shows it. */
+export function platformAccountView(account: AccountRow) {
+  return {
+    id: account.id,
+    name: account.name,
+    locale: account.locale,
+    domain: account.domain,
+    support_email: account.supportEmail,
+    status: enumName(ACCOUNT_STATUSES, account.status),
+    enabled_features: enabledFeatures(account),
+    custom_attributes: account.customAttributes,
+    limits: account.limits,
+    created_at: iso(account.createdAt),
+  };
+}
+
+/** The account as its members see it (GET/PATCH /api/v1/accounts/:id). */
+export function accountView(account: AccountRow, serviceVersion: string) {
+  return {
+    id: account.id,
+    name: account.name,
+    locale: account.locale,
+    domain: account.domain,
+    support_email: account.supportEmail,
+    status: enumName(ACCOUNT_STATUSES, account.status),
+    settings: account.settings,
+    created_at: iso(account.createdAt),
+    ...(Object.keys(account.customAttributes).length > 0 && { custom_attributes: account.customAttributes }),
+    features: enabledFeatures(account),
+    latest_chatwoot_version: serviceVersion,
+  };
+}

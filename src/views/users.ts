@@ -1,0 +1,52 @@
+import { AVAILABILITIES, ROLES, enumName } from "../domain/enums";
+import type { UserRecord } from "../domain/users";
+import { iso } from "./time";
+
+/**
+ * The user as the Platform API and the profile show it. `account_id` and `role` describe the most
+ * recently active account. `hmac_identifier` is the HMAC of the user's email under the installation's
+ * DESK_USER_HMAC_KEY (empty without one), for identity validation in clients.
+ */
+export function userView(record: UserRecord, hmacIdentifier: string) {
+  const { user, memberships } = record;
+  const active = memberships[0];
+  return {
+    id: user.id,
+    access_token: record.accessToken,
+    account_id: active?.accountId ?? null,
+    available_name: user.displayName || user.name,
+    avatar_url: user.avatarUrl ?? "",
+    confirmed: user.confirmedAt !== null,
+    display_name: user.displayName,
+    message_signature: user.messageSignature,
+    email: user.email,
+    hmac_identifier: hmacIdentifier,
+    inviter_id: user.inviterId,
+    name: user.name,
+    provider: "email",
+    pubsub_token: user.pubsubToken,
+    role: active ? enumName(ROLES, active.role) : null,
+    ui_settings: user.uiSettings,
+    uid: user.email,
+    type: user.type,
+    ...(Object.keys(user.customAttributes).length > 0 && { custom_attributes: user.customAttributes }),
+    accounts: memberships.map((m) => {
+      const role = enumName(ROLES, m.role);
+      const availability = enumName(AVAILABILITIES, m.availability);
+      return {
+        id: m.accountId,
+        name: m.accountName,
+        status: m.accountStatus === 1 ? "suspended" : "active",
+        active_at: iso(m.activeAt),
+        role,
+        permissions: role ? [role] : [],
+        availability,
+        // No live presence store yet: the configured availability is what others see.
+        availability_status: availability,
+        auto_offline: m.autoOffline,
+        custom_role_id: null,
+        custom_role: null,
+      };
+    }),
+  };
+}

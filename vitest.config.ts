@@ -1,0 +1,21 @@
+import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
+import { defineConfig } from "vitest/config";
+
+// Tests run inside workerd with the real D1, Durable Object and Queue bindings from wrangler.toml.
+// Storage is isolated per test file.
+export default defineConfig(async () => ({
+  plugins: [
+    cloudflareTest({
+      wrangler: { configPath: "./wrangler.toml" },
+      miniflare: {
+        bindings: { TEST_MIGRATIONS: await readD1Migrations("./migrations") },
+        queueConsumers: { "edgedesk-events": { maxBatchTimeout: 0.05 } },
+      },
+    }),
+  ],
+  test: {
+    include: ["test/**/*.test.ts"],
+    exclude: ["test/e2e/**"],
+    setupFiles: ["./test/support/apply-migrations.ts"],
+  },
+}));

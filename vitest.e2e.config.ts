@@ -1,0 +1,11 @@
+import { defineConfig } from "vitest/config";
+
+// End-to-end: runs in Node, starts the server the way the README says, talks to it over real HTTP.
+export default defineConfig({
+  test: {
+    include: ["test/e2e/**/*.test.ts"],
+    environment: "node",
+    testTimeout: 240_000,
+    hookTimeout: 240_000,
+  },
+});
