@@ -8,6 +8,7 @@ import { normalizeBody } from "./http/body";
 import { renderError, renderUnknownRoute } from "./http/errors";
 import { applicationApi } from "./routes/account";
 import { platformApi } from "./routes/platform";
+import { publicApi } from "./routes/public";
 
 export const app = new Hono<AppEnv>({ strict: false });
 
@@ -31,6 +32,7 @@ app.get("/api", (c) =>
 
 app.route("/platform/api/v1", platformApi);
 app.route("/api/v1", applicationApi);
+app.route("/public/api/v1", publicApi);
 
 app.notFound(renderUnknownRoute);
 app.onError(renderError);

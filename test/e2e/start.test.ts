@@ -58,7 +58,7 @@ async function stop(server: Server) {
   }
 }
 
-async function call(base: string, method: string, path: string, key?: string, body?: unknown) {
+async function call(base: string, method: string, path: string, key?: string, body?: unknown): Promise<{ status: number; body: any; headers: Headers }> {
   const headers: Record<string, string> = {};
   if (key) headers.api_access_token = key;
   if (body) headers["content-type"] = "application/json";

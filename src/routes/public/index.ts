@@ -1,0 +1,5 @@
+import { Hono } from "hono";
+import type { AppEnv } from "../../http/app-env";
+
+/** /public/api/v1: no key; resources are addressed by public identifiers (inbox identifier, portal slug). */
+export const publicApi = new Hono<AppEnv>();
