@@ -30,6 +30,9 @@ function describe(issue: Issue): { message: string; code: string } {
       return { message: `must be at most ${issue.maximum}`, code: "out_of_range" };
     case "invalid_value":
       return { message: `must be one of: ${issue.values.map((v) => String(v)).join(", ")}`, code: "invalid_value" };
+    case "invalid_union":
+      // EnumValue and similar "one of these shapes" schemas carry their own message
+      return { message: issue.message, code: "invalid_value" };
     case "invalid_format":
       return { message: issue.message || `is not a valid ${issue.format}`, code: "invalid_format" };
     case "unrecognized_keys":

@@ -1,0 +1,108 @@
+/** Each kind of key against each surface: only the right kind gets in, and only to its own objects. */
+import { describe, expect, it } from "vitest";
+import { call, get, patch, post } from "../support/http";
+import { createWorld } from "../support/world";
+
+const acme = await createWorld("Acme");
+const globex = await createWorld("Globex");
+const acmeBot = await post("/platform/api/v1/agent_bots", acme.platformKey, { name: "Acme Bot", account_id: acme.accountId });
+const acmeBotKey: string = acmeBot.body.access_token;
+
+describe("no key or an unknown key", () => {
+  it.each([
+    ["GET", "/platform/api/v1/accounts"],
+    ["GET", "/api/v1/profile"],
+    ["GET", `/api/v1/accounts/${acme.accountId}`],
+  ])("%s %s answers 401", async (method, path) => {
+    const missing = await call(method, path);
+    expect(missing.status).toBe(401);
+    expect(missing.body.errors[0]).toMatchObject({ field: "api_access_token", code: "missing_key" });
+    const unknown = await call(method, path, { key: "no-such-key-anywhere" });
+    expect(unknown.status).toBe(401);
+    expect(unknown.body.errors[0].code).toBe("invalid_key");
+  });
+});
+
+describe("platform keys", () => {
+  it("reach the Platform API only", async () => {
+    expect((await get(`/platform/api/v1/accounts/${acme.accountId}`, acme.platformKey)).status).toBe(200);
+    const profile = await get("/api/v1/profile", acme.platformKey);
+    expect(profile.status).toBe(403);
+    expect(profile.body.errors[0].code).toBe("wrong_key_type");
+    expect((await get(`/api/v1/accounts/${acme.accountId}`, acme.platformKey)).status).toBe(403);
+  });
+
+  it("reach only the objects their own app created", async () => {
+    const other = globex.platformKey;
+    const account = await get(`/platform/api/v1/accounts/${acme.accountId}`, other);
+    expect(account.status).toBe(403);
+    expect(account.body.errors[0].code).toBe("not_permissible");
+    expect((await get(`/platform/api/v1/users/${acme.admin.id}`, other)).status).toBe(403);
+    expect((await patch(`/platform/api/v1/users/${acme.admin.id}`, other, { name: "Hijacked" })).status).toBe(403);
+    expect((await get(`/platform/api/v1/agent_bots/${acmeBot.body.id}`, other)).status).toBe(403);
+    expect((await get(`/platform/api/v1/accounts/${acme.accountId}/account_users`, other)).status).toBe(403);
+    const stillAcme = await get(`/platform/api/v1/users/${acme.admin.id}`, acme.platformKey);
+    expect(stillAcme.body.name).toBe("Acme Admin");
+  });
+});
+
+describe("user keys", () => {
+  it("reach the profile and their own account, not the Platform API", async () => {
+    expect((await get("/api/v1/profile", acme.agent.key)).status).toBe(200);
+    expect((await get(`/api/v1/accounts/${acme.accountId}`, acme.agent.key)).status).toBe(200);
+    const platform = await get("/platform/api/v1/accounts", acme.admin.key);
+    expect(platform.status).toBe(403);
+    expect(platform.body.errors[0].code).toBe("wrong_key_type");
+  });
+
+  it("cannot read or change another account", async () => {
+    const read = await get(`/api/v1/accounts/${globex.accountId}`, acme.admin.key);
+    expect(read.status).toBe(403);
+    expect(read.body.errors[0].code).toBe("not_a_member");
+    expect((await patch(`/api/v1/accounts/${globex.accountId}`, acme.admin.key, { name: "Mine now" })).status).toBe(403);
+    expect((await get(`/api/v1/accounts/${globex.accountId}`, globex.admin.key)).body.name).toBe("Globex");
+  });
+
+  it("get a 404 for an account that does not exist and a 422 for a malformed account id", async () => {
+    const missing = await get("/api/v1/accounts/999999", acme.admin.key);
+    expect(missing.status).toBe(404);
+    expect(missing.body.errors[0]).toMatchObject({ field: "account_id", code: "not_found" });
+    const malformed = await get("/api/v1/accounts/abc", acme.admin.key);
+    expect(malformed.status).toBe(422);
+    expect(malformed.body.errors[0].field).toBe("account_id");
+  });
+
+  it("may be sent as a bearer token", async () => {
+    const res = await call("GET", "/api/v1/profile", { headers: { authorization: `Bearer ${acme.agent.key}` } });
+    expect(res.status).toBe(200);
+    expect(res.body.id).toBe(acme.agent.id);
+  });
+});
+
+describe("agent bot keys", () => {
+  it("are refused outside the routes bots may call", async () => {
+    const account = await get(`/api/v1/accounts/${acme.accountId}`, acmeBotKey);
+    expect(account.status).toBe(403);
+    expect(account.body.errors[0].code).toBe("bot_not_allowed");
+    expect((await get("/api/v1/profile", acmeBotKey)).status).toBe(403);
+    expect((await get("/platform/api/v1/accounts", acmeBotKey)).status).toBe(403);
+  });
+
+  it("are refused in another account, even on a bot route", async () => {
+    const res = await post(`/api/v1/accounts/${globex.accountId}/conversations/1/messages`, acmeBotKey, { content: "hi" });
+    expect(res.status).toBe(403);
+    expect(res.body.errors[0].code).toBe("not_a_member");
+  });
+});
+
+describe("a suspended account", () => {
+  it("refuses its members until it is active again", async () => {
+    const world = await createWorld("Sleepy");
+    await patch(`/platform/api/v1/accounts/${world.accountId}`, world.platformKey, { status: "suspended" });
+    const res = await get(world.base, world.admin.key);
+    expect(res.status).toBe(403);
+    expect(res.body.errors[0].code).toBe("account_suspended");
+    await patch(`/platform/api/v1/accounts/${world.accountId}`, world.platformKey, { status: "active" });
+    expect((await get(world.base, world.admin.key)).status).toBe(200);
+  });
+});
