@@ -4,7 +4,7 @@ import { Email, JsonObject, ShortText, wrapped } from "./common";
 /** Chatwoot's password rule: 6 to 128 characters with an upper-case and a lower-case letter, a digit and a symbol. */
 export const Password = z
   .string()
-  .min(6, { error: "is too short (minimum is 6 characters)" })
+  .min(6, { error: "is too short (minimum is 6 characters)", abort: true })
   .max(128)
   .refine((p) => /[A-Z]/.test(p) && /[a-z]/.test(p) && /\d/.test(p) && /[^A-Za-z0-9]/.test(p), {
     error: "must contain an upper-case letter, a lower-case letter, a number and a special character",
