@@ -1,0 +1,39 @@
+/**
+ * Events are written to the outbox in the same batch as the change that causes them, so an
+ * acknowledged change never loses its event. Delivery (queue, webhooks, automation) reads the outbox.
+ */
+import type { SQL } from "drizzle-orm";
+import { type Database, now, schema } from "../db/client";
+
+/** `{ "<attribute>": { previous_value, current_value } }` entries, as Chatwoot's webhooks carry them. */
+export type ChangedAttributes = Array<Record<string, { previous_value: unknown; current_value: unknown }>>;
+
+export type OutboxEvent = {
+  accountId: number;
+  eventName: string;
+  /** "Conversation" | "Message" | "Contact" | "Inbox" | ... */
+  subjectType: string;
+  /** the subject's id, or `lastInsertedId(table)` for a row inserted earlier in the same batch */
+  subjectId: number | SQL<number>;
+  data?: Record<string, unknown>;
+  causedByAutomation?: boolean;
+};
+
+export function eventStatement(db: Database, event: OutboxEvent) {
+  return db.insert(schema.eventOutbox).values({
+    accountId: event.accountId,
+    eventName: event.eventName,
+    subjectType: event.subjectType,
+    subjectId: event.subjectId,
+    data: event.data ?? {},
+    causedByAutomation: event.causedByAutomation ?? false,
+    createdAt: now(),
+  });
+}
+
+/** The changes between two versions of a record, for the given attributes (JSON-equal values are unchanged). */
+export function changedAttributes<T extends Record<string, unknown>>(before: T, after: T, keys: Array<keyof T & string>): ChangedAttributes {
+  return keys
+    .filter((key) => JSON.stringify(before[key] ?? null) !== JSON.stringify(after[key] ?? null))
+    .map((key) => ({ [key]: { previous_value: before[key] ?? null, current_value: after[key] ?? null } }));
+}
