@@ -4,6 +4,7 @@ import { accountAuth } from "../../http/auth";
 import { accountSelfApi } from "./account";
 import { agentsApi } from "./agents";
 import { profileApi } from "./profile";
+import { teamsApi } from "./teams";
 
 /**
  * /api/v1: the profile, and everything under /accounts/:account_id. Each resource group is one
@@ -12,7 +13,8 @@ import { profileApi } from "./profile";
 const accountScoped = new Hono<AppEnv>()
   .use("*", accountAuth)
   .route("/", accountSelfApi)
-  .route("/agents", agentsApi);
+  .route("/agents", agentsApi)
+  .route("/teams", teamsApi);
 
 export const applicationApi = new Hono<AppEnv>()
   .route("/profile", profileApi)
