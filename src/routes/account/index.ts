@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import type { AppEnv } from "../../http/app-env";
 import { accountAuth } from "../../http/auth";
 import { accountSelfApi } from "./account";
+import { agentBotsApi } from "./agent-bots";
 import { agentsApi } from "./agents";
 import { profileApi } from "./profile";
 import { teamsApi } from "./teams";
@@ -14,6 +15,7 @@ const accountScoped = new Hono<AppEnv>()
   .use("*", accountAuth)
   .route("/", accountSelfApi)
   .route("/agents", agentsApi)
+  .route("/agent_bots", agentBotsApi)
   .route("/teams", teamsApi);
 
 export const applicationApi = new Hono<AppEnv>()
