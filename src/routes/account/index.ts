@@ -4,6 +4,8 @@ import { accountAuth } from "../../http/auth";
 import { accountSelfApi } from "./account";
 import { agentBotsApi } from "./agent-bots";
 import { agentsApi } from "./agents";
+import { inboxMembersApi } from "./inbox-members";
+import { inboxesApi } from "./inboxes";
 import { profileApi } from "./profile";
 import { teamsApi } from "./teams";
 
@@ -16,6 +18,8 @@ const accountScoped = new Hono<AppEnv>()
   .route("/", accountSelfApi)
   .route("/agents", agentsApi)
   .route("/agent_bots", agentBotsApi)
+  .route("/inboxes", inboxesApi)
+  .route("/inbox_members", inboxMembersApi)
   .route("/teams", teamsApi);
 
 export const applicationApi = new Hono<AppEnv>()
