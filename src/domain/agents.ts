@@ -4,6 +4,7 @@
  * they all carry the same fields.
  */
 import { type SQL, and, asc, eq, inArray, sql } from "drizzle-orm";
+import { chunks } from "../db/chunks";
 import { type Database, type Statement, lastInsertedId, now, schema } from "../db/client";
 import type { AccountScope } from "../http/app-env";
 import { invalidField, notFound } from "../http/errors";
@@ -50,15 +51,6 @@ export function agentsQuery(db: Database, accountId: number, where?: SQL) {
     .innerJoin(users, eq(users.id, accountUsers.userId))
     .where(and(eq(accountUsers.accountId, accountId), where))
     .orderBy(asc(sql`lower(${users.name})`), asc(users.id));
-}
-
-/** D1 allows 100 bound parameters per statement; IN lists are cut into pieces below that. */
-export const IN_LIST_CHUNK = 90;
-
-export function chunks<T>(items: readonly T[], size = IN_LIST_CHUNK): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
 }
 
 /** Statements: which of `userIds` are members of the account (any role); one per chunk. */

@@ -3,10 +3,11 @@
  * naming anyone else changes nothing.
  */
 import { and, eq, inArray, or } from "drizzle-orm";
+import { chunks } from "../db/chunks";
 import { type Database, type Statement, now, schema } from "../db/client";
 import type { AccountScope } from "../http/app-env";
 import { notFound } from "../http/errors";
-import { type AgentRow, agentsQuery, assertAllAgents, chunks, memberIdsQueries } from "./agents";
+import { type AgentRow, agentsQuery, assertAllAgents, memberIdsQueries } from "./agents";
 import { assertInboxAccess, inboxAccessQueries } from "./inboxes";
 
 const { inboxes, inboxMembers, accountUsers } = schema;

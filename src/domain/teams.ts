@@ -1,10 +1,11 @@
 /** Teams of an account and their members. Members must be agents of the account. */
 import { and, asc, eq, inArray } from "drizzle-orm";
+import { chunks } from "../db/chunks";
 import { type Database, type Statement, now, schema } from "../db/client";
 import type { AccountScope } from "../http/app-env";
 import { invalidField, notFound } from "../http/errors";
 import type { AgentRow } from "./agents";
-import { actorUserId, agentsQuery, assertAllAgents, chunks, memberIdsQueries } from "./agents";
+import { actorUserId, agentsQuery, assertAllAgents, memberIdsQueries } from "./agents";
 
 const { teams, teamMembers, conversations, accountUsers } = schema;
 
@@ -150,12 +151,10 @@ export async function addTeamMembers(scope: AccountScope, teamId: number, userId
   const current = await loadForMemberChange(scope, teamId, userIds);
   const added = userIds.filter((id) => !current.has(id));
   if (added.length === 0) return [];
-  const statements: Statement[] = [
-    ...insertMembers(db, accountId, teamId, added),
-    ...chunks(added).map((ids) => agentsQuery(db, accountId, inArray(accountUsers.userId, ids))),
-  ];
+  const statements: Statement[] = [...insertMembers(db, accountId, teamId, added), teamAgentsQuery(db, accountId, teamId)];
   const results = await db.batch(statements as [Statement, ...Statement[]]);
-  return sortAgents(results.slice(-chunks(added).length).flat() as AgentRow[]);
+  const isNew = new Set(added);
+  return (results.at(-1) as AgentRow[]).filter((agent) => isNew.has(agent.userId));
 }
 
 /** Makes the members exactly `userIds`; answers all members. */
@@ -163,7 +162,8 @@ export async function replaceTeamMembers(scope: AccountScope, teamId: number, us
   const { db, accountId } = scope;
   const current = await loadForMemberChange(scope, teamId, userIds);
   const added = userIds.filter((id) => !current.has(id));
-  const removed = [...current].filter((id) => !userIds.includes(id));
+  const wanted = new Set(userIds);
+  const removed = [...current].filter((id) => !wanted.has(id));
   const statements: Statement[] = [
     ...chunks(removed).map((ids) => db.delete(teamMembers).where(and(eq(teamMembers.teamId, teamId), inArray(teamMembers.userId, ids)))),
     ...insertMembers(db, accountId, teamId, added),
@@ -182,10 +182,3 @@ export async function removeTeamMembers(scope: AccountScope, teamId: number, use
   );
   await db.batch(statements as [Statement, ...Statement[]]);
 }
-
-/** The order of `agentsQuery`, for results gathered from several chunks. */
-function sortAgents(agents: AgentRow[]) {
-  const key = (a: AgentRow) => a.name.toLowerCase();
-  return agents.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : a.userId - b.userId));
-}
-
