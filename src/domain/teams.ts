@@ -4,8 +4,7 @@ import { chunks } from "../db/chunks";
 import { type Database, type Statement, now, schema } from "../db/client";
 import type { AccountScope } from "../http/app-env";
 import { invalidField, notFound } from "../http/errors";
-import type { AgentRow } from "./agents";
-import { actorUserId, agentsQuery, assertAllAgents, memberIdsQueries } from "./agents";
+import { type AgentRow, actorUserId, agentsQuery, assertAllAgents, memberIdsQueries } from "./agents";
 
 const { teams, teamMembers, conversations, accountUsers } = schema;
 
