@@ -1,3 +1,4 @@
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { del, get, patch, post, put } from "../support/http";
 import { createUser, createWorld, uniqueEmail } from "../support/world";
@@ -50,6 +51,9 @@ describe("POST /agents", () => {
     });
     const list = await get(`${world.base}/agents`, world.admin.key);
     expect(list.body.map((a: { email: string }) => a.email)).toContain(email);
+    // Its own API key, which reaches the account it was invited to.
+    const key = await env.DB.prepare("SELECT token FROM access_tokens WHERE owner_type = 'User' AND owner_id = ?").bind(res.body.id).first<{ token: string }>();
+    expect((await get(`${world.base}/agents`, key!.token)).status).toBe(200);
   });
 
   it("reuses an existing user of another account, with the given role and availability", async () => {
