@@ -41,3 +41,6 @@ export function enumName<T extends readonly string[]>(names: T, value: number | 
 export function enumValue<T extends readonly string[]>(names: T, name: T[number]): number {
   return names.indexOf(name);
 }
+export const REPLY_TIMES = ["in_a_few_minutes", "in_a_few_hours", "in_a_day"] as const;
+/** Website widget options, one bit each (bit 0 is attachments), as Chatwoot stores them. */
+export const WIDGET_FEATURES = ["attachments", "emoji_picker", "end_conversation", "use_inbox_avatar_for_bot"] as const;

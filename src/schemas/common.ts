@@ -87,3 +87,9 @@ export function wrapped<S extends z.ZodType>(key: string, schema: S) {
     return body;
   }, schema);
 }
+
+/** `user_ids` of member operations: ids, duplicates dropped. */
+export const UserIds = z
+  .array(Id)
+  .max(500)
+  .transform((ids) => [...new Set(ids)]);

@@ -18,3 +18,13 @@ export function agentBotView({ bot, accessToken }: AgentBotRecord, options: { wi
     ...(options.withKey && { access_token: accessToken }),
   };
 }
+
+/**
+ * An agent bot as an account's members see it: the key only for administrators and only of the
+ * account's own bots; a system bot's outgoing URL is left out (Chatwoot's rule).
+ */
+export function accountAgentBotView(record: AgentBotRecord, viewer: { accountId: number; isAdministrator: boolean }) {
+  const own = record.bot.accountId === viewer.accountId;
+  const { outgoing_url, ...rest } = agentBotView(record, { withKey: own && viewer.isAdministrator });
+  return record.bot.accountId === null ? rest : { ...rest, outgoing_url };
+}

@@ -1,0 +1,50 @@
+import { Hono } from "hono";
+import type { z } from "zod";
+import {
+  type AgentBotRecord,
+  createAccountAgentBot,
+  deleteAccountAgentBot,
+  findAccountAgentBot,
+  listAccountAgentBots,
+  resetAgentBotKey,
+  updateAccountAgentBot,
+} from "../../domain/agent-bots";
+import { type AppContext, type AppEnv, accountScope } from "../../http/app-env";
+import { requireAdministrator } from "../../http/auth";
+import { validate } from "../../http/validate";
+import { AccountAgentBotCreate, AccountAgentBotUpdate } from "../../schemas/agent-bots";
+import { IdParam } from "../../schemas/common";
+import { accountAgentBotView } from "../../views/agent-bots";
+
+const toBotInput = (body: z.infer<typeof AccountAgentBotUpdate>) => ({
+  name: body.name,
+  description: body.description,
+  outgoingUrl: body.outgoing_url,
+  avatarUrl: body.avatar_url,
+  botConfig: body.bot_config,
+});
+
+const view = (c: AppContext, record: AgentBotRecord) =>
+  accountAgentBotView(record, { accountId: c.var.account.id, isAdministrator: c.var.role === "administrator" });
+
+/** /api/v1/accounts/:account_id/agent_bots */
+export const agentBotsApi = new Hono<AppEnv>()
+  .get("/", async (c) => c.json((await listAccountAgentBots(accountScope(c))).map((r) => view(c, r))))
+  .post("/", requireAdministrator, validate("json", AccountAgentBotCreate), async (c) => {
+    const body = c.req.valid("json");
+    return c.json(view(c, await createAccountAgentBot(accountScope(c), { ...toBotInput(body), name: body.name })));
+  })
+  .post("/:id/reset_access_token", requireAdministrator, validate("param", IdParam), async (c) =>
+    c.json(view(c, await resetAgentBotKey(accountScope(c), c.req.valid("param").id))),
+  )
+  .get("/:id", validate("param", IdParam), async (c) =>
+    c.json(view(c, await findAccountAgentBot(accountScope(c), c.req.valid("param").id, { ownOnly: false }))),
+  )
+  .on(["PATCH", "PUT"], "/:id", requireAdministrator, validate("param", IdParam), validate("json", AccountAgentBotUpdate), async (c) => {
+    const record = await updateAccountAgentBot(accountScope(c), c.req.valid("param").id, toBotInput(c.req.valid("json")));
+    return c.json(view(c, record));
+  })
+  .delete("/:id", requireAdministrator, validate("param", IdParam), async (c) => {
+    await deleteAccountAgentBot(accountScope(c), c.req.valid("param").id);
+    return c.json({});
+  });

@@ -1,0 +1,98 @@
+import { Hono } from "hono";
+import type { z } from "zod";
+import { listAssignableAgents } from "../../domain/inbox-members";
+import {
+  type ChannelInput,
+  type InboxInput,
+  type InboxRecord,
+  createInbox,
+  deleteInbox,
+  getInbox,
+  getInboxAgentBot,
+  listInboxes,
+  setInboxAgentBot,
+  updateInbox,
+} from "../../domain/inboxes";
+import { type AppContext, type AppEnv, accountScope } from "../../http/app-env";
+import { requireAdministrator } from "../../http/auth";
+import { validate } from "../../http/validate";
+import { IdParam } from "../../schemas/common";
+import { InboxCreate, InboxUpdate, SetAgentBot } from "../../schemas/inboxes";
+import { agentsView } from "../../views/agents";
+import { accountAgentBotView } from "../../views/agent-bots";
+import { inboxView } from "../../views/inboxes";
+
+type InboxBody = z.infer<typeof InboxUpdate>;
+type ChannelBody = NonNullable<InboxBody["channel"]>;
+
+const toInboxInput = (body: InboxBody): InboxInput => ({
+  name: body.name,
+  greetingEnabled: body.greeting_enabled,
+  greetingMessage: body.greeting_message,
+  enableEmailCollect: body.enable_email_collect,
+  csatSurveyEnabled: body.csat_survey_enabled,
+  csatConfig: body.csat_config,
+  enableAutoAssignment: body.enable_auto_assignment,
+  autoAssignmentConfig: body.auto_assignment_config,
+  workingHoursEnabled: body.working_hours_enabled,
+  outOfOfficeMessage: body.out_of_office_message,
+  timezone: body.timezone,
+  allowMessagesAfterResolved: body.allow_messages_after_resolved,
+  lockToSingleConversation: body.lock_to_single_conversation,
+  senderNameType: body.sender_name_type,
+  businessName: body.business_name,
+  avatarUrl: body.avatar_url,
+  workingHours: body.working_hours,
+});
+
+const toChannelInput = (channel: Partial<ChannelBody> = {}): ChannelInput => ({
+  webhookUrl: channel.webhook_url,
+  hmacMandatory: channel.hmac_mandatory,
+  additionalAttributes: channel.additional_attributes,
+  websiteUrl: channel.website_url,
+  widgetColor: channel.widget_color,
+  welcomeTitle: channel.welcome_title,
+  welcomeTagline: channel.welcome_tagline,
+  replyTime: channel.reply_time,
+  preChatFormEnabled: channel.pre_chat_form_enabled,
+  preChatFormOptions: channel.pre_chat_form_options,
+  continuityViaEmail: channel.continuity_via_email,
+  featureFlags: channel.selected_feature_flags,
+  allowedDomains: channel.allowed_domains,
+});
+
+const view = (c: AppContext, record: InboxRecord) =>
+  inboxView(record, { isAdministrator: c.var.role === "administrator", widgetBaseUrl: c.env.FRONTEND_URL });
+
+/** /api/v1/accounts/:account_id/inboxes */
+export const inboxesApi = new Hono<AppEnv>()
+  .get("/", async (c) => c.json({ payload: (await listInboxes(accountScope(c))).map((r) => view(c, r)) }))
+  .post("/", requireAdministrator, validate("json", InboxCreate), async (c) => {
+    const body = c.req.valid("json");
+    const channel = { ...toChannelInput(body.channel), type: body.channel.type };
+    const record = await createInbox(accountScope(c), { ...toInboxInput(body), name: body.name }, channel);
+    return c.json(view(c, record));
+  })
+  .get("/:id/assignable_agents", validate("param", IdParam), async (c) => {
+    const agents = await listAssignableAgents(accountScope(c), c.req.valid("param").id);
+    return c.json({ payload: agentsView(agents, c.var.account.id) });
+  })
+  .get("/:id/agent_bot", validate("param", IdParam), async (c) => {
+    const record = await getInboxAgentBot(accountScope(c), c.req.valid("param").id);
+    const isAdministrator = c.var.role === "administrator";
+    return c.json({ agent_bot: record && accountAgentBotView(record, { accountId: c.var.account.id, isAdministrator }) });
+  })
+  .post("/:id/set_agent_bot", requireAdministrator, validate("param", IdParam), validate("json", SetAgentBot), async (c) => {
+    await setInboxAgentBot(accountScope(c), c.req.valid("param").id, c.req.valid("json").agent_bot ?? null);
+    return c.json({});
+  })
+  .get("/:id", validate("param", IdParam), async (c) => c.json(view(c, await getInbox(accountScope(c), c.req.valid("param").id))))
+  .on(["PATCH", "PUT"], "/:id", requireAdministrator, validate("param", IdParam), validate("json", InboxUpdate), async (c) => {
+    const body = c.req.valid("json");
+    const record = await updateInbox(accountScope(c), c.req.valid("param").id, toInboxInput(body), toChannelInput(body.channel));
+    return c.json(view(c, record));
+  })
+  .delete("/:id", requireAdministrator, validate("param", IdParam), async (c) => {
+    await deleteInbox(accountScope(c), c.req.valid("param").id);
+    return c.json({ message: "The inbox has been deleted." });
+  });

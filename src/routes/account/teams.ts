@@ -1,0 +1,61 @@
+import { Hono } from "hono";
+import {
+  addTeamMembers,
+  createTeam,
+  deleteTeam,
+  getTeam,
+  listTeamMembers,
+  listTeams,
+  removeTeamMembers,
+  replaceTeamMembers,
+  updateTeam,
+} from "../../domain/teams";
+import { type AppEnv, accountScope } from "../../http/app-env";
+import { requireAdministrator } from "../../http/auth";
+import { validate } from "../../http/validate";
+import { IdParam } from "../../schemas/common";
+import { TeamCreate, TeamMembersChange, TeamMembersReplace, TeamUpdate } from "../../schemas/teams";
+import { agentsView } from "../../views/agents";
+import { teamView } from "../../views/teams";
+
+/** /api/v1/accounts/:account_id/teams and their team_members */
+export const teamsApi = new Hono<AppEnv>()
+  .get("/", async (c) => c.json((await listTeams(accountScope(c))).map(teamView)))
+  .post("/", requireAdministrator, validate("json", TeamCreate), async (c) => {
+    const body = c.req.valid("json");
+    const team = await createTeam(accountScope(c), {
+      name: body.name,
+      description: body.description,
+      allowAutoAssign: body.allow_auto_assign,
+    });
+    return c.json(teamView(team));
+  })
+  .get("/:id/team_members", validate("param", IdParam), async (c) =>
+    c.json(agentsView(await listTeamMembers(accountScope(c), c.req.valid("param").id), c.var.account.id)),
+  )
+  .post("/:id/team_members", requireAdministrator, validate("param", IdParam), validate("json", TeamMembersChange), async (c) => {
+    const added = await addTeamMembers(accountScope(c), c.req.valid("param").id, c.req.valid("json").user_ids);
+    return c.json(agentsView(added, c.var.account.id));
+  })
+  .patch("/:id/team_members", requireAdministrator, validate("param", IdParam), validate("json", TeamMembersReplace), async (c) => {
+    const members = await replaceTeamMembers(accountScope(c), c.req.valid("param").id, c.req.valid("json").user_ids);
+    return c.json(agentsView(members, c.var.account.id));
+  })
+  .delete("/:id/team_members", requireAdministrator, validate("param", IdParam), validate("json", TeamMembersChange), async (c) => {
+    await removeTeamMembers(accountScope(c), c.req.valid("param").id, c.req.valid("json").user_ids);
+    return c.json({});
+  })
+  .get("/:id", validate("param", IdParam), async (c) => c.json(teamView(await getTeam(accountScope(c), c.req.valid("param").id))))
+  .on(["PATCH", "PUT"], "/:id", requireAdministrator, validate("param", IdParam), validate("json", TeamUpdate), async (c) => {
+    const body = c.req.valid("json");
+    const team = await updateTeam(accountScope(c), c.req.valid("param").id, {
+      name: body.name,
+      description: body.description,
+      allowAutoAssign: body.allow_auto_assign,
+    });
+    return c.json(teamView(team));
+  })
+  .delete("/:id", requireAdministrator, validate("param", IdParam), async (c) => {
+    await deleteTeam(accountScope(c), c.req.valid("param").id);
+    return c.json({});
+  });

@@ -1,0 +1,27 @@
+import type { AgentRow } from "../domain/agents";
+import { AVAILABILITIES, ROLES, enumName } from "../domain/enums";
+
+/**
+ * An agent as Chatwoot shows people inside an account: agents, inbox and team members, assignees.
+ * It also carries every field of the specification's inbox agent.
+ */
+export function agentView(agent: AgentRow, accountId: number) {
+  return {
+    id: agent.userId,
+    account_id: accountId,
+    // No live presence store yet: the configured availability is what others see.
+    availability_status: enumName(AVAILABILITIES, agent.availability),
+    auto_offline: agent.autoOffline,
+    confirmed: agent.confirmedAt !== null,
+    email: agent.email,
+    provider: "email",
+    available_name: agent.displayName || agent.name,
+    name: agent.name,
+    ...(Object.keys(agent.customAttributes).length > 0 && { custom_attributes: agent.customAttributes }),
+    role: enumName(ROLES, agent.role),
+    thumbnail: agent.avatarUrl ?? "",
+    custom_role_id: null,
+  };
+}
+
+export const agentsView = (agents: AgentRow[], accountId: number) => agents.map((a) => agentView(a, accountId));
