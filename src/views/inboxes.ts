@@ -31,8 +31,8 @@ function widgetScript(baseUrl: string, websiteToken: string) {
 
 /**
  * An inbox as Chatwoot shows it, with the fields of the API and website channels. The public
- * identifiers (inbox_identifier, website_token and the widget script that embeds it) and the HMAC key
- * are shown to administrators only.
+ * identifiers (inbox_identifier, website_token and the widget script that embeds it) are public by
+ * nature and shown to every member; the HMAC key, which proves contact identities, only to administrators.
  */
 export function inboxView({ inbox, api, widget }: InboxRecord, viewer: InboxViewer) {
   const isApi = inbox.channelType === API_CHANNEL;
@@ -75,11 +75,9 @@ export function inboxView({ inbox, api, widget }: InboxRecord, viewer: InboxView
       continuity_via_email: widget.continuityViaEmail,
     }),
     ...(api && { webhook_url: api.webhookUrl, additional_attributes: api.additionalAttributes }),
-    ...(viewer.isAdministrator && {
-      website_token: widget ? inbox.identifier : null,
-      web_widget_script: widget ? widgetScript(viewer.widgetBaseUrl, inbox.identifier) : null,
-      ...(isApi && { inbox_identifier: inbox.identifier }),
-      hmac_token: inbox.hmacToken,
-    }),
+    website_token: widget ? inbox.identifier : null,
+    web_widget_script: widget ? widgetScript(viewer.widgetBaseUrl, inbox.identifier) : null,
+    ...(isApi && { inbox_identifier: inbox.identifier }),
+    ...(viewer.isAdministrator && { hmac_token: inbox.hmacToken }),
   };
 }
