@@ -2,13 +2,16 @@ import { Hono } from "hono";
 import type { AppEnv } from "../../http/app-env";
 import { accountAuth } from "../../http/auth";
 import { accountSelfApi } from "./account";
+import { cannedResponsesApi } from "./canned-responses";
 import { profileApi } from "./profile";
 
 /**
  * /api/v1: the profile, and everything under /accounts/:account_id. Each resource group is one
  * sub-app mounted below `accounts`; all of them run behind accountAuth.
  */
-const accountScoped = new Hono<AppEnv>().use("*", accountAuth).route("/", accountSelfApi);
+const accountScoped = new Hono<AppEnv>().use("*", accountAuth)
+  .route("/", accountSelfApi)
+  .route("/canned_responses", cannedResponsesApi);
 
 export const applicationApi = new Hono<AppEnv>()
   .route("/profile", profileApi)
