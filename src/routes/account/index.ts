@@ -3,6 +3,7 @@ import type { AppEnv } from "../../http/app-env";
 import { accountAuth } from "../../http/auth";
 import { accountSelfApi } from "./account";
 import { cannedResponsesApi } from "./canned-responses";
+import { customAttributeDefinitionsApi } from "./custom-attribute-definitions";
 import { labelsApi } from "./labels";
 import { profileApi } from "./profile";
 
@@ -13,7 +14,8 @@ import { profileApi } from "./profile";
 const accountScoped = new Hono<AppEnv>().use("*", accountAuth)
   .route("/", accountSelfApi)
   .route("/canned_responses", cannedResponsesApi)
-  .route("/labels", labelsApi);
+  .route("/labels", labelsApi)
+  .route("/custom_attribute_definitions", customAttributeDefinitionsApi);
 
 export const applicationApi = new Hono<AppEnv>()
   .route("/profile", profileApi)
