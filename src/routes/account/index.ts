@@ -4,6 +4,7 @@ import { accountAuth } from "../../http/auth";
 import { accountSelfApi } from "./account";
 import { cannedResponsesApi } from "./canned-responses";
 import { customAttributeDefinitionsApi } from "./custom-attribute-definitions";
+import { customFiltersApi } from "./custom-filters";
 import { labelsApi } from "./labels";
 import { profileApi } from "./profile";
 
@@ -15,7 +16,8 @@ const accountScoped = new Hono<AppEnv>().use("*", accountAuth)
   .route("/", accountSelfApi)
   .route("/canned_responses", cannedResponsesApi)
   .route("/labels", labelsApi)
-  .route("/custom_attribute_definitions", customAttributeDefinitionsApi);
+  .route("/custom_attribute_definitions", customAttributeDefinitionsApi)
+  .route("/custom_filters", customFiltersApi);
 
 export const applicationApi = new Hono<AppEnv>()
   .route("/profile", profileApi)
