@@ -7,6 +7,7 @@ import { customAttributeDefinitionsApi } from "./custom-attribute-definitions";
 import { customFiltersApi } from "./custom-filters";
 import { labelsApi } from "./labels";
 import { profileApi } from "./profile";
+import { webhooksApi } from "./webhooks";
 
 /**
  * /api/v1: the profile, and everything under /accounts/:account_id. Each resource group is one
@@ -17,7 +18,8 @@ const accountScoped = new Hono<AppEnv>().use("*", accountAuth)
   .route("/canned_responses", cannedResponsesApi)
   .route("/labels", labelsApi)
   .route("/custom_attribute_definitions", customAttributeDefinitionsApi)
-  .route("/custom_filters", customFiltersApi);
+  .route("/custom_filters", customFiltersApi)
+  .route("/webhooks", webhooksApi);
 
 export const applicationApi = new Hono<AppEnv>()
   .route("/profile", profileApi)
