@@ -5,6 +5,8 @@ import { accountSelfApi } from "./account";
 import { cannedResponsesApi } from "./canned-responses";
 import { customAttributeDefinitionsApi } from "./custom-attribute-definitions";
 import { customFiltersApi } from "./custom-filters";
+import { dashboardAppsApi } from "./dashboard-apps";
+import { integrationsApi } from "./integrations";
 import { labelsApi } from "./labels";
 import { profileApi } from "./profile";
 import { webhooksApi } from "./webhooks";
@@ -13,13 +15,16 @@ import { webhooksApi } from "./webhooks";
  * /api/v1: the profile, and everything under /accounts/:account_id. Each resource group is one
  * sub-app mounted below `accounts`; all of them run behind accountAuth.
  */
-const accountScoped = new Hono<AppEnv>().use("*", accountAuth)
+const accountScoped = new Hono<AppEnv>()
+  .use("*", accountAuth)
   .route("/", accountSelfApi)
   .route("/canned_responses", cannedResponsesApi)
   .route("/labels", labelsApi)
   .route("/custom_attribute_definitions", customAttributeDefinitionsApi)
   .route("/custom_filters", customFiltersApi)
-  .route("/webhooks", webhooksApi);
+  .route("/webhooks", webhooksApi)
+  .route("/integrations", integrationsApi)
+  .route("/dashboard_apps", dashboardAppsApi);
 
 export const applicationApi = new Hono<AppEnv>()
   .route("/profile", profileApi)
