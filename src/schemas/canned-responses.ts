@@ -3,7 +3,8 @@ import { LongText, ShortText, wrapped } from "./common";
 
 const fields = {
   short_code: ShortText.trim().min(1),
-  content: LongText.trim().min(1),
+  // stored as typed (line breaks matter in a reply), but it must say something
+  content: LongText.refine((v) => v.trim() !== "", { error: "must not be blank", params: { code: "blank" } }),
 };
 
 /** POST /canned_responses */

@@ -15,13 +15,13 @@ beforeAll(async () => {
 describe("canned responses", () => {
   it("lets an agent create, list, update and delete them with the raw record shape", async () => {
     const { base, agent, accountId } = world;
-    const created = await post(`${base}/canned_responses`, agent.key, { short_code: "greet", content: "Hello there!" });
+    const created = await post(`${base}/canned_responses`, agent.key, { short_code: "greet", content: "Hello there!\n" });
     expect(created.status).toBe(200);
     expect(created.body).toEqual({
       id: expect.any(Number),
       account_id: accountId,
       short_code: "greet",
-      content: "Hello there!",
+      content: "Hello there!\n",
       created_at: expect.stringMatching(ISO),
       updated_at: expect.stringMatching(ISO),
     });

@@ -95,6 +95,7 @@ describe("labels", () => {
 
     const renamed = await patch(`${base}/labels/${label.body.id}`, admin.key, { title: "Premium" });
     expect(renamed.status).toBe(200);
+    expect(renamed.headers.get("server-timing")).toContain('db-round-trips;desc="3"');
     expect(renamed.body.title).toBe("premium");
     expect(await tagsOf(accountId, "Conversation", 1)).toEqual(["premium"]);
     expect(await tagsOf(accountId, "Contact", 7)).toEqual(["premium"]);

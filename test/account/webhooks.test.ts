@@ -72,6 +72,9 @@ describe("webhooks", () => {
     expect(list.body.payload.webhooks).toEqual([hook, second.body.payload.webhook]);
 
     const updated = await patch(`${base}/webhooks/${hook.id}`, admin.key, { subscriptions: ["contact_created"], inbox_id: inboxId });
+    // auth, one read batch, one write batch; every read metered
+    expect(updated.headers.get("server-timing")).toContain('db-round-trips;desc="3"');
+    expect(updated.headers.get("server-timing")).not.toContain("unmetered");
     expect(updated.body.payload.webhook).toEqual({ ...hook, subscriptions: ["contact_created"], inbox: { id: inboxId, name: "Support" } });
     const moved = await put(`${base}/webhooks/${hook.id}`, admin.key, { url: "https://example.com/moved", inbox_id: null, name: null });
     expect(moved.body.payload.webhook).toMatchObject({ url: "https://example.com/moved", inbox: null, name: null, subscriptions: ["contact_created"] });
