@@ -50,7 +50,17 @@ const isHttpUrl = (v: unknown) => {
 };
 
 const isDate = (v: unknown) =>
-  typeof v === "string" && /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(v) && !Number.isNaN(Date.parse(v));
+  typeof v === "string" &&
+  /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(v) &&
+  !Number.isNaN(Date.parse(v)) &&
+  isCalendarDay(v.slice(0, 10));
+
+/** Date.parse rolls 2023-02-29 over into March; a real day survives the round trip. */
+function isCalendarDay(ymd: string) {
+  const [year, month, day] = ymd.split("-").map(Number);
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
 
 /** Why `value` does not fit `definition`, or null when it fits. */
 function mismatch(definition: AttributeDefinition, value: unknown): { message: string; code: string } | null {

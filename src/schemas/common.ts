@@ -47,6 +47,13 @@ export function EnumValue<T extends readonly [string, ...string[]]>(names: T) {
     .transform((v) => (typeof v === "number" ? v : names.indexOf(v)));
 }
 
+/**
+ * EnumValue for query strings and form bodies, where the integer arrives as text: "1" counts as 1.
+ */
+export function EnumParam<T extends readonly [string, ...string[]]>(names: T) {
+  return z.preprocess((v) => (typeof v === "string" && /^\d+$/.test(v.trim()) ? Number(v) : v), EnumValue(names));
+}
+
 /** Text with Chatwoot's default limit for string columns. */
 export const ShortText = z.string().max(255);
 /** Text with Chatwoot's default limit for text columns. */

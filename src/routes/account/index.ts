@@ -4,10 +4,17 @@ import { accountAuth } from "../../http/auth";
 import { accountSelfApi } from "./account";
 import { agentBotsApi } from "./agent-bots";
 import { agentsApi } from "./agents";
+import { cannedResponsesApi } from "./canned-responses";
+import { customAttributeDefinitionsApi } from "./custom-attribute-definitions";
+import { customFiltersApi } from "./custom-filters";
+import { dashboardAppsApi } from "./dashboard-apps";
 import { inboxMembersApi } from "./inbox-members";
 import { inboxesApi } from "./inboxes";
+import { integrationsApi } from "./integrations";
+import { labelsApi } from "./labels";
 import { profileApi } from "./profile";
 import { teamsApi } from "./teams";
+import { webhooksApi } from "./webhooks";
 
 /**
  * /api/v1: the profile, and everything under /accounts/:account_id. Each resource group is one
@@ -20,7 +27,14 @@ const accountScoped = new Hono<AppEnv>()
   .route("/agent_bots", agentBotsApi)
   .route("/inboxes", inboxesApi)
   .route("/inbox_members", inboxMembersApi)
-  .route("/teams", teamsApi);
+  .route("/teams", teamsApi)
+  .route("/canned_responses", cannedResponsesApi)
+  .route("/labels", labelsApi)
+  .route("/custom_attribute_definitions", customAttributeDefinitionsApi)
+  .route("/custom_filters", customFiltersApi)
+  .route("/webhooks", webhooksApi)
+  .route("/integrations", integrationsApi)
+  .route("/dashboard_apps", dashboardAppsApi);
 
 export const applicationApi = new Hono<AppEnv>()
   .route("/profile", profileApi)

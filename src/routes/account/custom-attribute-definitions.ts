@@ -1,0 +1,56 @@
+import { Hono } from "hono";
+import type { z } from "zod";
+import {
+  createDefinition,
+  deleteDefinition,
+  getDefinition,
+  listDefinitions,
+  updateDefinition,
+} from "../../domain/custom-attribute-definitions";
+import { type AppEnv, accountScope } from "../../http/app-env";
+import { validate } from "../../http/validate";
+import { IdParam } from "../../schemas/common";
+import {
+  AttributeDefinitionCreate,
+  AttributeDefinitionQuery,
+  AttributeDefinitionUpdate,
+} from "../../schemas/custom-attribute-definitions";
+import { attributeDefinitionView } from "../../views/custom-attribute-definitions";
+
+const toInput = (body: z.infer<typeof AttributeDefinitionUpdate>) => ({
+  displayName: body.attribute_display_name,
+  key: body.attribute_key,
+  displayType: body.attribute_display_type,
+  model: body.attribute_model,
+  description: body.attribute_description,
+  values: body.attribute_values,
+  regexPattern: body.regex_pattern,
+  regexCue: body.regex_cue,
+});
+
+/** /custom_attribute_definitions: any member may manage them (Chatwoot has no policy here). */
+export const customAttributeDefinitionsApi = new Hono<AppEnv>()
+  .get("/", validate("query", AttributeDefinitionQuery), async (c) => {
+    const rows = await listDefinitions(accountScope(c), c.req.valid("query").attribute_model);
+    return c.json(rows.map(attributeDefinitionView));
+  })
+  .get("/:id", validate("param", IdParam), async (c) =>
+    c.json(attributeDefinitionView(await getDefinition(accountScope(c), c.req.valid("param").id))),
+  )
+  .post("/", validate("json", AttributeDefinitionCreate), async (c) => {
+    const body = c.req.valid("json");
+    const row = await createDefinition(accountScope(c), {
+      ...toInput(body),
+      displayName: body.attribute_display_name,
+      key: body.attribute_key,
+    });
+    return c.json(attributeDefinitionView(row));
+  })
+  .on(["PATCH", "PUT"], "/:id", validate("param", IdParam), validate("json", AttributeDefinitionUpdate), async (c) => {
+    const row = await updateDefinition(accountScope(c), c.req.valid("param").id, toInput(c.req.valid("json")));
+    return c.json(attributeDefinitionView(row));
+  })
+  .delete("/:id", validate("param", IdParam), async (c) => {
+    await deleteDefinition(accountScope(c), c.req.valid("param").id);
+    return c.body(null, 204);
+  });

@@ -1,0 +1,41 @@
+import { Hono } from "hono";
+import {
+  createCustomFilter,
+  deleteCustomFilter,
+  getCustomFilter,
+  listCustomFilters,
+  updateCustomFilter,
+} from "../../domain/custom-filters";
+import { type AppEnv, accountScope } from "../../http/app-env";
+import { validate } from "../../http/validate";
+import { IdParam } from "../../schemas/common";
+import { CustomFilterCreate, CustomFilterQuery, CustomFilterUpdate } from "../../schemas/custom-filters";
+import { customFilterView } from "../../views/custom-filters";
+
+/** /custom_filters: each member's own saved filters. */
+export const customFiltersApi = new Hono<AppEnv>()
+  .get("/", validate("query", CustomFilterQuery), async (c) => {
+    const rows = await listCustomFilters(accountScope(c), c.req.valid("query").filter_type);
+    return c.json(rows.map(customFilterView));
+  })
+  .get("/:id", validate("param", IdParam), async (c) =>
+    c.json(customFilterView(await getCustomFilter(accountScope(c), c.req.valid("param").id))),
+  )
+  .post("/", validate("json", CustomFilterCreate), async (c) => {
+    const body = c.req.valid("json");
+    const row = await createCustomFilter(accountScope(c), { name: body.name, filterType: body.filter_type, query: body.query });
+    return c.json(customFilterView(row));
+  })
+  .on(["PATCH", "PUT"], "/:id", validate("param", IdParam), validate("json", CustomFilterUpdate), async (c) => {
+    const body = c.req.valid("json");
+    const row = await updateCustomFilter(accountScope(c), c.req.valid("param").id, {
+      name: body.name,
+      filterType: body.filter_type,
+      query: body.query,
+    });
+    return c.json(customFilterView(row));
+  })
+  .delete("/:id", validate("param", IdParam), async (c) => {
+    await deleteCustomFilter(accountScope(c), c.req.valid("param").id);
+    return c.body(null, 204);
+  });

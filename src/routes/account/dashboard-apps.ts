@@ -1,0 +1,34 @@
+import { Hono } from "hono";
+import {
+  createDashboardApp,
+  deleteDashboardApp,
+  getDashboardApp,
+  listDashboardApps,
+  updateDashboardApp,
+} from "../../domain/dashboard-apps";
+import { type AppEnv, accountScope } from "../../http/app-env";
+import { requireAdministrator } from "../../http/auth";
+import { validate } from "../../http/validate";
+import { IdParam } from "../../schemas/common";
+import { DashboardAppCreate, DashboardAppUpdate } from "../../schemas/dashboard-apps";
+import { dashboardAppView } from "../../views/dashboard-apps";
+
+/** /dashboard_apps: any member may read them; administrators change them. */
+export const dashboardAppsApi = new Hono<AppEnv>()
+  .get("/", async (c) => c.json((await listDashboardApps(accountScope(c))).map(dashboardAppView)))
+  .get("/:id", validate("param", IdParam), async (c) =>
+    c.json(dashboardAppView(await getDashboardApp(accountScope(c), c.req.valid("param").id))),
+  )
+  .post("/", requireAdministrator, validate("json", DashboardAppCreate), async (c) => {
+    const body = c.req.valid("json");
+    return c.json(dashboardAppView(await createDashboardApp(accountScope(c), { title: body.title, content: body.content })));
+  })
+  .on(["PATCH", "PUT"], "/:id", requireAdministrator, validate("param", IdParam), validate("json", DashboardAppUpdate), async (c) => {
+    const body = c.req.valid("json");
+    const row = await updateDashboardApp(accountScope(c), c.req.valid("param").id, { title: body.title, content: body.content });
+    return c.json(dashboardAppView(row));
+  })
+  .delete("/:id", requireAdministrator, validate("param", IdParam), async (c) => {
+    await deleteDashboardApp(accountScope(c), c.req.valid("param").id);
+    return c.json({});
+  });

@@ -1,0 +1,25 @@
+import { Hono } from "hono";
+import { createHook, deleteHook, getApp, listApps, updateHook } from "../../domain/integrations";
+import { type AppEnv, accountScope } from "../../http/app-env";
+import { requireAdministrator } from "../../http/auth";
+import { validate } from "../../http/validate";
+import { IdParam } from "../../schemas/common";
+import { AppIdParam, HookCreate, HookUpdate } from "../../schemas/integrations";
+import { integrationAppView } from "../../views/integrations";
+
+/** /integrations: any member may see the catalogue; hooks are for administrators. */
+export const integrationsApi = new Hono<AppEnv>()
+  .get("/apps", async (c) => c.json({ payload: (await listApps(accountScope(c))).map(integrationAppView) }))
+  .get("/apps/:id", validate("param", AppIdParam), async (c) =>
+    c.json(integrationAppView(await getApp(accountScope(c), c.req.valid("param").id))),
+  )
+  .post("/hooks", requireAdministrator, validate("json", HookCreate), (c) =>
+    createHook(accountScope(c), { appId: c.req.valid("json").app_id }),
+  )
+  .on(["PATCH", "PUT"], "/hooks/:id", requireAdministrator, validate("param", IdParam), validate("json", HookUpdate), (c) =>
+    updateHook(accountScope(c), c.req.valid("param").id),
+  )
+  .delete("/hooks/:id", requireAdministrator, validate("param", IdParam), async (c) => {
+    await deleteHook(accountScope(c), c.req.valid("param").id);
+    return c.json({});
+  });

@@ -1,0 +1,39 @@
+import { Hono } from "hono";
+import { createLabel, deleteLabel, getLabel, listLabels, updateLabel } from "../../domain/labels";
+import { type AppEnv, accountScope } from "../../http/app-env";
+import { requireAdministrator } from "../../http/auth";
+import { validate } from "../../http/validate";
+import { IdParam } from "../../schemas/common";
+import { LabelCreate, LabelUpdate } from "../../schemas/labels";
+import { labelView } from "../../views/labels";
+
+/** /labels: any member may list them; showing one and every change is for administrators (Chatwoot's policy). */
+export const labelsApi = new Hono<AppEnv>()
+  .get("/", async (c) => c.json({ payload: (await listLabels(accountScope(c))).map(labelView) }))
+  .get("/:id", requireAdministrator, validate("param", IdParam), async (c) =>
+    c.json(labelView(await getLabel(accountScope(c), c.req.valid("param").id))),
+  )
+  .post("/", requireAdministrator, validate("json", LabelCreate), async (c) => {
+    const body = c.req.valid("json");
+    const row = await createLabel(accountScope(c), {
+      title: body.title,
+      description: body.description,
+      color: body.color,
+      showOnSidebar: body.show_on_sidebar,
+    });
+    return c.json(labelView(row));
+  })
+  .on(["PATCH", "PUT"], "/:id", requireAdministrator, validate("param", IdParam), validate("json", LabelUpdate), async (c) => {
+    const body = c.req.valid("json");
+    const row = await updateLabel(accountScope(c), c.req.valid("param").id, {
+      title: body.title,
+      description: body.description,
+      color: body.color,
+      showOnSidebar: body.show_on_sidebar,
+    });
+    return c.json(labelView(row));
+  })
+  .delete("/:id", requireAdministrator, validate("param", IdParam), async (c) => {
+    await deleteLabel(accountScope(c), c.req.valid("param").id);
+    return c.json({});
+  });

@@ -1,0 +1,34 @@
+import { Hono } from "hono";
+import type { z } from "zod";
+import { createWebhook, deleteWebhook, listWebhooks, updateWebhook } from "../../domain/webhooks";
+import { type AppEnv, accountScope } from "../../http/app-env";
+import { requireAdministrator } from "../../http/auth";
+import { validate } from "../../http/validate";
+import { IdParam } from "../../schemas/common";
+import { WebhookCreate, WebhookUpdate } from "../../schemas/webhooks";
+import { webhookView } from "../../views/webhooks";
+
+const toInput = (body: z.infer<typeof WebhookUpdate>) => ({
+  url: body.url,
+  name: body.name,
+  subscriptions: body.subscriptions,
+  inboxId: body.inbox_id,
+});
+
+/** /webhooks: administrators only (Chatwoot's policy). */
+export const webhooksApi = new Hono<AppEnv>()
+  .use("*", requireAdministrator)
+  .get("/", async (c) => c.json({ payload: { webhooks: (await listWebhooks(accountScope(c))).map(webhookView) } }))
+  .post("/", validate("json", WebhookCreate), async (c) => {
+    const body = c.req.valid("json");
+    const record = await createWebhook(accountScope(c), { ...toInput(body), url: body.url });
+    return c.json({ payload: { webhook: webhookView(record) } });
+  })
+  .on(["PATCH", "PUT"], "/:id", validate("param", IdParam), validate("json", WebhookUpdate), async (c) => {
+    const record = await updateWebhook(accountScope(c), c.req.valid("param").id, toInput(c.req.valid("json")));
+    return c.json({ payload: { webhook: webhookView(record) } });
+  })
+  .delete("/:id", validate("param", IdParam), async (c) => {
+    await deleteWebhook(accountScope(c), c.req.valid("param").id);
+    return c.json({});
+  });

@@ -1,0 +1,34 @@
+import { z } from "zod";
+import { compileAttributePattern } from "../domain/custom-attribute-values";
+import { ATTRIBUTE_DISPLAY_TYPES, ATTRIBUTE_MODELS } from "../domain/enums";
+import { EnumParam, LongText, ShortText, wrapped } from "./common";
+
+/** Chatwoot's dashboard derives keys this way from the display name; contacts and filters address them by it. */
+const Key = ShortText.trim()
+  .min(1)
+  .regex(/^[a-z0-9_]+$/, { error: "may contain only lower-case letters, digits and underscores" });
+
+const Pattern = ShortText.refine((v) => v === "" || compileAttributePattern(v) !== null, {
+  error: "is not a valid regular expression",
+  params: { code: "invalid_regex" },
+});
+
+const fields = {
+  attribute_display_name: ShortText.trim().min(1),
+  attribute_key: Key,
+  attribute_display_type: EnumParam(ATTRIBUTE_DISPLAY_TYPES).optional(),
+  attribute_model: EnumParam(ATTRIBUTE_MODELS).optional(),
+  attribute_description: LongText.nullish(),
+  attribute_values: z.array(ShortText.trim().min(1)).max(1000).nullish(),
+  regex_pattern: Pattern.nullish(),
+  regex_cue: ShortText.nullish(),
+};
+
+/** POST /custom_attribute_definitions */
+export const AttributeDefinitionCreate = wrapped("custom_attribute_definition", z.object(fields));
+
+/** PATCH/PUT /custom_attribute_definitions/:id */
+export const AttributeDefinitionUpdate = wrapped("custom_attribute_definition", z.object(fields).partial());
+
+/** GET /custom_attribute_definitions: absent model = every definition. */
+export const AttributeDefinitionQuery = z.object({ attribute_model: EnumParam(ATTRIBUTE_MODELS).optional() });

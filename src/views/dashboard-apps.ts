@@ -1,0 +1,7 @@
+import type { DashboardAppRow } from "../domain/dashboard-apps";
+import { iso } from "./time";
+
+/** Chatwoot's fields; its jbuilder passes the Time through, so created_at is an ISO string. */
+export function dashboardAppView(row: DashboardAppRow) {
+  return { id: row.id, title: row.title, content: row.content, created_at: iso(row.createdAt) };
+}

@@ -1,0 +1,105 @@
+/**
+ * Which URLs the service may send webhooks to. A target that names this machine or a private network
+ * would let an account administrator make the service probe places it can reach and they cannot (SSRF),
+ * so localhost and loopback, private, link-local and other non-public IP literals are refused.
+ *
+ * Host names are not resolved here: the check runs when a webhook is saved, and DNS can change later.
+ * Delivery calls `isForbiddenTarget` again before each request.
+ */
+
+/** Non-public IPv4 blocks as [first octets, prefix length]. */
+const FORBIDDEN_V4: ReadonlyArray<readonly [number[], number]> = [
+  [[0], 8], // "this network"
+  [[10], 8], // private
+  [[100, 64], 10], // carrier-grade NAT
+  [[127], 8], // loopback
+  [[169, 254], 16], // link-local, cloud metadata
+  [[172, 16], 12], // private
+  [[192, 0, 0], 24], // IETF protocol assignments
+  [[192, 168], 16], // private
+  [[198, 18], 15], // benchmarking
+  [[224], 3], // multicast (224/4) and reserved (240/4), broadcast
+];
+
+function v4ToNumber(octets: number[]) {
+  return ((octets[0] << 24) | (octets[1] << 16) | (octets[2] << 8) | octets[3]) >>> 0;
+}
+
+function isForbiddenV4(octets: number[]): boolean {
+  const address = v4ToNumber(octets);
+  return FORBIDDEN_V4.some(([first, bits]) => {
+    const base = v4ToNumber([...first, 0, 0, 0, 0].slice(0, 4));
+    const mask = bits === 0 ? 0 : (~0 << (32 - bits)) >>> 0;
+    return ((address & mask) >>> 0) === ((base & mask) >>> 0);
+  });
+}
+
+function parseV4(text: string): number[] | null {
+  const match = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(text);
+  if (!match) return null;
+  const octets = match.slice(1).map(Number);
+  return octets.every((o) => o <= 255) ? octets : null;
+}
+
+/** The eight 16-bit groups of an IPv6 address, or null. */
+function parseV6(text: string): number[] | null {
+  let body = text;
+  const groups: number[] = [];
+  const embedded = /(\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3})$/.exec(body);
+  if (embedded) {
+    const v4 = parseV4(embedded[1]);
+    if (!v4) return null;
+    body = `${body.slice(0, -embedded[1].length)}${((v4[0] << 8) | v4[1]).toString(16)}:${((v4[2] << 8) | v4[3]).toString(16)}`;
+  }
+  const halves = body.split("::");
+  if (halves.length > 2) return null;
+  const toGroups = (part: string) => (part === "" ? [] : part.split(":").map((g) => (/^[0-9a-f]{1,4}$/i.test(g) ? parseInt(g, 16) : NaN)));
+  const head = toGroups(halves[0]);
+  const tail = halves.length === 2 ? toGroups(halves[1]) : [];
+  const missing = 8 - head.length - tail.length;
+  if (halves.length === 1 ? missing !== 0 : missing < 1) return null;
+  groups.push(...head, ...Array(halves.length === 2 ? missing : 0).fill(0), ...tail);
+  return groups.some(Number.isNaN) ? null : groups;
+}
+
+function isForbiddenV6(g: number[]): boolean {
+  const embeddedV4 = (hi: number, lo: number) => [hi >> 8, hi & 0xff, lo >> 8, lo & 0xff];
+  if (g.slice(0, 6).every((x) => x === 0)) {
+    // :: and ::1, and the deprecated IPv4-compatible form ::a.b.c.d
+    return g[6] === 0 || isForbiddenV4(embeddedV4(g[6], g[7]));
+  }
+  if (g.slice(0, 5).every((x) => x === 0) && g[5] === 0xffff) return isForbiddenV4(embeddedV4(g[6], g[7])); // IPv4-mapped
+  if (g[0] === 0x64 && g[1] === 0xff9b && g.slice(2, 6).every((x) => x === 0)) return isForbiddenV4(embeddedV4(g[6], g[7])); // NAT64
+  if (g[0] === 0x2002) return isForbiddenV4(embeddedV4(g[1], g[2])); // 6to4
+  return (
+    (g[0] & 0xfe00) === 0xfc00 || // unique local
+    (g[0] & 0xffc0) === 0xfe80 || // link-local
+    (g[0] & 0xffc0) === 0xfec0 || // site-local (deprecated)
+    (g[0] & 0xff00) === 0xff00 // multicast
+  );
+}
+
+/** True when `hostname` (as `URL.hostname` gives it) is localhost or a non-public IP literal. */
+export function isForbiddenHost(hostname: string): boolean {
+  const host = hostname.toLowerCase().replace(/\.$/, "");
+  if (host === "localhost" || host.endsWith(".localhost")) return true;
+  if (host.startsWith("[") && host.endsWith("]")) {
+    const groups = parseV6(host.slice(1, -1).split("%")[0]);
+    return groups === null || isForbiddenV6(groups);
+  }
+  // URL has already turned 2130706433, 0x7f.1 and friends into dotted quads.
+  const v4 = parseV4(host);
+  return v4 !== null && isForbiddenV4(v4);
+}
+
+/** True when `url` is not an http(s) URL the service may call. */
+export function isForbiddenTarget(url: string | URL): boolean {
+  let parsed: URL;
+  try {
+    parsed = typeof url === "string" ? new URL(url) : url;
+  } catch {
+    return true;
+  }
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") return true;
+  return isForbiddenHost(parsed.hostname);
+}

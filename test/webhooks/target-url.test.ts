@@ -1,0 +1,47 @@
+import { describe, expect, it } from "vitest";
+import { isForbiddenTarget } from "../../src/webhooks/target-url";
+
+describe("isForbiddenTarget", () => {
+  it.each([
+    "http://localhost/hook",
+    "http://LOCALHOST.:8080/",
+    "https://api.localhost/",
+    "http://127.0.0.1/",
+    "http://127.8.9.10/",
+    "http://2130706433/",
+    "http://0x7f.1/",
+    "http://0.0.0.0/",
+    "http://10.1.2.3/",
+    "http://172.16.0.1/",
+    "http://172.31.255.255/",
+    "http://192.168.1.1/",
+    "http://169.254.169.254/latest/meta-data",
+    "http://100.64.0.1/",
+    "http://224.0.0.1/",
+    "http://255.255.255.255/",
+    "http://[::1]/",
+    "http://[::]/",
+    "http://[::ffff:127.0.0.1]/",
+    "http://[::ffff:10.0.0.1]/",
+    "http://[fe80::1]/",
+    "http://[fd12:3456::1]/",
+    "http://[ff02::1]/",
+    "http://[64:ff9b::a9fe:a9fe]/",
+    "ftp://example.com/",
+    "not a url",
+  ])("refuses %s", (url) => {
+    expect(isForbiddenTarget(url)).toBe(true);
+  });
+
+  it.each([
+    "https://example.com/hook",
+    "http://8.8.8.8/",
+    "http://172.32.0.1/",
+    "http://100.128.0.1/",
+    "https://[2606:4700::1111]/",
+    "http://[::ffff:8.8.8.8]/",
+    "https://localhost.example.com/",
+  ])("allows %s", (url) => {
+    expect(isForbiddenTarget(url)).toBe(false);
+  });
+});
