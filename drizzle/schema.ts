@@ -494,8 +494,10 @@ export const webhookDeliveries = sqliteTable(
     eventName: text("event_name").notNull(),
     /** sent as the delivery header; the same on every attempt */
     deliveryUuid: text("delivery_uuid").notNull(),
-    /** "pending" | "delivered" | "failed" */
+    /** "pending" | "delivered" | "failed" | "cancelled" */
     status: text("status").notNull().default("pending"),
+    /** the exact JSON sent (and signed) on every attempt; kept for redelivery */
+    body: text("body").notNull().default(""),
     attempts: integer("attempts").notNull().default(0),
     lastStatusCode: integer("last_status_code"),
     lastError: text("last_error"),
@@ -503,6 +505,8 @@ export const webhookDeliveries = sqliteTable(
   },
   (t) => [
     uniqueIndex("webhook_deliveries_uuid_unique").on(t.deliveryUuid),
+    // one copy of an event per webhook, however often the event is fanned out
+    uniqueIndex("webhook_deliveries_event_webhook_unique").on(t.eventId, t.webhookId),
     index("webhook_deliveries_webhook").on(t.webhookId, t.id),
   ],
 );

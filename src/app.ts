@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import { requestId } from "hono/request-id";
 import pkg from "../package.json";
 import { createDb } from "./db/client";
+import { dispatchPendingEvents } from "./events/dispatch";
 import { QueryMeter, meterD1 } from "./db/metering";
 import type { AppEnv } from "./http/app-env";
 import { normalizeBody } from "./http/body";
@@ -21,6 +22,20 @@ app.use("*", async (c, next) => {
   c.set("db", createDb(meterD1(c.env.DB, meter)));
   await next();
   c.header("Server-Timing", meter.serverTiming());
+});
+
+/**
+ * After a successful write, move the events it wrote from the outbox to the queue, once the response
+ * is on its way. (The cron trigger sweeps up anything this misses.)
+ */
+app.use("*", async (c, next) => {
+  await next();
+  if (c.req.method === "GET" || c.res.status >= 400) return;
+  c.executionCtx.waitUntil(
+    dispatchPendingEvents(createDb(c.env.DB), c.env.EVENTS).catch((error) =>
+      console.error(JSON.stringify({ level: "error", requestId: c.var.requestId, dispatch: String(error) })),
+    ),
+  );
 });
 
 app.use("*", normalizeBody);

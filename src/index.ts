@@ -1,7 +1,10 @@
 import { app } from "./app";
+import { type QueueMessage, consumeQueue, sweepOutbox } from "./events/consumer";
 
 export { ConversationRoom } from "./realtime/conversation-room";
 
 export default {
   fetch: app.fetch,
-} satisfies ExportedHandler<Env>;
+  queue: (batch, env) => consumeQueue(batch, env),
+  scheduled: (_controller, env, ctx) => ctx.waitUntil(sweepOutbox(env)),
+} satisfies ExportedHandler<Env, QueueMessage>;

@@ -10,6 +10,7 @@ import type { AgentBotRow } from "./access";
 import { actorUserId } from "./agents";
 import type { AgentBotRecord } from "./agent-bots";
 import { WIDGET_FEATURES } from "./enums";
+import { changedAttributes, eventStatement } from "../events/outbox";
 import { randomToken } from "./keys";
 
 const { inboxes, apiChannels, webWidgetChannels, inboxMembers, agentBotInboxes, agentBots, accessTokens } = schema;
@@ -126,6 +127,12 @@ export async function listInboxes(scope: AccountScope): Promise<InboxRecord[]> {
   return toRecords(rows, apis, widgets);
 }
 
+/** The inbox with its channel, without a caller's access check (event payloads). */
+export async function loadInboxRecord(db: Database, accountId: number, inboxId: number): Promise<InboxRecord | undefined> {
+  const [rows, apis, widgets] = await db.batch([...recordQueries(db, and(eq(inboxes.accountId, accountId), eq(inboxes.id, inboxId)))]);
+  return toRecords(rows, apis, widgets)[0];
+}
+
 export async function getInbox(scope: AccountScope, inboxId: number): Promise<InboxRecord> {
   const where = and(eq(inboxes.accountId, scope.accountId), eq(inboxes.id, inboxId));
   const [rows, apis, widgets, seat] = await scope.db.batch([...recordQueries(scope.db, where), callerSeatQuery(scope, inboxId)]);
@@ -238,6 +245,7 @@ export async function createInbox(
         updatedAt: at,
       })
       .returning(),
+    eventStatement(db, { accountId, eventName: "inbox_created", subjectType: "Inbox", subjectId: lastInsertedId(inboxes) }),
   ]);
   const row = channels[0];
   return { inbox: rows[0], api: isApi ? (row as ApiChannelRow) : null, widget: isApi ? null : (row as WidgetChannelRow) };
@@ -249,18 +257,31 @@ export async function updateInbox(scope: AccountScope, inboxId: number, input: I
   const current = await getInbox(scope, inboxId);
   const at = now();
   const { hmacMandatory, ...channelFields } = channel;
+  const inboxChanges = { ...inboxColumns(input, current.inbox.workingHours as WorkingHour[]), hmacMandatory };
+  const channelChanges = current.api ? apiColumns(channelFields) : widgetColumns(channelFields);
+  const changes = [
+    ...changedColumns(current.inbox, inboxChanges),
+    ...changedColumns(current.api ?? current.widget ?? {}, channelChanges),
+  ];
   const statements: Statement[] = [
-    db
-      .update(inboxes)
-      .set({ ...inboxColumns(input, current.inbox.workingHours as WorkingHour[]), hmacMandatory, updatedAt: at })
-      .where(eq(inboxes.id, inboxId)),
+    db.update(inboxes).set({ ...inboxChanges, updatedAt: at }).where(eq(inboxes.id, inboxId)),
   ];
   if (current.api) {
-    statements.push(db.update(apiChannels).set({ ...apiColumns(channelFields), updatedAt: at }).where(eq(apiChannels.id, current.api.id)));
+    statements.push(db.update(apiChannels).set({ ...channelChanges, updatedAt: at }).where(eq(apiChannels.id, current.api.id)));
   }
   if (current.widget) {
+    statements.push(db.update(webWidgetChannels).set({ ...channelChanges, updatedAt: at }).where(eq(webWidgetChannels.id, current.widget.id)));
+  }
+  // Chatwoot announces an inbox update only when something changed.
+  if (changes.length > 0) {
     statements.push(
-      db.update(webWidgetChannels).set({ ...widgetColumns(channelFields), updatedAt: at }).where(eq(webWidgetChannels.id, current.widget.id)),
+      eventStatement(db, {
+        accountId: scope.accountId,
+        eventName: "inbox_updated",
+        subjectType: "Inbox",
+        subjectId: inboxId,
+        data: { changed_attributes: changes },
+      }),
     );
   }
   const where = eq(inboxes.id, inboxId);
@@ -268,6 +289,15 @@ export async function updateInbox(scope: AccountScope, inboxId: number, input: I
   const results = await db.batch(statements as [Statement, ...Statement[]]);
   const [rows, apis, widgets] = results.slice(-3) as [InboxRow[], ApiChannelRow[], WidgetChannelRow[]];
   return toRecords(rows, apis, widgets)[0];
+}
+
+/** `changedAttributes` over the columns an update sets, named as Chatwoot names them (snake_case). */
+function changedColumns(before: Record<string, unknown>, changes: Record<string, unknown>) {
+  const keys = Object.keys(changes).filter((key) => changes[key] !== undefined);
+  return changedAttributes(before, { ...before, ...changes }, keys).map((entry) => {
+    const [[key, value]] = Object.entries(entry);
+    return { [key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)]: value };
+  });
 }
 
 /**

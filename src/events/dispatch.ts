@@ -17,7 +17,7 @@ const DISPATCH_LIMIT = 90;
 
 export type EventMessage = { kind: "event"; eventId: number; accountId: number };
 
-export async function dispatchPendingEvents(db: Database, queue: Queue<EventMessage>): Promise<number> {
+export async function dispatchPendingEvents(db: Database, queue: Queue): Promise<number> {
   const [pending] = await db.batch([
     db
       .select({ id: eventOutbox.id, accountId: eventOutbox.accountId })
