@@ -5,13 +5,13 @@
  */
 import { type SQL, and, asc, eq, inArray, sql } from "drizzle-orm";
 import { chunks } from "../db/chunks";
-import { type Database, type Statement, lastInsertedId, now, schema } from "../db/client";
+import { type Database, type Statement, now, schema } from "../db/client";
 import type { AccountScope } from "../http/app-env";
 import { invalidField, notFound } from "../http/errors";
 import { removeAccountUser } from "./account-users";
-import { randomKey, randomToken, sha256Hex } from "./keys";
+import { newUserStatements } from "./users";
 
-const { users, accountUsers, accessTokens } = schema;
+const { users, accountUsers } = schema;
 
 /**
  * The columns an agent view needs. Names are unique across both tables because drizzle maps batched
@@ -127,24 +127,8 @@ export async function createAgent(scope: AccountScope, input: AgentInput & { ema
   }
   const name = input.name?.trim();
   if (!name) throw invalidField("name", "must not be blank", "blank");
-  const key = randomKey();
-  const newUserId = lastInsertedId(users);
-  const [inserted] = await db.batch([
-    db
-      .insert(users)
-      .values({
-        name,
-        email: input.email,
-        pubsubToken: randomToken(),
-        inviterId,
-        confirmedAt: null,
-        createdAt: at,
-        updatedAt: at,
-      })
-      .returning(),
-    db.insert(accessTokens).values({ ownerType: "User", ownerId: newUserId, token: key, tokenDigest: await sha256Hex(key), createdAt: at }),
-    db.insert(accountUsers).values({ ...member, userId: newUserId }),
-  ]);
+  const created = await newUserStatements(db, { name, email: input.email, inviterId, confirmedAt: null });
+  const [inserted] = await db.batch([...created.statements, db.insert(accountUsers).values({ ...member, userId: created.userId })]);
   return toAgentRow(inserted[0], member);
 }
 

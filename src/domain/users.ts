@@ -95,31 +95,39 @@ export async function findOrCreateUser(
     await db.batch([grantStatement(db, createdBy.platformAppId, "User", existing[0].id)]);
     return (await loadUserRecord(db, existing[0].id)).record!;
   }
+  const created = await newUserStatements(db, {
+    name: input.name,
+    displayName: input.displayName ?? null,
+    email: input.email,
+    passwordHash: input.password ? await hashPassword(input.password) : null,
+    messageSignature: input.messageSignature ?? null,
+    avatarUrl: input.avatarUrl ?? null,
+    customAttributes: input.customAttributes ?? {},
+    uiSettings: input.uiSettings ?? {},
+    confirmedAt: now(),
+  });
+  const [inserted] = await db.batch([...created.statements, grantStatement(db, createdBy.platformAppId, "User", created.userId)]);
+  return { user: inserted[0], accessToken: created.key, memberships: [] };
+}
+
+type NewUser = Omit<typeof users.$inferInsert, "id" | "pubsubToken" | "createdAt" | "updatedAt">;
+
+/**
+ * Statements that create a user with its own API key: the user insert (returning the row) first, then
+ * the key. Later statements of the same batch refer to the new user as `userId`.
+ */
+export async function newUserStatements(db: Database, fields: NewUser) {
   const at = now();
   const key = randomKey();
-  const newUserId = lastInsertedId(users);
-  const [inserted] = await db.batch([
+  const userId = lastInsertedId(users);
+  const statements = [
     db
       .insert(users)
-      .values({
-        name: input.name,
-        displayName: input.displayName ?? null,
-        email: input.email,
-        passwordHash: input.password ? await hashPassword(input.password) : null,
-        messageSignature: input.messageSignature ?? null,
-        avatarUrl: input.avatarUrl ?? null,
-        customAttributes: input.customAttributes ?? {},
-        uiSettings: input.uiSettings ?? {},
-        pubsubToken: randomToken(),
-        confirmedAt: at,
-        createdAt: at,
-        updatedAt: at,
-      })
+      .values({ ...fields, pubsubToken: randomToken(), createdAt: at, updatedAt: at })
       .returning(),
-    db.insert(accessTokens).values({ ownerType: "User", ownerId: newUserId, token: key, tokenDigest: await sha256Hex(key), createdAt: at }),
-    grantStatement(db, createdBy.platformAppId, "User", newUserId),
-  ]);
-  return { user: inserted[0], accessToken: key, memberships: [] };
+    db.insert(accessTokens).values({ ownerType: "User", ownerId: userId, token: key, tokenDigest: await sha256Hex(key), createdAt: at }),
+  ] as const;
+  return { statements, userId, key };
 }
 
 /** Applies `input`; custom attributes and UI settings are merged into the stored ones. */
