@@ -56,7 +56,7 @@ export async function createLabel(scope: AccountScope, input: LabelInput & { tit
 }
 
 export async function updateLabel(scope: AccountScope, id: number, input: LabelInput): Promise<LabelRow> {
-  const { db, accountId } = scope;
+  const { db } = scope;
   // One read finds the label and any other label that already has the new title.
   const [rows] = await db.batch([
     db
