@@ -2,13 +2,19 @@ import { Hono } from "hono";
 import type { AppEnv } from "../../http/app-env";
 import { accountAuth } from "../../http/auth";
 import { accountSelfApi } from "./account";
+import { conversationsApi } from "./conversations";
+import { messagesApi } from "./messages";
 import { profileApi } from "./profile";
 
 /**
  * /api/v1: the profile, and everything under /accounts/:account_id. Each resource group is one
  * sub-app mounted below `accounts`; all of them run behind accountAuth.
  */
-const accountScoped = new Hono<AppEnv>().use("*", accountAuth).route("/", accountSelfApi);
+const accountScoped = new Hono<AppEnv>()
+  .use("*", accountAuth)
+  .route("/", accountSelfApi)
+  .route("/conversations/:conversation_id/messages", messagesApi)
+  .route("/conversations", conversationsApi);
 
 export const applicationApi = new Hono<AppEnv>()
   .route("/profile", profileApi)
