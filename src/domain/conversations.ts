@@ -226,7 +226,7 @@ export async function createConversation(scope: AccountScope, input: Conversatio
     reportingStatement(scope, { id: conversationId, inboxId: inbox.id }, "conversation_created", 0, at),
     ...messageWrites,
   );
-  const loads = conversationRecordQueries(db, accountId, [{ ...draft, id: conversationId, contactInboxId, assigneeAgentBotId: null, agentLastSeenAt: null }]);
+  const loads = conversationRecordQueries(db, accountId, [{ ...draft, id: conversationId, contactInboxId, assigneeAgentBotId: null }]);
   const results = await runBatch(db, [...writes, ...loads]);
   const created = (results[existing ? 0 : 1] as ConversationRow[])[0];
   return assembleConversationRecords([created], results.slice(writes.length) as unknown as ConversationRecordResults)[0];

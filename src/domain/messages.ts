@@ -199,7 +199,7 @@ export async function createMessage(scope: AccountScope, displayId: number, inpu
   if (messageType === MESSAGE_TYPE.incoming && contact) {
     writes.push(db.update(contacts).set({ lastActivityAt: at }).where(eq(contacts.id, contact.id)));
   }
-  const results = await runBatch(db, [...writes, unreadCountsQuery(db, [after])]);
+  const results = await runBatch(db, [...writes, unreadCountsQuery(db, [after.id])]);
   const [message] = results[0] as MessageRow[];
   const unread = results[results.length - 1] as Array<{ unread: number }>;
   const people: People = { agents: agentRows as AgentRow[], contacts: contact ? [contact] : [], bots: scope.actor.type === "agent_bot" ? [scope.actor.bot] : (botRows as AgentBotRow[]) };
@@ -253,7 +253,7 @@ export async function listMessages(scope: AccountScope, displayId: number, windo
       .from(taggings)
       .where(and(eq(taggings.taggableType, "Conversation"), sql`${taggings.taggableId} = ${conversationId}`))
       .orderBy(taggings.id),
-    unreadCountsQuery(db, [{ id: conversationId, agentLastSeenAt: conversationColumn(scope, displayId, conversations.agentLastSeenAt) }]),
+    unreadCountsQuery(db, [conversationId]),
   ]);
   const caller = toCaller(scope, inboxRows as Array<{ inboxId: number }>, teamRows as Array<{ teamId: number }>);
   const conversation = ensureActionable(caller, displayId, (rows as ConversationRow[])[0]);
@@ -301,7 +301,7 @@ async function writeMessage(
   const results = await runBatch(db, [
     db.update(messages).set({ ...set, updatedAt: at }).where(eq(messages.id, read.message.id)).returning(),
     ...messageEventStatement(scope, "message_updated", read.message.id, read.message.messageType, eventData),
-    unreadCountsQuery(db, [read.conversation]),
+    unreadCountsQuery(db, [read.conversation.id]),
   ]);
   const [message] = results[0] as MessageRow[];
   const unread = results[results.length - 1] as Array<{ unread: number }>;
@@ -324,7 +324,7 @@ export async function updateMessageStatus(
   const current = read.message.status;
   const ignored = current === MESSAGE_STATUSES.indexOf("read") && input.status === "delivered";
   if (ignored || status === current) {
-    const unchanged = await runBatch(scope.db, [unreadCountsQuery(scope.db, [read.conversation])]);
+    const unchanged = await runBatch(scope.db, [unreadCountsQuery(scope.db, [read.conversation.id])]);
     return { message: { message: read.message, sender: read.sender }, conversation: read.conversation, unreadCount: Number((unchanged[0] as Array<{ unread: number }>)[0]?.unread ?? 0), sourceId: read.sourceId };
   }
   const externalError = input.status === "failed" && input.externalError ? { external_error: input.externalError } : {};

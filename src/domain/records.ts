@@ -64,7 +64,7 @@ export const UNREAD_CAP = 10;
 export type Ref = number | SQL<number>;
 
 /** What the loader needs of a conversation; ids may refer to rows inserted earlier in the batch. */
-export type ConversationTarget = Pick<ConversationRow, "contactId" | "assigneeId" | "assigneeAgentBotId" | "teamId" | "inboxId" | "agentLastSeenAt"> & {
+export type ConversationTarget = Pick<ConversationRow, "contactId" | "assigneeId" | "assigneeAgentBotId" | "teamId" | "inboxId"> & {
   id: Ref;
   contactInboxId: Ref;
 };
@@ -136,12 +136,20 @@ export function senderOf(message: MessageRow, people: People): Sender | null {
   return null;
 }
 
-/** The unread incoming messages of each conversation, reading at most UNREAD_CAP index entries each. */
-export function unreadCountsQuery(db: Database, targets: Array<{ id: Ref; agentLastSeenAt: Ref | null }>) {
-  const rows = values(targets.map((t) => [t.id, t.agentLastSeenAt ?? 0]));
-  return db.all<{ conversation_id: number; unread: number }>(
-    sql`SELECT v.column1 AS conversation_id, (SELECT count(*) FROM (SELECT 1 FROM messages m WHERE m.conversation_id = v.column1 AND m.message_type = 0 AND m.created_at > v.column2 LIMIT ${UNREAD_CAP})) AS unread FROM (VALUES ${rows}) v`,
-  );
+/**
+ * The unread incoming messages of each conversation (after its stored agent_last_seen_at, so inside a
+ * write batch it sees the new value), reading at most UNREAD_CAP index entries each.
+ */
+export function unreadCountsQuery(db: Database, ids: Ref[]) {
+  const c = schema.conversations;
+  return db
+    .select({
+      conversationId: c.id,
+      // qualified by hand: drizzle leaves a one-table select's columns bare, which would bind to `m`
+      unread: sql<number>`(SELECT count(*) FROM (SELECT 1 FROM messages m WHERE m.conversation_id = conversations.id AND m.message_type = 0 AND m.created_at > coalesce(conversations.agent_last_seen_at, 0) LIMIT ${UNREAD_CAP}))`,
+    })
+    .from(c)
+    .where(sql`${c.id} IN (${list(ids)})`);
 }
 
 const distinct = <T>(items: Array<T | null>) => [...new Set(items.filter((i): i is T => i !== null))];
@@ -169,7 +177,7 @@ export function conversationRecordQueries(db: Database, accountId: number, targe
       .from(taggings)
       .where(and(eq(taggings.taggableType, "Conversation"), sql`${taggings.taggableId} IN (${list(ids)})`))
       .orderBy(taggings.id),
-    unreadCountsQuery(db, targets),
+    unreadCountsQuery(db, ids),
   ] as const;
 }
 
@@ -199,7 +207,7 @@ export function assembleConversationRecords(rows: ConversationRow[], results: Co
       labels: tagRows.filter((t) => t.taggableId === conversation.id).map((t) => t.tag),
       lastMessage: withSender(latest),
       lastNonActivityMessage: withSender(latestNonActivity),
-      unreadCount: Number(unread.find((u) => Number(u.conversation_id) === conversation.id)?.unread ?? 0),
+      unreadCount: Number(unread.find((u) => u.conversationId === conversation.id)?.unread ?? 0),
     };
   });
 }
