@@ -238,7 +238,7 @@ export async function listMessages(scope: AccountScope, displayId: number, windo
   const conversationId = conversationColumn(scope, displayId, conversations.id);
   const { where, order, limit } = messageWindow(conversationId, window);
   const windowIds = sql`SELECT ${messages.id} FROM ${messages} WHERE ${where} ORDER BY ${order} LIMIT ${limit}`;
-  const [agentsQ, contactsQ, botsQ] = senderQueries(db, accountId, windowIds);
+  const [agentsQ, contactsQ, botsQ] = senderQueries(db, accountId, windowIds, { contactIds: [conversationColumn(scope, displayId, conversations.contactId)] });
   const [rows, inboxRows, teamRows, messageRows, agentRows, contactRows, botRows, contactInboxRows, assigneeRows, tagRows, unread] = await runBatch(db, [
     db.select().from(conversations).where(and(eq(conversations.accountId, accountId), eq(conversations.displayId, displayId))),
     ...callerQueries(scope),

@@ -101,9 +101,9 @@ export function agentsQuery(db: Database, accountId: number, where: SQL | undefi
 }
 
 /** The users, contacts and bots who sent the messages whose ids `messageIds` selects. */
-export function senderQueries(db: Database, accountId: number, messageIds: SQL, extra: { userIds?: number[]; contactIds?: number[]; botIds?: number[] } = {}) {
+export function senderQueries(db: Database, accountId: number, messageIds: SQL, extra: { userIds?: Ref[]; contactIds?: Ref[]; botIds?: Ref[] } = {}) {
   const sentBy = (type: string) => sql`SELECT sender_id FROM messages WHERE sender_type = ${type} AND id IN (${messageIds})`;
-  const idIn = (column: SQLiteColumn, ids: number[] | undefined) => (ids?.length ? inArray(column, ids) : undefined);
+  const idIn = (column: SQLiteColumn, ids: Ref[] | undefined) => (ids?.length ? sql`${column} IN (${list(ids)})` : undefined);
   return [
     agentsQuery(db, accountId, or(idIn(users.id, extra.userIds), sql`${users.id} IN (${sentBy("User")})`)),
     db
