@@ -108,7 +108,7 @@ function counterScopes(scope: AccountScope, input: ListInput): SQL {
     return scopesByName([accountScopeKey()]);
   }
   // an agent: the counters of each of their inboxes (or of the asked one, if theirs)
-  const scopeExpr = teamId ? sql`'i:' || ${inboxMembers.inboxId} || ':t:' || ${teamId}` : sql`'i:' || ${inboxMembers.inboxId}`;
+  const scopeExpr = teamId ? sql`'i:' || ${inboxMembers.inboxId} || ':t:' || ${String(teamId)}` : sql`'i:' || ${inboxMembers.inboxId}`;
   return sql`SELECT ${scopeExpr} AS scope FROM ${inboxMembers} WHERE ${inboxMembers.accountId} = ${scope.accountId} AND ${inboxMembers.userId} = ${callerUserId(scope) ?? 0}${inboxId ? sql` AND ${inboxMembers.inboxId} = ${inboxId}` : sql``}`;
 }
 
@@ -157,11 +157,19 @@ export async function filterConversations(scope: AccountScope, payload: FilterCo
   const at = now();
   // The page is read in the same batch as the definitions the conditions may name; an undefined key then
   // discards it with a 422. Keys are spliced only as bound JSON paths, so reading first is harmless.
-  const condition = filterCondition(payload, "unchecked", at);
+  const definitionsQueries = [customAttributeDefinitionsQuery(db, accountId, 0), customAttributeDefinitionsQuery(db, accountId, 1)];
+  let condition: SQL;
+  try {
+    condition = filterCondition(payload, "unchecked", at);
+  } catch (error) {
+    // report every bad condition, undefined keys included (an error path may cost a round trip more)
+    const [d0, d1] = await runBatch(db, definitionsQueries);
+    filterCondition(payload, [...(d0 as AttributeDefinition[]), ...(d1 as AttributeDefinition[])], at);
+    throw error;
+  }
   const where = and(eq(c.accountId, accountId), visibleInboxes(scope), filterCandidates(accountId), condition);
   const [defs0, defs1, countRows, rows] = await runBatch(db, [
-    customAttributeDefinitionsQuery(db, accountId, 0),
-    customAttributeDefinitionsQuery(db, accountId, 1),
+    ...definitionsQueries,
     aggregateCountsQuery(db, where, userId),
     pageQuery(db, where, page),
   ]);
