@@ -391,6 +391,8 @@ export const conversations = sqliteTable(
     uniqueIndex("conversations_account_display_unique").on(t.accountId, t.displayId),
     uniqueIndex("conversations_uuid_unique").on(t.uuid),
     index("conversations_account_status_activity").on(t.accountId, t.status, t.lastActivityAt),
+    // the list with status=all and the filter endpoint sort the whole account by activity
+    index("conversations_account_activity").on(t.accountId, t.lastActivityAt),
     index("conversations_inbox_status_activity").on(t.inboxId, t.status, t.lastActivityAt),
     index("conversations_contact_activity").on(t.contactId, t.lastActivityAt),
     index("conversations_contact_inbox").on(t.contactInboxId),
@@ -427,6 +429,8 @@ export const messages = sqliteTable(
   },
   (t) => [
     index("messages_conversation_id").on(t.conversationId, t.id),
+    // unread_count: the incoming messages after a time, read at most 10 index entries per conversation
+    index("messages_conversation_type_created").on(t.conversationId, t.messageType, t.createdAt),
     index("messages_account_created").on(t.accountId, t.createdAt),
   ],
 );
@@ -689,6 +693,26 @@ export const articles = sqliteTable(
 );
 
 // ---------------------------------------------------------------- events and counters
+
+/**
+ * Facts the reports aggregate, written in the same batch as the change (Chatwoot's reporting_events):
+ * "conversation_created", "first_response" and "conversation_resolved". `value` is the duration in
+ * seconds the fact measures (time to first reply, time to resolution), 0 for plain occurrences.
+ */
+export const reportingEvents = sqliteTable(
+  "reporting_events",
+  {
+    id: id(),
+    accountId: integer("account_id").notNull(),
+    name: text("name").notNull(),
+    value: integer("value").notNull().default(0),
+    conversationId: integer("conversation_id").notNull(),
+    inboxId: integer("inbox_id").notNull(),
+    userId: integer("user_id"),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [index("reporting_events_account_name_created").on(t.accountId, t.name, t.createdAt)],
+);
 
 /**
  * Events written in the same batch as the change that caused them; after the response they go to the

@@ -10,6 +10,7 @@ import { renderError, renderUnknownRoute } from "./http/errors";
 import { applicationApi } from "./routes/account";
 import { platformApi } from "./routes/platform";
 import { publicApi } from "./routes/public";
+import { reportsV2Api } from "./routes/reports";
 
 export const app = new Hono<AppEnv>({ strict: false });
 
@@ -47,6 +48,7 @@ app.get("/api", (c) =>
 
 app.route("/platform/api/v1", platformApi);
 app.route("/api/v1", applicationApi);
+app.route("/api/v2", reportsV2Api);
 app.route("/public/api/v1", publicApi);
 
 app.notFound(renderUnknownRoute);

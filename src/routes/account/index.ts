@@ -5,6 +5,7 @@ import { accountSelfApi } from "./account";
 import { agentBotsApi } from "./agent-bots";
 import { agentsApi } from "./agents";
 import { cannedResponsesApi } from "./canned-responses";
+import { conversationsApi } from "./conversations";
 import { customAttributeDefinitionsApi } from "./custom-attribute-definitions";
 import { customFiltersApi } from "./custom-filters";
 import { dashboardAppsApi } from "./dashboard-apps";
@@ -12,6 +13,7 @@ import { inboxMembersApi } from "./inbox-members";
 import { inboxesApi } from "./inboxes";
 import { integrationsApi } from "./integrations";
 import { labelsApi } from "./labels";
+import { messagesApi } from "./messages";
 import { profileApi } from "./profile";
 import { teamsApi } from "./teams";
 import { webhooksApi } from "./webhooks";
@@ -34,7 +36,9 @@ const accountScoped = new Hono<AppEnv>()
   .route("/custom_filters", customFiltersApi)
   .route("/webhooks", webhooksApi)
   .route("/integrations", integrationsApi)
-  .route("/dashboard_apps", dashboardAppsApi);
+  .route("/dashboard_apps", dashboardAppsApi)
+  .route("/conversations/:conversation_id/messages", messagesApi)
+  .route("/conversations", conversationsApi);
 
 export const applicationApi = new Hono<AppEnv>()
   .route("/profile", profileApi)

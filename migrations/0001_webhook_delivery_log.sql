@@ -1,2 +1,0 @@
-ALTER TABLE `webhook_deliveries` ADD `body` text DEFAULT '' NOT NULL;--> statement-breakpoint
-CREATE UNIQUE INDEX `webhook_deliveries_event_webhook_unique` ON `webhook_deliveries` (`event_id`,`webhook_id`);

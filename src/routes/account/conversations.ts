@@ -1,0 +1,138 @@
+import { Hono } from "hono";
+import { conversationCounts, filterConversations, listConversations, type ListInput } from "../../domain/conversation-lists";
+import {
+  assignConversation,
+  conversationLabels,
+  createConversation,
+  markUnread,
+  replaceCustomAttributes,
+  replaceLabels,
+  setMuted,
+  showConversation,
+  togglePriority,
+  toggleStatus,
+  updateConversation,
+  updateLastSeen,
+} from "../../domain/conversations";
+import { CONVERSATION_STATUSES } from "../../domain/enums";
+import { type AppEnv, accountScope } from "../../http/app-env";
+import { validate } from "../../http/validate";
+import {
+  AssignmentBody,
+  ConversationCreate,
+  ConversationFilterBody,
+  ConversationListQuery,
+  ConversationParam,
+  ConversationUpdate,
+  CustomAttributesBody,
+  FilterQuery,
+  LabelsBody,
+  TogglePriority,
+  ToggleStatus,
+} from "../../schemas/conversations";
+import { conversationView, countsView, statusToggleView } from "../../views/conversations";
+import { agentBotSlimView, assigneeView, teamRecordView } from "../../views/people";
+import type { z } from "zod";
+
+const ASSIGNEE_TYPES = new Set(["me", "unassigned", "assigned"]);
+
+function listInput(query: z.infer<typeof ConversationListQuery>): ListInput {
+  const status = query.status ?? "open";
+  return {
+    status: status === "all" ? null : CONVERSATION_STATUSES.indexOf(status),
+    assigneeType: ASSIGNEE_TYPES.has(query.assignee_type ?? "") ? (query.assignee_type as ListInput["assigneeType"]) : "all",
+    inboxId: query.inbox_id,
+    teamId: query.team_id,
+    labels: query.labels ?? query["labels[]"],
+    q: query.q || undefined,
+    page: query.page ?? 1,
+  };
+}
+
+const ms = (seconds: number | null | undefined) => (seconds === null || seconds === undefined ? seconds : Math.round(seconds * 1000));
+
+/** /api/v1/accounts/:account_id/conversations */
+export const conversationsApi = new Hono<AppEnv>()
+  .get("/", validate("query", ConversationListQuery), async (c) => {
+    const page = await listConversations(accountScope(c), listInput(c.req.valid("query")));
+    return c.json({ data: { meta: countsView(page.counts), payload: page.records.map(conversationView) } });
+  })
+  .get("/meta", validate("query", ConversationListQuery), async (c) => {
+    const counts = await conversationCounts(accountScope(c), listInput(c.req.valid("query")));
+    return c.json({ meta: countsView(counts) });
+  })
+  .post("/filter", validate("query", FilterQuery), validate("json", ConversationFilterBody), async (c) => {
+    const body = c.req.valid("json");
+    const page = await filterConversations(accountScope(c), body.payload, body.page ?? c.req.valid("query").page ?? 1);
+    const { assigned_count: _, ...meta } = countsView(page.counts);
+    return c.json({ meta, payload: page.records.map(conversationView) });
+  })
+  .post("/", validate("json", ConversationCreate), async (c) => {
+    const body = c.req.valid("json");
+    const record = await createConversation(accountScope(c), {
+      sourceId: body.source_id,
+      inboxId: body.inbox_id,
+      contactId: body.contact_id,
+      additionalAttributes: body.additional_attributes,
+      customAttributes: body.custom_attributes,
+      status: body.status,
+      assigneeId: body.assignee_id,
+      teamId: body.team_id,
+      snoozedUntil: ms(body.snoozed_until),
+      message: body.message,
+    });
+    return c.json(conversationView(record));
+  })
+  .get("/:conversation_id", validate("param", ConversationParam), async (c) => {
+    return c.json(conversationView(await showConversation(accountScope(c), c.req.valid("param").conversation_id)));
+  })
+  .on(["PATCH", "PUT"], "/:conversation_id", validate("param", ConversationParam), validate("json", ConversationUpdate), async (c) => {
+    const body = c.req.valid("json");
+    const record = await updateConversation(accountScope(c), c.req.valid("param").conversation_id, { priority: body.priority, slaPolicyId: body.sla_policy_id });
+    return c.json(conversationView(record));
+  })
+  .post("/:conversation_id/toggle_status", validate("param", ConversationParam), validate("json", ToggleStatus), async (c) => {
+    const body = c.req.valid("json");
+    const result = await toggleStatus(accountScope(c), c.req.valid("param").conversation_id, { status: body.status, snoozedUntil: ms(body.snoozed_until) });
+    return c.json(statusToggleView(result));
+  })
+  .post("/:conversation_id/toggle_priority", validate("param", ConversationParam), validate("json", TogglePriority), async (c) => {
+    await togglePriority(accountScope(c), c.req.valid("param").conversation_id, c.req.valid("json").priority ?? null);
+    return c.body(null, 200);
+  })
+  .post("/:conversation_id/assignments", validate("param", ConversationParam), validate("json", AssignmentBody), async (c) => {
+    const body = c.req.valid("json");
+    const result = await assignConversation(accountScope(c), c.req.valid("param").conversation_id, {
+      assigneeId: body.assignee_id,
+      assigneeType: body.assignee_type,
+      teamId: body.team_id,
+    });
+    if (result.kind === "agent") return c.json(assigneeView(result.agent, c.var.account.id));
+    if (result.kind === "agent_bot") return c.json(agentBotSlimView(result.bot));
+    if (result.kind === "team" && result.team) return c.json(teamRecordView(result.team));
+    return c.json(null);
+  })
+  .get("/:conversation_id/labels", validate("param", ConversationParam), async (c) => {
+    return c.json({ payload: await conversationLabels(accountScope(c), c.req.valid("param").conversation_id) });
+  })
+  .post("/:conversation_id/labels", validate("param", ConversationParam), validate("json", LabelsBody), async (c) => {
+    return c.json({ payload: await replaceLabels(accountScope(c), c.req.valid("param").conversation_id, c.req.valid("json").labels) });
+  })
+  .post("/:conversation_id/custom_attributes", validate("param", ConversationParam), validate("json", CustomAttributesBody), async (c) => {
+    const values = await replaceCustomAttributes(accountScope(c), c.req.valid("param").conversation_id, c.req.valid("json").custom_attributes);
+    return c.json({ custom_attributes: values });
+  })
+  .post("/:conversation_id/mute", validate("param", ConversationParam), async (c) => {
+    await setMuted(accountScope(c), c.req.valid("param").conversation_id, true);
+    return c.body(null, 200);
+  })
+  .post("/:conversation_id/unmute", validate("param", ConversationParam), async (c) => {
+    await setMuted(accountScope(c), c.req.valid("param").conversation_id, false);
+    return c.body(null, 200);
+  })
+  .post("/:conversation_id/unread", validate("param", ConversationParam), async (c) => {
+    return c.json(conversationView(await markUnread(accountScope(c), c.req.valid("param").conversation_id)));
+  })
+  .post("/:conversation_id/update_last_seen", validate("param", ConversationParam), async (c) => {
+    return c.json(conversationView(await updateLastSeen(accountScope(c), c.req.valid("param").conversation_id)));
+  });

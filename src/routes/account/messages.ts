@@ -1,0 +1,40 @@
+import { Hono } from "hono";
+import { createMessage, deleteMessage, listMessages, type MessageResult, updateMessageStatus } from "../../domain/messages";
+import { type AppEnv, accountScope } from "../../http/app-env";
+import { validate } from "../../http/validate";
+import { ConversationParam } from "../../schemas/conversations";
+import { MessageCreate, MessageListQuery, MessageParam, MessageUpdate } from "../../schemas/messages";
+import { messageListView, messageResultView } from "../../views/messages";
+
+/** /api/v1/accounts/:account_id/conversations/:conversation_id/messages */
+export const messagesApi = new Hono<AppEnv>()
+  .get("/", validate("param", ConversationParam), validate("query", MessageListQuery), async (c) => {
+    const list = await listMessages(accountScope(c), c.req.valid("param").conversation_id, c.req.valid("query"));
+    return c.json(messageListView(list));
+  })
+  .post("/", validate("param", ConversationParam), validate("json", MessageCreate), async (c) => {
+    const body = c.req.valid("json");
+    const result: MessageResult = await createMessage(accountScope(c), c.req.valid("param").conversation_id, {
+      content: body.content,
+      messageType: body.message_type,
+      private: body.private,
+      contentType: body.content_type,
+      contentAttributes: body.content_attributes,
+      campaignId: body.campaign_id,
+      templateParams: body.template_params,
+      echoId: body.echo_id,
+      sourceId: body.source_id,
+      senderBotId: body.sender_type === "AgentBot" ? body.sender_id : undefined,
+    });
+    return c.json(messageResultView(result));
+  })
+  .on(["PATCH", "PUT"], "/:message_id", validate("param", MessageParam), validate("json", MessageUpdate), async (c) => {
+    const { conversation_id, message_id } = c.req.valid("param");
+    const body = c.req.valid("json");
+    const result = await updateMessageStatus(accountScope(c), conversation_id, message_id, { status: body.status, externalError: body.external_error });
+    return c.json(messageResultView(result));
+  })
+  .delete("/:message_id", validate("param", MessageParam), async (c) => {
+    const { conversation_id, message_id } = c.req.valid("param");
+    return c.json(messageResultView(await deleteMessage(accountScope(c), conversation_id, message_id)));
+  });

@@ -1,0 +1,103 @@
+import { z } from "zod";
+import { CONVERSATION_STATUSES, PRIORITIES } from "../domain/enums";
+import { Id, Int, JsonObject, EnumValue, ShortText, wrapped } from "./common";
+
+/** Path of every conversation member route: the per-account display id. */
+export const ConversationParam = z.object({ conversation_id: Id });
+
+/** Unix seconds (Chatwoot's `snoozed_until`), from JSON or a form string; a non-number is a 422 (Chatwoot 500). */
+export const UnixSeconds = z.preprocess(
+  (v) => (typeof v === "string" && /^\d+(\.\d+)?$/.test(v.trim()) ? Number(v) : v),
+  z.number({ error: "must be a Unix time in seconds" }).nonnegative().max(253_402_300_799),
+);
+
+const Status = EnumValue(CONVERSATION_STATUSES);
+/** A priority name; blank or null clears it. */
+const Priority = z.preprocess((v) => (v === "" || v === "none" ? null : v), EnumValue(PRIORITIES).nullable());
+
+const ListStatus = z.enum([...CONVERSATION_STATUSES, "all"]);
+const Page = Int.pipe(z.number().min(1).max(10_000));
+/** `labels[]=a&labels[]=b`, `labels=a,b` or one label. */
+const LabelList = z.preprocess(
+  (v) => (typeof v === "string" ? v.split(",").map((s) => s.trim()).filter(Boolean) : v),
+  z.array(ShortText.trim().min(1)).max(10),
+);
+
+/** GET /conversations and /conversations/meta. */
+export const ConversationListQuery = z.object({
+  status: ListStatus.optional(),
+  assignee_type: z.string().max(20).optional(),
+  inbox_id: Id.optional(),
+  team_id: Id.optional(),
+  labels: LabelList.optional(),
+  "labels[]": LabelList.optional(),
+  q: z.string().trim().max(200).optional(),
+  page: Page.optional(),
+});
+
+const Condition = z.object({
+  attribute_key: z.string().trim().min(1).max(100),
+  filter_operator: z.string().trim().min(1).max(40),
+  values: z.array(z.union([z.string().max(255), z.number(), z.boolean(), z.null()])).max(50).default([]),
+  query_operator: z.string().max(10).nullish(),
+  custom_attribute_type: z.enum(["conversation_attribute", "contact_attribute"]).nullish(),
+});
+export type FilterCondition = z.infer<typeof Condition>;
+
+/** POST /conversations/filter */
+export const ConversationFilterBody = z.object({
+  payload: z.array(Condition).min(1).max(20),
+  page: Page.optional(),
+});
+export const FilterQuery = z.object({ page: Page.optional() });
+
+/** POST /conversations */
+export const ConversationCreate = wrapped(
+  "conversation",
+  z
+    .object({
+      source_id: ShortText.trim().min(1).optional(),
+      inbox_id: Id.optional(),
+      contact_id: Id.optional(),
+      additional_attributes: JsonObject.optional(),
+      custom_attributes: JsonObject.optional(),
+      status: Status.optional(),
+      assignee_id: Id.nullish(),
+      team_id: Id.nullish(),
+      snoozed_until: UnixSeconds.nullish(),
+      message: z.object({ content: z.string().trim().min(1).max(150_000) }).optional(),
+    })
+    .superRefine((body, ctx) => {
+      if (body.source_id === undefined && (body.inbox_id === undefined || body.contact_id === undefined)) {
+        ctx.addIssue({ code: "custom", path: ["source_id"], message: "or inbox_id and contact_id are required", params: { code: "required" } });
+      }
+    }),
+);
+
+/** PATCH /conversations/:conversation_id */
+export const ConversationUpdate = wrapped(
+  "conversation",
+  z.object({ priority: Priority.optional(), sla_policy_id: Id.nullish() }),
+);
+
+/** POST /conversations/:conversation_id/toggle_status */
+export const ToggleStatus = z.object({
+  status: z.preprocess((v) => (v === "" ? undefined : v), Status.optional()),
+  snoozed_until: UnixSeconds.nullish(),
+});
+
+/** POST /conversations/:conversation_id/toggle_priority */
+export const TogglePriority = z.object({ priority: Priority.optional() });
+
+/** POST /conversations/:conversation_id/assignments */
+export const AssignmentBody = z.object({
+  assignee_id: Id.nullish(),
+  assignee_type: z.enum(["User", "AgentBot"]).optional(),
+  team_id: Id.nullish(),
+});
+
+/** POST /conversations/:conversation_id/labels: replaces the list. */
+export const LabelsBody = z.object({ labels: z.array(ShortText.trim().min(1)).max(100) });
+
+/** POST /conversations/:conversation_id/custom_attributes: replaces the hash. */
+export const CustomAttributesBody = z.object({ custom_attributes: JsonObject });

@@ -1,0 +1,18 @@
+import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
+import { defineConfig } from "vitest/config";
+
+// Benchmarks run like the tests (workerd, real D1) but only with `npm run bench:*`, never in `npm test`.
+export default defineConfig(async () => ({
+  plugins: [
+    cloudflareTest({
+      wrangler: { configPath: "./wrangler.toml" },
+      miniflare: { bindings: { TEST_MIGRATIONS: await readD1Migrations("./migrations") } },
+    }),
+  ],
+  test: {
+    include: ["bench/**/*.bench.test.ts"],
+    setupFiles: ["./test/support/apply-migrations.ts"],
+    testTimeout: 600_000,
+    hookTimeout: 600_000,
+  },
+}));
