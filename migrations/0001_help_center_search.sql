@@ -6,7 +6,7 @@
 -- the index itself (no cross-portal matches to discard). Tags and the SEO meta title/description are
 -- searchable too (the specification: "meta ... used for search").
 -- Note: `wrangler d1 export` cannot export databases holding virtual tables; drop and rebuild this table
--- around an export (it is derived data: src/domain/article-search.ts can refill it from `articles`).
+-- around an export (it holds only data derived from `articles`).
 CREATE VIRTUAL TABLE `article_search` USING fts5(
   portal_key,
   title,

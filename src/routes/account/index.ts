@@ -8,6 +8,7 @@ import { cannedResponsesApi } from "./canned-responses";
 import { customAttributeDefinitionsApi } from "./custom-attribute-definitions";
 import { customFiltersApi } from "./custom-filters";
 import { dashboardAppsApi } from "./dashboard-apps";
+import { portalsApi } from "./help-center";
 import { inboxMembersApi } from "./inbox-members";
 import { inboxesApi } from "./inboxes";
 import { integrationsApi } from "./integrations";
@@ -34,7 +35,8 @@ const accountScoped = new Hono<AppEnv>()
   .route("/custom_filters", customFiltersApi)
   .route("/webhooks", webhooksApi)
   .route("/integrations", integrationsApi)
-  .route("/dashboard_apps", dashboardAppsApi);
+  .route("/dashboard_apps", dashboardAppsApi)
+  .route("/portals", portalsApi);
 
 export const applicationApi = new Hono<AppEnv>()
   .route("/profile", profileApi)
