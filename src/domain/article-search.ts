@@ -7,27 +7,34 @@
  * and a reader of the domain module sees every write the index gets. The row is always copied from the
  * stored article (INSERT ... SELECT), so it cannot drift from what the batch wrote.
  */
-import { type SQL, sql } from "drizzle-orm";
-import { integer, sqliteTable } from "drizzle-orm/sqlite-core";
+import { type SQL, inArray, sql } from "drizzle-orm";
+import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { type Database, schema } from "../db/client";
 
 const { articles } = schema;
 
 /**
- * The FTS table as drizzle sees it, for joins only (drizzle-kit cannot express virtual tables, so it
- * lives outside drizzle/schema.ts and the migration creates it).
+ * The FTS table as drizzle sees it (drizzle-kit cannot express virtual tables, so it lives outside
+ * drizzle/schema.ts and the migration creates it). Statements use drizzle's builders: a raw `db.run`
+ * with parameters cannot go in a D1 batch (drizzle-orm 0.45 looks for a prepared statement it lacks).
  */
-export const articleSearch = sqliteTable("article_search", { rowid: integer("rowid").notNull() });
+export const articleSearch = sqliteTable("article_search", {
+  rowid: integer("rowid").notNull(),
+  portalKey: text("portal_key").notNull(),
+  title: text("title").notNull(),
+  description: text("description").notNull(),
+  content: text("content").notNull(),
+  tags: text("tags").notNull(),
+  meta: text("meta").notNull(),
+});
 
 /** Markers around matched terms in `snippet()`; views turn them into escaped HTML with <mark>. */
 export const MATCH_START = "\uE000";
 export const MATCH_END = "\uE001";
 
-const deleteIndexRows = (where: SQL) =>
-  sql`DELETE FROM article_search WHERE rowid IN (SELECT ${articles.id} FROM ${articles} WHERE ${where})`;
-
 /** Removes the index rows of the articles `where` selects (put it before the statement deleting them). */
-export const unindexArticles = (db: Database, where: SQL) => db.run(deleteIndexRows(where));
+export const unindexArticles = (db: Database, where: SQL | undefined) =>
+  db.delete(articleSearch).where(inArray(articleSearch.rowid, db.select({ id: articles.id }).from(articles).where(where)));
 
 /**
  * Rewrites the index rows of the articles `where` selects from their stored values (put it after the
@@ -35,9 +42,9 @@ export const unindexArticles = (db: Database, where: SQL) => db.run(deleteIndexR
  */
 export function reindexArticles(db: Database, where: SQL) {
   return [
-    db.run(deleteIndexRows(where)),
-    db.run(sql`INSERT INTO article_search (rowid, portal_key, title, description, content, tags, meta)
-      SELECT id, 'p' || portal_id , title, coalesce(description, ''), content,
+    unindexArticles(db, where),
+    // columns in the order of `articleSearch`
+    db.insert(articleSearch).select(sql`SELECT id, 'p' || portal_id, title, coalesce(description, ''), content,
         coalesce((SELECT group_concat(value, ' ') FROM json_each(meta, '$.tags')), ''),
         trim(coalesce(json_extract(meta, '$.title'), '') || ' ' || coalesce(json_extract(meta, '$.description'), ''))
       FROM ${articles} WHERE ${where}`),
