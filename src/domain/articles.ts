@@ -401,15 +401,16 @@ export async function deleteArticle(scope: AccountScope, slug: string, id: numbe
   const db = scope.db;
   const target = articleWhere(scope, slug, id);
   const successor = sql`(SELECT min(${articles.id}) FROM ${articles} WHERE ${articles.associatedArticleId} = ${id})`;
+  const members = and(eq(articles.associatedArticleId, id), eq(articles.accountId, scope.accountId), inPortal(portalIdQuery(scope, slug)));
   const results = await db.batch([
     unindexArticles(db, target),
-    db
-      .update(articles)
-      .set({ associatedArticleId: sql`CASE WHEN ${articles.id} = ${successor} THEN NULL ELSE ${successor} END` })
-      .where(and(eq(articles.associatedArticleId, id), eq(articles.accountId, scope.accountId), inPortal(portalIdQuery(scope, slug)))),
     db.delete(articles).where(target).returning({ id: articles.id }),
+    // the oldest member becomes the root: the others point to it (it keeps pointing to the deleted
+    // article until the next statement, so `successor` stays the same row throughout), then it is freed
+    db.update(articles).set({ associatedArticleId: successor }).where(and(members, ne(articles.id, successor))),
+    db.update(articles).set({ associatedArticleId: null }).where(members),
   ]);
-  if (results[2].length === 0) throw notFound("Article", id);
+  if (results[1].length === 0) throw notFound("Article", id);
 }
 
 /**
