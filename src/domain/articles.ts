@@ -10,7 +10,7 @@
  * nothing to sanitize (a front end rendering the Markdown/HTML must sanitize it). The one piece of HTML
  * the service makes is the search snippet, which the view builds by escaping the text (views/help-center).
  */
-import { type SQL, type SQLWrapper, and, asc, desc, eq, getTableColumns, inArray, ne, sql } from "drizzle-orm";
+import { type SQL, type SQLWrapper, and, asc, desc, eq, getTableColumns, inArray, ne, or, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { type Database, lastInsertedId, now, schema } from "../db/client";
 import type { AccountScope } from "../http/app-env";
@@ -107,10 +107,16 @@ export function relationQueries(db: Database, accountId: number | SQL, selected:
       .from(categories)
       .where(inArray(categories.id, column(articles.categoryId))),
     authorsQuery(db, accountId, column(articles.authorId)),
+    // the groups: their roots, and the members pointing to them (by primary key and by index)
     db
       .select()
       .from(articles)
-      .where(and(eq(articles.accountId, accountId), inArray(rootColumn, column(rootColumn)))),
+      .where(
+        and(
+          eq(articles.accountId, accountId),
+          or(inArray(articles.id, column(rootColumn)), inArray(articles.associatedArticleId, column(rootColumn))),
+        ),
+      ),
   ] as const;
 }
 
