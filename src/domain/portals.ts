@@ -116,7 +116,7 @@ async function checkPortalInput(scope: AccountScope, input: PortalInput, self?: 
   const db = scope.db;
   const others = self ? ne(portals.slug, self.slug) : undefined;
   const [current, slugRows, domainRows, inboxRows] = await db.batch([
-    self ? portalQuery(scope, self.slug) : db.select().from(portals).where(sql`0`),
+    portalQuery(scope, self?.slug ?? ""), // no portal has an empty slug
     db.select({ id: portals.id }).from(portals).where(and(eq(portals.slug, input.slug ?? ""), others)),
     db.select({ id: portals.id }).from(portals).where(and(eq(portals.customDomain, input.custom_domain ?? ""), others)),
     db

@@ -46,6 +46,8 @@ describe("public help center", () => {
       page_title: "Acme Help Center",
       config: { default_locale: "en", allowed_locales: ["en", "fr"] },
     });
+    // a help-center front end on another site may read it from the browser
+    expect(res.headers.get("access-control-allow-origin")).toBe("*");
   });
 
   it("lists categories with their published article counts", async () => {

@@ -3,6 +3,7 @@
  * help-center front end). Only published articles of portals that are not archived are readable.
  */
 import { Hono } from "hono";
+import { cors } from "hono/cors";
 import { listPublicArticles, listPublicCategories, readPublicArticle, readPublicPortal } from "../../domain/help-center-public";
 import type { AppEnv } from "../../http/app-env";
 import { validate } from "../../http/validate";
@@ -10,6 +11,8 @@ import { CategoryListQuery, PortalParam, PublicArticleListQuery, PublicArticlePa
 import { publicArticleView, publicCategoryView, publicPortalView } from "../../views/help-center";
 
 export const publicPortalsApi = new Hono<AppEnv>()
+  // public, read-only data without credentials: any site may fetch it from a browser
+  .use("*", cors({ origin: "*", allowMethods: ["GET"] }))
   .get("/:portal_slug", validate("param", PortalParam), async (c) =>
     c.json(publicPortalView(await readPublicPortal(c.var.db, c.req.valid("param").portal_slug))),
   )
