@@ -18,34 +18,23 @@ import { type ErrorEntry, invalid, notFound } from "../http/errors";
 import type { ArticleCreate, ArticleUpdate } from "../schemas/help-center";
 import { articleSearch, matches, reindexArticles, searchRank, searchSnippet, searchTerms, unindexArticles } from "./article-search";
 import type { CategoryRow } from "./categories";
-import { callerId, portalIdQuery, portalLocales, portalQuery, requirePortal } from "./portals";
+import { type AgentRow, actorUserId, agentsQuery } from "./agents";
+import { portalIdQuery, portalLocales, portalQuery, requirePortal } from "./portals";
 import { ARTICLE_STATUSES, enumValue } from "./enums";
 import { randomToken } from "./keys";
 
-const { articles, categories, users, accountUsers } = schema;
+const { articles, categories, users } = schema;
 
 export const ARTICLES_PER_PAGE = 25;
 export const PUBLISHED = enumValue(ARTICLE_STATUSES, "published");
 
 export type ArticleRow = typeof articles.$inferSelect;
 export type CategorySummary = Pick<CategoryRow, "id" | "name" | "slug" | "locale">;
-export type AuthorRow = {
-  id: number;
-  name: string;
-  displayName: string | null;
-  email: string;
-  avatarUrl: string | null;
-  confirmedAt: number | null;
-  customAttributes: Record<string, unknown>;
-  role: number;
-  availability: number;
-  autoOffline: boolean;
-};
 /** An article with its category, its author (null once they left the account) and its group. */
 export type ArticleRecord = {
   article: ArticleRow;
   category: CategorySummary | null;
-  author: AuthorRow | null;
+  author: AgentRow | null;
   associated: ArticleRow[];
   /** the matched part of the body, on search results only */
   snippet: string | null;
@@ -75,38 +64,18 @@ const rootColumn = sql<number>`coalesce(${articles.associatedArticleId}, ${artic
 
 // ---------------------------------------------------------------- reading
 
-/** Members of the account that may author articles, with what the Agent view shows. */
-function authorsQuery(db: Database, accountId: number | SQL, userIds: SQLWrapper) {
-  return db
-    .select({
-      id: users.id,
-      name: users.name,
-      displayName: users.displayName,
-      email: users.email,
-      avatarUrl: users.avatarUrl,
-      confirmedAt: users.confirmedAt,
-      customAttributes: users.customAttributes,
-      role: accountUsers.role,
-      availability: accountUsers.availability,
-      autoOffline: accountUsers.autoOffline,
-    })
-    .from(users)
-    .innerJoin(accountUsers, and(eq(accountUsers.userId, users.id), eq(accountUsers.accountId, accountId)))
-    .where(inArray(users.id, userIds));
-}
-
 /**
  * What the records of the articles `selected` picks need: their categories, authors and groups. Each
  * is found by a subquery on `selected`, so these go in the same batch as the article read or write.
  */
-export function relationQueries(db: Database, accountId: number | SQL, selected: SQL) {
+export function relationQueries(db: Database, accountId: number, selected: SQL) {
   const column = (c: SQLWrapper) => db.select({ id: sql<number>`${c}` }).from(articles).where(selected);
   return [
     db
       .select({ id: categories.id, name: categories.name, slug: categories.slug, locale: categories.locale })
       .from(categories)
       .where(inArray(categories.id, column(articles.categoryId))),
-    authorsQuery(db, accountId, column(articles.authorId)),
+    agentsQuery(db, accountId, inArray(users.id, column(articles.authorId))),
     // the groups: their roots, and the members pointing to them (by primary key and by index)
     db
       .select()
@@ -125,11 +94,11 @@ type SnippetRow = ArticleRow & { snippet?: string | null };
 export function toArticleRecords(
   rows: SnippetRow[],
   categoryRows: CategorySummary[],
-  authorRows: AuthorRow[],
+  authorRows: AgentRow[],
   groupRows: ArticleRow[],
 ): ArticleRecord[] {
   const categoryOf = new Map(categoryRows.map((c) => [c.id, c]));
-  const authorOf = new Map(authorRows.map((a) => [a.id, a]));
+  const authorOf = new Map(authorRows.map((a) => [a.userId, a]));
   return rows.map(({ snippet, ...article }) => ({
     article,
     category: categoryOf.get(article.categoryId ?? 0) ?? null,
@@ -198,7 +167,7 @@ export function articlePageQueries(db: Database, portalId: PortalId, filters: Ar
 }
 
 /** Reads the records of a page of articles (the second round trip of a list). */
-export async function loadArticleRecords(db: Database, accountId: number | SQL, rows: SnippetRow[]): Promise<ArticleRecord[]> {
+export async function loadArticleRecords(db: Database, accountId: number, rows: SnippetRow[]): Promise<ArticleRecord[]> {
   if (rows.length === 0) return [];
   const [categoryRows, authorRows, groupRows] = await db.batch(
     relationQueries(
@@ -213,7 +182,7 @@ export async function loadArticleRecords(db: Database, accountId: number | SQL, 
 export async function listArticles(scope: AccountScope, slug: string, filters: ArticleFilters): Promise<ArticlePage> {
   const [portalRows, rows, tallies] = await scope.db.batch([
     portalQuery(scope, slug),
-    ...articlePageQueries(scope.db, portalIdQuery(scope, slug), filters, callerId(scope)),
+    ...articlePageQueries(scope.db, portalIdQuery(scope, slug), filters, actorUserId(scope)),
   ]);
   requirePortal(portalRows, slug);
   return { articles: await loadArticleRecords(scope.db, scope.accountId, rows), tallies };
@@ -268,7 +237,7 @@ async function checkArticleInput(scope: AccountScope, slug: string, input: Artic
     sql`(SELECT ${column} FROM ${articles} WHERE ${articles.id} = ${selfId ?? 0})`;
   // the category after the change: the one named, or the article's current one
   const categoryId = input.category_id !== undefined ? (input.category_id ?? 0) : selfColumn(articles.categoryId);
-  const authorId = input.author_id ?? (selfId === null ? callerId(scope) : null);
+  const authorId = input.author_id ?? (selfId === null ? actorUserId(scope) : null);
   const [portalRows, selfRows, slugRows, categoryRows, authorRows, associatedRows] = await db.batch([
     portalQuery(scope, slug),
     db.select().from(articles).where(articleWhere(scope, slug, selfId ?? 0)),
@@ -280,10 +249,7 @@ async function checkArticleInput(scope: AccountScope, slug: string, input: Artic
       .select({ id: categories.id, locale: categories.locale })
       .from(categories)
       .where(and(eq(categories.id, categoryId), eq(categories.accountId, scope.accountId), inArray(categories.portalId, portalId))),
-    db
-      .select({ userId: accountUsers.userId })
-      .from(accountUsers)
-      .where(and(eq(accountUsers.accountId, scope.accountId), eq(accountUsers.userId, authorId ?? 0))),
+    agentsQuery(db, scope.accountId, eq(users.id, authorId ?? 0)),
     db.select().from(articles).where(and(eq(articles.id, input.associated_article_id ?? 0), eq(articles.accountId, scope.accountId), inPortal(portalId))),
   ]);
   const portal = requirePortal(portalRows, slug);

@@ -3,7 +3,7 @@
  * portals that are not archived and whose account is active. Drafts and archived articles never leave
  * these functions. Reading one article counts a view, in the batch that reads it.
  */
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { type SQL, and, eq, inArray, sql } from "drizzle-orm";
 import { type Database, schema } from "../db/client";
 import { notFound } from "../http/errors";
 import {
@@ -27,8 +27,6 @@ function publicPortalWhere(db: Database, slug: string) {
 
 const publicPortalQuery = (db: Database, slug: string) => db.select().from(portals).where(publicPortalWhere(db, slug));
 const publicPortalId = (db: Database, slug: string) => db.select({ id: portals.id }).from(portals).where(publicPortalWhere(db, slug));
-const publicAccountId = (db: Database, slug: string) =>
-  sql`(${db.select({ id: portals.accountId }).from(portals).where(publicPortalWhere(db, slug))})`;
 
 export async function readPublicPortal(db: Database, slug: string): Promise<PortalRow> {
   const [rows] = await db.batch([publicPortalQuery(db, slug)]);
@@ -58,19 +56,14 @@ export async function listPublicArticles(db: Database, slug: string, filters: Om
   return { articles: await loadArticleRecords(db, portal.accountId, rows), total };
 }
 
-/** One published article by slug; the read counts a view (views = views + 1 in the same batch). */
+/** One published article by slug; the read counts a view (views = views + 1 in the batch that reads it). */
 export async function readPublicArticle(db: Database, slug: string, articleSlug: string): Promise<ArticleRecord> {
-  const selected = and(
-    inArray(articles.portalId, publicPortalId(db, slug)),
-    eq(articles.slug, articleSlug),
-    eq(articles.status, PUBLISHED),
-  ) as ReturnType<typeof sql>;
-  const [portalRows, rows, categoryRows, authorRows, groupRows] = await db.batch([
-    publicPortalQuery(db, slug),
+  const portal = await readPublicPortal(db, slug);
+  const selected = and(eq(articles.portalId, portal.id), eq(articles.slug, articleSlug), eq(articles.status, PUBLISHED)) as SQL;
+  const [rows, categoryRows, authorRows, groupRows] = await db.batch([
     db.update(articles).set({ views: sql`${articles.views} + 1` }).where(selected).returning(),
-    ...relationQueries(db, publicAccountId(db, slug), selected),
+    ...relationQueries(db, portal.accountId, selected),
   ]);
-  requirePortal(portalRows, slug);
   if (!rows[0]) throw notFound("Article", articleSlug, "article_slug");
   return toArticleRecords(rows, categoryRows, authorRows, groupRows)[0];
 }

@@ -12,6 +12,7 @@ import { now, schema } from "../db/client";
 import type { AccountScope } from "../http/app-env";
 import { type ErrorEntry, invalid, invalidField, notFound } from "../http/errors";
 import type { PortalCreate, PortalUpdate } from "../schemas/help-center";
+import { actorUserId } from "./agents";
 import { unindexArticles } from "./article-search";
 
 const { portals, categories, articles, inboxes } = schema;
@@ -31,9 +32,6 @@ export function portalLocales(portal: Pick<PortalRow, "config">): PortalLocales 
   const allowed = Array.isArray(allowed_locales) && allowed_locales.length > 0 ? allowed_locales : ["en"];
   return { default_locale: typeof default_locale === "string" ? default_locale : allowed[0], allowed_locales: allowed };
 }
-
-/** The id of the calling user (null for a bot, which never reaches the help center). */
-export const callerId = (scope: AccountScope) => (scope.actor.type === "user" ? scope.actor.user.id : null);
 
 /** The portal `slug` of the scope's account. */
 export const portalQuery = (scope: AccountScope, slug: string) =>
@@ -55,7 +53,7 @@ function articleTallies(scope: AccountScope, portalIds: ReturnType<typeof portal
       locale: articles.locale,
       status: articles.status,
       count: sql<number>`count(*)`,
-      mine: sql<number>`coalesce(sum(${articles.authorId} = ${callerId(scope) ?? 0}), 0)`,
+      mine: sql<number>`coalesce(sum(${articles.authorId} = ${actorUserId(scope)}), 0)`,
     })
     .from(articles)
     .where(and(inArray(articles.portalId, portalIds), locale ? eq(articles.locale, locale) : undefined))

@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { ARTICLE_STATUSES } from "../domain/enums";
-import { Bool, EnumValue, Id, Int, JsonObject, LongText, ShortText, wrapped } from "./common";
+import { Bool, EnumParam, Id, Int, JsonObject, LongText, ShortText, wrapped } from "./common";
 
 /** Portal, category and article slugs: lower-case letters, digits and hyphens (they appear in URLs). */
 export const Slug = z
@@ -105,11 +105,8 @@ export const CategoryUpdate = wrapped("category", z.object(categoryFields).parti
 /** GET /portals/:portal_slug/categories (and its public twin) */
 export const CategoryListQuery = z.object({ locale: Locale.optional(), page: Page.optional() });
 
-/** 0 draft, 1 published, 2 archived, or the name. A form body's "1" is read as the integer. */
-const ArticleStatus = z.preprocess(
-  (v) => (typeof v === "string" && /^\d+$/.test(v.trim()) ? Number(v) : v),
-  EnumValue(ARTICLE_STATUSES),
-);
+/** 0 draft, 1 published, 2 archived, or the name; a query string's or form body's "1" counts as 1. */
+const ArticleStatus = EnumParam(ARTICLE_STATUSES);
 
 /** Search-engine metadata; the specification names exactly these keys. */
 const ArticleMeta = objectField({

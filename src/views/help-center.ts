@@ -6,10 +6,11 @@
  * which is built here by escaping the article text and adding only <mark> around the matches.
  */
 import { MATCH_END, MATCH_START } from "../domain/article-search";
-import type { ArticleRecord, ArticleRow, ArticleTally, AuthorRow, CategorySummary } from "../domain/articles";
+import type { ArticleRecord, ArticleRow, ArticleTally, CategorySummary } from "../domain/articles";
 import type { CategoryRecord, CategoryRow } from "../domain/categories";
-import { ARTICLE_STATUSES, AVAILABILITIES, ROLES, enumName, enumValue } from "../domain/enums";
+import { ARTICLE_STATUSES, enumName, enumValue } from "../domain/enums";
 import { type PortalRecord, type PortalRow, portalLocales } from "../domain/portals";
+import { agentView } from "./agents";
 import { unixSeconds } from "./time";
 
 // ---------------------------------------------------------------- portals
@@ -115,24 +116,6 @@ export function publicCategoryView({ category, articlesCount }: CategoryRecord) 
 
 // ---------------------------------------------------------------- articles
 
-/** The author as Chatwoot's Agent (§6.3); without live presence, auto-offline agents read offline. */
-function authorView(author: AuthorRow, accountId: number) {
-  return {
-    id: author.id,
-    account_id: accountId,
-    availability_status: author.autoOffline ? "offline" : enumName(AVAILABILITIES, author.availability),
-    auto_offline: author.autoOffline,
-    confirmed: author.confirmedAt !== null,
-    email: author.email,
-    provider: "email",
-    available_name: author.displayName || author.name,
-    name: author.name,
-    role: enumName(ROLES, author.role),
-    thumbnail: author.avatarUrl ?? "",
-    ...(Object.keys(author.customAttributes).length > 0 && { custom_attributes: author.customAttributes }),
-  };
-}
-
 const metaView = (meta: Record<string, unknown>) => ({
   title: meta.title ?? null,
   description: meta.description ?? null,
@@ -175,7 +158,7 @@ export function articleView(record: ArticleRecord) {
     ...articleFields(article),
     meta: metaView(article.meta),
     category: categoryRef(category),
-    author: author ? authorView(author, article.accountId) : null,
+    author: author ? agentView(author, article.accountId) : null,
     associated_articles: associated.map(articleFields),
     ...(snippet !== null && { snippet: snippetHtml(snippet) }),
   };

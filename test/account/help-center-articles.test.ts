@@ -79,6 +79,9 @@ describe("add an article", () => {
     const bad = await create({ title: "Bad status", content: "x", status: 7 });
     expect(bad.status).toBe(422);
     expect(bad.body.errors[0].field).toBe("status");
+    const unknown = await create({ title: "Unknown status", content: "x", status: "pending" });
+    expect(unknown.status).toBe(422);
+    expect(unknown.body.errors[0]).toMatchObject({ field: "status", code: "invalid_value" });
   });
 
   it("defaults the author to the caller and refuses a user outside the account", async () => {
