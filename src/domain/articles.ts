@@ -19,7 +19,7 @@ import type { ArticleCreate, ArticleUpdate } from "../schemas/help-center";
 import { articleSearch, matches, reindexArticles, searchRank, searchSnippet, searchTerms, unindexArticles } from "./article-search";
 import type { CategoryRow } from "./categories";
 import { type AgentRow, actorUserId, agentsQuery } from "./agents";
-import { portalIdQuery, portalLocales, portalQuery, requirePortal } from "./portals";
+import { type PortalRef, portalIdQuery, portalIds, portalLocales, portalQuery, requirePortal } from "./portals";
 import { ARTICLE_STATUSES, enumValue } from "./enums";
 import { randomToken } from "./keys";
 
@@ -53,10 +53,7 @@ export type ArticleFilters = {
 export type ArticleTally = { status: number; count: number; mine: number; matching: number };
 export type ArticlePage = { articles: ArticleRecord[]; tallies: ArticleTally[] };
 
-/** A portal's id, as a number or as a subquery that finds it in the same batch. */
-export type PortalId = number | SQLWrapper;
-const portalIds = (portalId: PortalId) => (typeof portalId === "number" ? [portalId] : portalId);
-const inPortal = (portalId: PortalId) => inArray(articles.portalId, portalIds(portalId));
+const inPortal = (portal: PortalRef) => inArray(articles.portalId, portalIds(portal));
 
 /** The article group an article belongs to is named by its root's id. */
 const rootOf = (a: Pick<ArticleRow, "id" | "associatedArticleId">) => a.associatedArticleId ?? a.id;
@@ -113,7 +110,7 @@ export function toArticleRecords(
  * results come in bm25 order with a snippet; otherwise by position within a category, else most
  * recently updated first. The tallies count within the one portal (an index leads with portal_id).
  */
-export function articlePageQueries(db: Database, portalId: PortalId, filters: ArticleFilters, me: number | null) {
+export function articlePageQueries(db: Database, portalId: PortalRef, filters: ArticleFilters, me: number | null) {
   const base = and(
     inPortal(portalId),
     filters.locale ? eq(articles.locale, filters.locale) : undefined,
@@ -131,8 +128,10 @@ export function articlePageQueries(db: Database, portalId: PortalId, filters: Ar
     filters.status !== undefined ? eq(articles.status, filters.status) : undefined,
     filters.authorId ? eq(articles.authorId, filters.authorId) : undefined,
   );
-  const terms = filters.query ? searchTerms(filters.query) : null;
-  const found = terms ? matches(typeof portalId === "number" ? sql`${portalId}` : sql`(${portalId})`, terms) : undefined;
+  // a blank query lists; a query without a searchable word finds nothing
+  const query = filters.query?.trim();
+  const terms = query ? searchTerms(query) : null;
+  const found = terms ? matches(typeof portalId === "number" ? sql`${portalId}` : sql`(${portalId})`, terms) : query ? sql`0` : undefined;
 
   const pageQuery = db
     .select({ ...getTableColumns(articles), snippet: terms ? searchSnippet : sql<null>`null` })

@@ -3,13 +3,13 @@
  * slug is unique per (portal, locale). A parent or associated category (the same category in another
  * locale) must belong to the same portal.
  */
-import { type SQL, type SQLWrapper, and, asc, eq, inArray, isNotNull, ne, or, sql } from "drizzle-orm";
+import { type SQL, and, asc, eq, inArray, isNotNull, ne, or, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { type Database, lastInsertedId, now, schema } from "../db/client";
 import type { AccountScope } from "../http/app-env";
 import { type ErrorEntry, invalid, notFound } from "../http/errors";
 import type { CategoryCreate, CategoryUpdate } from "../schemas/help-center";
-import { portalIdQuery, portalLocales, portalQuery, requirePortal } from "./portals";
+import { type PortalRef, portalIdQuery, portalIds, portalLocales, portalQuery, requirePortal } from "./portals";
 
 const { categories, articles } = schema;
 
@@ -21,15 +21,12 @@ export type CategoryRecord = { category: CategoryRow; parent: CategoryRow | null
 /** Chatwoot's page size for categories: in practice every category of a locale on one page. */
 export const CATEGORIES_PER_PAGE = 1000;
 
-type PortalIdSource = SQLWrapper | number;
-const portalIdList = (portalId: PortalIdSource) => (typeof portalId === "number" ? [portalId] : portalId);
-
 /** Articles per category of one portal; `publishedOnly` for the public help center. */
-export function categoryArticleCounts(db: Database, portalId: PortalIdSource, publishedOnly = false) {
+export function categoryArticleCounts(db: Database, portalId: PortalRef, publishedOnly = false) {
   return db
     .select({ categoryId: articles.categoryId, count: sql<number>`count(*)` })
     .from(articles)
-    .where(and(inArray(articles.portalId, portalIdList(portalId)), publishedOnly ? eq(articles.status, 1) : undefined))
+    .where(and(inArray(articles.portalId, portalIds(portalId)), publishedOnly ? eq(articles.status, 1) : undefined))
     .groupBy(articles.categoryId);
 }
 
@@ -41,8 +38,8 @@ function referencedCategories(db: Database, where: SQL | undefined) {
 }
 
 /** The page of categories of a portal (one locale, or all), its total, and what each record needs. */
-export function categoryPageQueries(db: Database, portalId: PortalIdSource, locale: string | undefined, page: number, publishedOnly = false) {
-  const inPortal = and(inArray(categories.portalId, portalIdList(portalId)), locale ? eq(categories.locale, locale) : undefined);
+export function categoryPageQueries(db: Database, portalId: PortalRef, locale: string | undefined, page: number, publishedOnly = false) {
+  const inPortal = and(inArray(categories.portalId, portalIds(portalId)), locale ? eq(categories.locale, locale) : undefined);
   return [
     db
       .select()

@@ -6,7 +6,7 @@
  * the account's few portals) through the indexes that lead with portal_id, so the cost grows with the
  * portal, not with the installation, and no counter has to follow every status change.
  */
-import { and, eq, inArray, ne, sql } from "drizzle-orm";
+import { type SQLWrapper, and, eq, inArray, ne, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { now, schema } from "../db/client";
 import type { AccountScope } from "../http/app-env";
@@ -40,6 +40,11 @@ export const portalQuery = (scope: AccountScope, slug: string) =>
 /** Its id as a subquery, so that lookups below the portal go in the same read batch as the portal. */
 export const portalIdQuery = (scope: AccountScope, slug: string) =>
   scope.db.select({ id: portals.id }).from(portals).where(and(eq(portals.slug, slug), eq(portals.accountId, scope.accountId)));
+
+/** A portal's id, as a number or as a subquery that finds it in the same batch. */
+export type PortalRef = number | SQLWrapper;
+/** The ids `inArray` takes for a PortalRef. */
+export const portalIds = (portal: PortalRef) => (typeof portal === "number" ? [portal] : portal);
 
 export function requirePortal(rows: PortalRow[], slug: string): PortalRow {
   if (!rows[0]) throw notFound("Portal", slug, "portal_slug");

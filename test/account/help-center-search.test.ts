@@ -63,6 +63,8 @@ describe("article search", () => {
       const res = await get(`${portal}/articles?query=${encodeURIComponent(query)}`, world.admin.key);
       expect(res.status, query).toBe(200);
     }
+    expect(await titles("***")).toEqual([]);
+    expect((await get(`${portal}/articles?query=`, world.admin.key)).body.payload.length).toBeGreaterThan(0);
     // quotes and operators are plain text: a quoted word finds what the word finds
     expect(await titles('"password', "&status=published")).toEqual(["Reset your password", "Login trouble", "Security settings"]);
   });
