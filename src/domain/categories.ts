@@ -9,6 +9,7 @@ import { type Database, lastInsertedId, now, schema } from "../db/client";
 import type { AccountScope } from "../http/app-env";
 import { type ErrorEntry, invalid, notFound } from "../http/errors";
 import type { CategoryCreate, CategoryUpdate } from "../schemas/help-center";
+import { PUBLISHED } from "./articles";
 import { type PortalRef, portalIdQuery, portalIds, portalLocales, portalQuery, requirePortal } from "./portals";
 
 const { categories, articles } = schema;
@@ -26,7 +27,7 @@ export function categoryArticleCounts(db: Database, portalId: PortalRef, publish
   return db
     .select({ categoryId: articles.categoryId, count: sql<number>`count(*)` })
     .from(articles)
-    .where(and(inArray(articles.portalId, portalIds(portalId)), publishedOnly ? eq(articles.status, 1) : undefined))
+    .where(and(inArray(articles.portalId, portalIds(portalId)), publishedOnly ? eq(articles.status, PUBLISHED) : undefined))
     .groupBy(articles.categoryId);
 }
 

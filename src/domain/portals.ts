@@ -51,7 +51,8 @@ export function requirePortal(rows: PortalRow[], slug: string): PortalRow {
   return rows[0];
 }
 
-function articleTallies(scope: AccountScope, portalIds: ReturnType<typeof portalIdQuery> | number[], locale?: string) {
+/** Articles of the portals `ids` picks, per portal, locale and status (grouped through portal_id's index). */
+function articleTallies(scope: AccountScope, ids: SQLWrapper | number[], locale?: string) {
   return scope.db
     .select({
       portalId: articles.portalId,
@@ -61,15 +62,15 @@ function articleTallies(scope: AccountScope, portalIds: ReturnType<typeof portal
       mine: sql<number>`coalesce(sum(${articles.authorId} = ${actorUserId(scope)}), 0)`,
     })
     .from(articles)
-    .where(and(inArray(articles.portalId, portalIds), locale ? eq(articles.locale, locale) : undefined))
+    .where(and(inArray(articles.portalId, ids), locale ? eq(articles.locale, locale) : undefined))
     .groupBy(articles.portalId, articles.locale, articles.status);
 }
 
-function categoryTallies(scope: AccountScope, portalIds: ReturnType<typeof portalIdQuery> | number[]) {
+function categoryTallies(scope: AccountScope, ids: SQLWrapper | number[]) {
   return scope.db
     .select({ portalId: categories.portalId, locale: categories.locale, count: sql<number>`count(*)` })
     .from(categories)
-    .where(inArray(categories.portalId, portalIds))
+    .where(inArray(categories.portalId, ids))
     .groupBy(categories.portalId, categories.locale);
 }
 
