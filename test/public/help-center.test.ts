@@ -132,6 +132,15 @@ describe("public help center", () => {
     expect((await get("/public/api/v1/portals/no-such-portal", null)).status).toBe(404);
   });
 
+  it("does not serve the portals of a suspended account", async () => {
+    const suspended = await createWorld("Suspended");
+    await post(`${suspended.base}/portals`, suspended.admin.key, { name: "Paused", slug: "public-paused" });
+    expect((await get("/public/api/v1/portals/public-paused", null)).status).toBe(200);
+    const res = await patch(`/platform/api/v1/accounts/${suspended.accountId}`, suspended.platformKey, { status: "suspended" });
+    expect(res.status).toBe(200);
+    expect((await get("/public/api/v1/portals/public-paused", null)).status).toBe(404);
+  });
+
   it("validates the query", async () => {
     const res = await get(`${hc}/articles?page=abc&locale=not a locale`, null);
     expect(res.status).toBe(422);
