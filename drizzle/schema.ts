@@ -689,6 +689,8 @@ export const articles = sqliteTable(
     uniqueIndex("articles_portal_slug_unique").on(t.portalId, t.slug),
     index("articles_portal_status_updated").on(t.portalId, t.status, t.updatedAt),
     index("articles_category_position").on(t.categoryId, t.position),
+    // the members of an article group (the same article in other locales), found from its root
+    index("articles_associated_article").on(t.associatedArticleId),
   ],
 );
 

@@ -9,6 +9,7 @@ import { conversationsApi } from "./conversations";
 import { customAttributeDefinitionsApi } from "./custom-attribute-definitions";
 import { customFiltersApi } from "./custom-filters";
 import { dashboardAppsApi } from "./dashboard-apps";
+import { portalsApi } from "./help-center";
 import { inboxMembersApi } from "./inbox-members";
 import { inboxesApi } from "./inboxes";
 import { integrationsApi } from "./integrations";
@@ -38,7 +39,8 @@ const accountScoped = new Hono<AppEnv>()
   .route("/integrations", integrationsApi)
   .route("/dashboard_apps", dashboardAppsApi)
   .route("/conversations/:conversation_id/messages", messagesApi)
-  .route("/conversations", conversationsApi);
+  .route("/conversations", conversationsApi)
+  .route("/portals", portalsApi);
 
 export const applicationApi = new Hono<AppEnv>()
   .route("/profile", profileApi)

@@ -1,0 +1,1 @@
+CREATE INDEX `articles_associated_article` ON `articles` (`associated_article_id`);

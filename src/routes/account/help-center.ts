@@ -1,0 +1,106 @@
+/**
+ * /api/v1/accounts/:account_id/portals: help-center portals (addressed by slug), their categories and
+ * articles. Permissions as Chatwoot has them: any member may list and show portals and list categories
+ * and articles; administrators do the rest (article show included). Refusals are 403.
+ */
+import { Hono } from "hono";
+import { createArticle, deleteArticle, listArticles, reorderArticles, showArticle, updateArticle } from "../../domain/articles";
+import { createCategory, deleteCategory, listCategories, showCategory, updateCategory } from "../../domain/categories";
+import { createPortal, deletePortal, listPortals, showPortal, updatePortal } from "../../domain/portals";
+import { type AppEnv, accountScope } from "../../http/app-env";
+import { requireAdministrator } from "../../http/auth";
+import { validate } from "../../http/validate";
+import {
+  ArticleCreate,
+  ArticleListQuery,
+  ArticleReorder,
+  ArticleUpdate,
+  CategoryCreate,
+  CategoryListQuery,
+  CategoryUpdate,
+  PortalCreate,
+  PortalItemParam,
+  PortalParam,
+  PortalShowQuery,
+  PortalUpdate,
+} from "../../schemas/help-center";
+import { articleListMeta, articleView, categoryView, portalView } from "../../views/help-center";
+
+const categoriesApi = new Hono<AppEnv>()
+  .get("/", validate("param", PortalParam), validate("query", CategoryListQuery), async (c) => {
+    const { locale, page = 1 } = c.req.valid("query");
+    const result = await listCategories(accountScope(c), c.req.valid("param").portal_slug, locale, page);
+    return c.json({ payload: result.categories.map(categoryView), meta: { current_page: page, categories_count: result.total } });
+  })
+  .post("/", requireAdministrator, validate("param", PortalParam), validate("json", CategoryCreate), async (c) => {
+    const record = await createCategory(accountScope(c), c.req.valid("param").portal_slug, c.req.valid("json"));
+    return c.json({ payload: categoryView(record) });
+  })
+  .get("/:id", requireAdministrator, validate("param", PortalItemParam), async (c) => {
+    const { portal_slug, id } = c.req.valid("param");
+    return c.json({ payload: categoryView(await showCategory(accountScope(c), portal_slug, id)) });
+  })
+  .on(["PATCH", "PUT"], "/:id", requireAdministrator, validate("param", PortalItemParam), validate("json", CategoryUpdate), async (c) => {
+    const { portal_slug, id } = c.req.valid("param");
+    return c.json({ payload: categoryView(await updateCategory(accountScope(c), portal_slug, id, c.req.valid("json"))) });
+  })
+  .delete("/:id", requireAdministrator, validate("param", PortalItemParam), async (c) => {
+    const { portal_slug, id } = c.req.valid("param");
+    await deleteCategory(accountScope(c), portal_slug, id);
+    return c.json({});
+  });
+
+const articlesApi = new Hono<AppEnv>()
+  .get("/", validate("param", PortalParam), validate("query", ArticleListQuery), async (c) => {
+    const { page = 1, category_slug, author_id, ...filters } = c.req.valid("query");
+    const result = await listArticles(accountScope(c), c.req.valid("param").portal_slug, {
+      ...filters,
+      page,
+      categorySlug: category_slug,
+      authorId: author_id,
+    });
+    return c.json({ payload: result.articles.map(articleView), meta: articleListMeta(result.tallies, page) });
+  })
+  .post("/reorder", requireAdministrator, validate("param", PortalParam), validate("json", ArticleReorder), async (c) => {
+    await reorderArticles(accountScope(c), c.req.valid("param").portal_slug, c.req.valid("json").positions_hash);
+    return c.json({});
+  })
+  .post("/", requireAdministrator, validate("param", PortalParam), validate("json", ArticleCreate), async (c) => {
+    const record = await createArticle(accountScope(c), c.req.valid("param").portal_slug, c.req.valid("json"));
+    return c.json({ payload: articleView(record) });
+  })
+  .get("/:id", requireAdministrator, validate("param", PortalItemParam), async (c) => {
+    const { portal_slug, id } = c.req.valid("param");
+    return c.json({ payload: articleView(await showArticle(accountScope(c), portal_slug, id)) });
+  })
+  .on(["PATCH", "PUT"], "/:id", requireAdministrator, validate("param", PortalItemParam), validate("json", ArticleUpdate), async (c) => {
+    const { portal_slug, id } = c.req.valid("param");
+    return c.json({ payload: articleView(await updateArticle(accountScope(c), portal_slug, id, c.req.valid("json"))) });
+  })
+  .delete("/:id", requireAdministrator, validate("param", PortalItemParam), async (c) => {
+    const { portal_slug, id } = c.req.valid("param");
+    await deleteArticle(accountScope(c), portal_slug, id);
+    return c.json({});
+  });
+
+export const portalsApi = new Hono<AppEnv>()
+  .get("/", async (c) => {
+    const records = await listPortals(accountScope(c));
+    return c.json({ payload: records.map(portalView), meta: { current_page: 1, portals_count: records.length } });
+  })
+  .post("/", requireAdministrator, validate("json", PortalCreate), async (c) =>
+    c.json(portalView(await createPortal(accountScope(c), c.req.valid("json")))),
+  )
+  .route("/:portal_slug/categories", categoriesApi)
+  .route("/:portal_slug/articles", articlesApi)
+  .get("/:portal_slug", validate("param", PortalParam), validate("query", PortalShowQuery), async (c) => {
+    const record = await showPortal(accountScope(c), c.req.valid("param").portal_slug, c.req.valid("query").locale);
+    return c.json(portalView(record));
+  })
+  .on(["PATCH", "PUT"], "/:portal_slug", requireAdministrator, validate("param", PortalParam), validate("json", PortalUpdate), async (c) =>
+    c.json(portalView(await updatePortal(accountScope(c), c.req.valid("param").portal_slug, c.req.valid("json")))),
+  )
+  .delete("/:portal_slug", requireAdministrator, validate("param", PortalParam), async (c) => {
+    await deletePortal(accountScope(c), c.req.valid("param").portal_slug);
+    return c.json({});
+  });

@@ -1,0 +1,32 @@
+/**
+ * /public/api/v1/portals/:portal_slug: the help center for its readers, without a key (JSON for a
+ * help-center front end). Only published articles of portals that are not archived are readable.
+ */
+import { Hono } from "hono";
+import { cors } from "hono/cors";
+import { listPublicArticles, listPublicCategories, readPublicArticle, readPublicPortal } from "../../domain/help-center-public";
+import type { AppEnv } from "../../http/app-env";
+import { validate } from "../../http/validate";
+import { CategoryListQuery, PortalParam, PublicArticleListQuery, PublicArticleParam } from "../../schemas/help-center";
+import { publicArticleView, publicCategoryView, publicPortalView } from "../../views/help-center";
+
+export const publicPortalsApi = new Hono<AppEnv>()
+  // public, read-only data without credentials: any site may fetch it from a browser
+  .use("*", cors({ origin: "*", allowMethods: ["GET"] }))
+  .get("/:portal_slug", validate("param", PortalParam), async (c) =>
+    c.json(publicPortalView(await readPublicPortal(c.var.db, c.req.valid("param").portal_slug))),
+  )
+  .get("/:portal_slug/categories", validate("param", PortalParam), validate("query", CategoryListQuery), async (c) => {
+    const { locale, page = 1 } = c.req.valid("query");
+    const result = await listPublicCategories(c.var.db, c.req.valid("param").portal_slug, locale, page);
+    return c.json({ payload: result.categories.map(publicCategoryView), meta: { current_page: page, categories_count: result.total } });
+  })
+  .get("/:portal_slug/articles", validate("param", PortalParam), validate("query", PublicArticleListQuery), async (c) => {
+    const { page = 1, category_slug, ...filters } = c.req.valid("query");
+    const result = await listPublicArticles(c.var.db, c.req.valid("param").portal_slug, { ...filters, page, categorySlug: category_slug });
+    return c.json({ payload: result.articles.map(publicArticleView), meta: { current_page: page, articles_count: result.total } });
+  })
+  .get("/:portal_slug/articles/:article_slug", validate("param", PublicArticleParam), async (c) => {
+    const { portal_slug, article_slug } = c.req.valid("param");
+    return c.json({ payload: publicArticleView(await readPublicArticle(c.var.db, portal_slug, article_slug)) });
+  });
