@@ -38,9 +38,10 @@ export type AgentRow = {
   avatarUrl: string | null;
   confirmedAt: number | null;
   customAttributes: Record<string, unknown>;
-  role: number;
-  availability: number;
-  autoOffline: boolean;
+  /** the membership's fields; null for a user who is no longer a member (see `usersAsAgentsQuery`) */
+  role: number | null;
+  availability: number | null;
+  autoOffline: boolean | null;
 };
 
 /** Statement: the account's agents (optionally narrowed by `where`), by lower(name) as Chatwoot lists them. */
@@ -51,6 +52,18 @@ export function agentsQuery(db: Database, accountId: number, where?: SQL) {
     .innerJoin(users, eq(users.id, accountUsers.userId))
     .where(and(eq(accountUsers.accountId, accountId), where))
     .orderBy(asc(sql`lower(${users.name})`), asc(users.id));
+}
+
+/**
+ * Statement: users picked by `where`, with their membership in the account when they still have one:
+ * the authors of old messages may have left it.
+ */
+export function usersAsAgentsQuery(db: Database, accountId: number, where: SQL | undefined) {
+  return db
+    .select(agentColumns)
+    .from(users)
+    .leftJoin(accountUsers, and(eq(accountUsers.userId, users.id), eq(accountUsers.accountId, accountId)))
+    .where(where);
 }
 
 /** Statements: which of `userIds` are members of the account (any role); one per chunk. */

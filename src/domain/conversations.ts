@@ -29,17 +29,16 @@ import { checkCustomAttributeValues, customAttributeDefinitionsQuery, type Attri
 import { randomToken } from "./keys";
 import { conversationChangeForMessage, messageEventStatement, messageInsert } from "./messages";
 import {
-  type AgentRow,
   type ConversationRecord,
   type ConversationRecordResults,
   type ConversationRow,
   type TeamRow,
-  agentsQuery,
   assembleConversationRecords,
   conversationRecordQueries,
   loadConversationRecords,
 } from "./records";
 import type { AgentBotRow } from "./access";
+import { type AgentRow, usersAsAgentsQuery } from "./agents";
 
 const { conversations, inboxes, contacts, contactInboxes, inboxMembers, teams, agentBots, agentBotInboxes, taggings, messages } = schema;
 
@@ -54,7 +53,7 @@ export async function showConversation(scope: AccountScope, displayId: number): 
 /** An agent may be assigned when they belong to the account and are a member of the inbox, or an administrator. */
 function assigneeQueries(scope: AccountScope, userId: number | null | undefined, inboxId: number | ReturnType<typeof sql<number>>) {
   return [
-    agentsQuery(scope.db, scope.accountId, eq(schema.users.id, userId ?? 0)),
+    usersAsAgentsQuery(scope.db, scope.accountId, eq(schema.users.id, userId ?? 0)),
     scope.db
       .select({ id: inboxMembers.id })
       .from(inboxMembers)

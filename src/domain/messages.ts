@@ -7,6 +7,7 @@ import type { AccountScope } from "../http/app-env";
 import { forbidden, invalidField, notFound } from "../http/errors";
 import { eventStatement } from "../events/outbox";
 import type { AgentBotRow } from "./access";
+import { type AgentRow, usersAsAgentsQuery } from "./agents";
 import {
   type Caller,
   type ConversationChange,
@@ -25,7 +26,6 @@ import {
 } from "./conversation-changes";
 import { CONTENT_TYPES, MESSAGE_STATUSES } from "./enums";
 import {
-  type AgentRow,
   type ContactInboxRow,
   type ContactRow,
   type ConversationRow,
@@ -34,7 +34,6 @@ import {
   type People,
   type Ref,
   type Sender,
-  agentsQuery,
   senderOf,
   senderQueries,
   unreadCountsQuery,
@@ -157,7 +156,7 @@ function messageContextQueries(scope: AccountScope, displayId: number, input: Me
     db.select({ id: agentBotInboxes.id }).from(agentBotInboxes).where(and(sql`${agentBotInboxes.inboxId} = ${inboxId}`, eq(agentBotInboxes.status, 0))),
     db.select().from(contacts).where(and(eq(contacts.accountId, accountId), sql`${contacts.id} = ${conversationColumn(scope, displayId, conversations.contactId)}`)),
     db.select().from(contactInboxes).where(sql`${contactInboxes.id} = ${conversationColumn(scope, displayId, conversations.contactInboxId)}`),
-    agentsQuery(db, accountId, eq(schema.users.id, callerUserId(scope) ?? 0)),
+    usersAsAgentsQuery(db, accountId, eq(schema.users.id, callerUserId(scope) ?? 0)),
     db.select().from(agentBots).where(eq(agentBots.id, input.senderBotId ?? 0)),
   ] as const;
 }
@@ -247,7 +246,7 @@ export async function listMessages(scope: AccountScope, displayId: number, windo
     contactsQ,
     botsQ,
     db.select().from(contactInboxes).where(sql`${contactInboxes.id} = ${conversationColumn(scope, displayId, conversations.contactInboxId)}`),
-    agentsQuery(db, accountId, sql`${schema.users.id} = ${conversationColumn(scope, displayId, conversations.assigneeId)}`),
+    usersAsAgentsQuery(db, accountId, sql`${schema.users.id} = ${conversationColumn(scope, displayId, conversations.assigneeId)}`),
     db
       .select({ tag: taggings.tag })
       .from(taggings)

@@ -9,8 +9,9 @@ import { and, eq, inArray, or, sql, type SQL } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { type Database, type Statement, schema } from "../db/client";
 import type { AgentBotRow } from "./access";
+import { type AgentRow, usersAsAgentsQuery } from "./agents";
 
-const { users, accountUsers, agentBots, contacts, contactInboxes, inboxes, teams, taggings, messages } = schema;
+const { users, agentBots, contacts, contactInboxes, inboxes, teams, taggings, messages } = schema;
 
 export type ConversationRow = typeof schema.conversations.$inferSelect;
 export type MessageRow = typeof messages.$inferSelect;
@@ -18,21 +19,6 @@ export type ContactRow = typeof contacts.$inferSelect;
 export type ContactInboxRow = typeof contactInboxes.$inferSelect;
 export type InboxRow = typeof inboxes.$inferSelect;
 export type TeamRow = typeof teams.$inferSelect;
-
-/** A user as the Agent views show it: the user and their membership in the current account. */
-export type AgentRow = {
-  id: number;
-  name: string;
-  displayName: string | null;
-  email: string;
-  avatarUrl: string | null;
-  confirmedAt: number | null;
-  customAttributes: Record<string, unknown>;
-  /** null when the user is not a member of the account */
-  role: number | null;
-  availability: number | null;
-  autoOffline: boolean | null;
-};
 
 export type Sender =
   | { type: "user"; user: AgentRow }
@@ -78,34 +64,12 @@ function latestMessageIds(ids: Ref[], nonActivity: boolean) {
   return sql`SELECT (SELECT max(m.id) FROM messages m WHERE m.conversation_id = v.column1${filter}) FROM (VALUES ${values(ids.map((id) => [id]))}) v`;
 }
 
-const AGENT_FIELDS = {
-  id: users.id,
-  name: users.name,
-  displayName: users.displayName,
-  email: users.email,
-  avatarUrl: users.avatarUrl,
-  confirmedAt: users.confirmedAt,
-  customAttributes: users.customAttributes,
-  role: accountUsers.role,
-  availability: accountUsers.availability,
-  autoOffline: accountUsers.autoOffline,
-};
-
-/** Users with their membership in the account, for the Agent views (no same-named columns in the join). */
-export function agentsQuery(db: Database, accountId: number, where: SQL | undefined) {
-  return db
-    .select(AGENT_FIELDS)
-    .from(users)
-    .leftJoin(accountUsers, and(eq(accountUsers.userId, users.id), eq(accountUsers.accountId, accountId)))
-    .where(where);
-}
-
 /** The users, contacts and bots who sent the messages whose ids `messageIds` selects. */
 export function senderQueries(db: Database, accountId: number, messageIds: SQL, extra: { userIds?: Ref[]; contactIds?: Ref[]; botIds?: Ref[] } = {}) {
   const sentBy = (type: string) => sql`SELECT sender_id FROM messages WHERE sender_type = ${type} AND id IN (${messageIds})`;
   const idIn = (column: SQLiteColumn, ids: Ref[] | undefined) => (ids?.length ? sql`${column} IN (${list(ids)})` : undefined);
   return [
-    agentsQuery(db, accountId, or(idIn(users.id, extra.userIds), sql`${users.id} IN (${sentBy("User")})`)),
+    usersAsAgentsQuery(db, accountId, or(idIn(users.id, extra.userIds), sql`${users.id} IN (${sentBy("User")})`)),
     db
       .select()
       .from(contacts)
@@ -122,7 +86,7 @@ export type People = { agents: AgentRow[]; contacts: ContactRow[]; bots: AgentBo
 export function senderOf(message: MessageRow, people: People): Sender | null {
   const id = message.senderId;
   if (message.senderType === "User") {
-    const user = people.agents.find((a) => a.id === id);
+    const user = people.agents.find((a) => a.userId === id);
     return user ? { type: "user", user } : null;
   }
   if (message.senderType === "Contact") {
@@ -201,7 +165,7 @@ export function assembleConversationRecords(rows: ConversationRow[], results: Co
       contact: contactRows.find((c) => c.id === conversation.contactId) ?? null,
       contactInbox: contactInboxRows.find((ci) => ci.id === conversation.contactInboxId) ?? null,
       inbox: inboxRows.find((i) => i.id === conversation.inboxId) ?? null,
-      assignee: conversation.assigneeId === null ? null : (agents.find((a) => a.id === conversation.assigneeId) ?? null),
+      assignee: conversation.assigneeId === null ? null : (agents.find((a) => a.userId === conversation.assigneeId) ?? null),
       assigneeBot: conversation.assigneeAgentBotId === null ? null : (bots.find((b) => b.id === conversation.assigneeAgentBotId) ?? null),
       team: conversation.teamId === null ? null : (teamRows.find((t) => t.id === conversation.teamId) ?? null),
       labels: tagRows.filter((t) => t.taggableId === conversation.id).map((t) => t.tag),

@@ -24,4 +24,17 @@ export function agentView(agent: AgentRow, accountId: number) {
   };
 }
 
+/** A user as a message sender (Chatwoot's push form). */
+export function agentPushView(agent: AgentRow) {
+  return {
+    id: agent.userId,
+    name: agent.name,
+    available_name: agent.displayName || agent.name,
+    avatar_url: agent.avatarUrl ?? "",
+    type: "user",
+    availability_status: enumName(AVAILABILITIES, agent.availability),
+    thumbnail: agent.avatarUrl ?? "",
+  };
+}
+
 export const agentsView = (agents: AgentRow[], accountId: number) => agents.map((a) => agentView(a, accountId));

@@ -1,7 +1,8 @@
 import { CONVERSATION_STATUSES, PRIORITIES, enumName } from "../domain/enums";
 import type { ContactRow, ConversationRecord, MessageWithSender } from "../domain/records";
 import { type MessageContext, messageView } from "./messages";
-import { agentBotSlimView, assigneeView, teamView } from "./people";
+import { agentView } from "./agents";
+import { agentBotSlimView, teamView } from "./people";
 import { iso, unixSeconds } from "./time";
 
 /** A contact as a conversation's `meta.sender` (Chatwoot's Contact without contact_inboxes). */
@@ -36,7 +37,7 @@ export function messageContext(record: ConversationRecord): MessageContext {
 }
 
 function assigneeMeta(record: ConversationRecord, accountId: number) {
-  if (record.assignee) return { assignee: assigneeView(record.assignee, accountId), assignee_type: "User" };
+  if (record.assignee) return { assignee: agentView(record.assignee, accountId), assignee_type: "User" };
   if (record.assigneeBot) return { assignee: agentBotSlimView(record.assigneeBot), assignee_type: "AgentBot" };
   return {};
 }

@@ -1,7 +1,7 @@
 import { CONTENT_TYPES, MESSAGE_STATUSES, enumName } from "../domain/enums";
 import type { ContactRow, MessageWithSender, Sender } from "../domain/records";
 import type { AgentBotRow } from "../domain/access";
-import { agentPushView } from "./people";
+import { agentPushView } from "./agents";
 import type { MessageList, MessageResult } from "../domain/messages";
 import { iso, unixSeconds } from "./time";
 

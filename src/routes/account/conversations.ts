@@ -31,7 +31,8 @@ import {
   ToggleStatus,
 } from "../../schemas/conversations";
 import { conversationView, countsView, statusToggleView } from "../../views/conversations";
-import { agentBotSlimView, assigneeView, teamRecordView } from "../../views/people";
+import { agentView } from "../../views/agents";
+import { agentBotSlimView, teamRecordView } from "../../views/people";
 import type { z } from "zod";
 
 const ASSIGNEE_TYPES = new Set(["me", "unassigned", "assigned"]);
@@ -107,7 +108,7 @@ export const conversationsApi = new Hono<AppEnv>()
       assigneeType: body.assignee_type,
       teamId: body.team_id,
     });
-    if (result.kind === "agent") return c.json(assigneeView(result.agent, c.var.account.id));
+    if (result.kind === "agent") return c.json(agentView(result.agent, c.var.account.id));
     if (result.kind === "agent_bot") return c.json(agentBotSlimView(result.bot));
     if (result.kind === "team" && result.team) return c.json(teamRecordView(result.team));
     return c.json(null);
