@@ -5,7 +5,8 @@ import { createDb, schema } from "../../src/db/client";
 import { hmacSha256Hex } from "../../src/domain/keys";
 import { MAX_ATTEMPTS, RETRY_DELAYS_S, attemptDelivery } from "../../src/webhooks/deliveries";
 import { postWebhook } from "../../src/webhooks/post";
-import { post, patch } from "../support/http";
+import { createContact, createContactInbox } from "../support/fixtures";
+import { patch, post } from "../support/http";
 import { createWorld } from "../support/world";
 
 const db = createDb(env.DB);
@@ -147,5 +148,44 @@ describe("from a change to the subscribed webhooks", () => {
       changed_attributes: [{ name: { previous_value: "Support", current_value: "Support desk" } }],
     });
     for (const request of seen) await verifySignature(subscribed.body.payload.webhook.secret, request);
+  });
+});
+
+describe("conversation and message events", () => {
+  it("carry Chatwoot's payloads: the conversation, and the message with its conversation and sender", async () => {
+    const world = await createWorld("Payload Co");
+    const { seen, fetcher } = receiver(200);
+    vi.spyOn(globalThis, "fetch").mockImplementation(fetcher);
+    await post(`${world.base}/webhooks`, world.admin.key, {
+      url: "https://hooks.example/desk",
+      subscriptions: ["conversation_created", "message_created", "conversation_status_changed"],
+    });
+    const inbox = await post(`${world.base}/inboxes`, world.admin.key, { name: "API desk", channel: { type: "api" } });
+    const contactId = await createContact(world.accountId, { name: "Casey", email: "casey@example.com" });
+    const { sourceId } = await createContactInbox(world.accountId, contactId, inbox.body.id);
+
+    const conversation = await post(`${world.base}/conversations`, world.admin.key, { source_id: sourceId });
+    await post(`${world.base}/conversations/${conversation.body.id}/messages`, world.admin.key, { content: "Hello Casey" });
+    await post(`${world.base}/conversations/${conversation.body.id}/toggle_status`, world.admin.key, { status: "resolved" });
+    await vi.waitUntil(() => seen.length >= 3, { timeout: 10_000, interval: 50 });
+
+    const byEvent = Object.fromEntries(seen.map((s) => JSON.parse(s.body)).map((p) => [p.event, p]));
+    expect(Object.keys(byEvent).sort()).toEqual(["conversation_created", "conversation_status_changed", "message_created"]);
+    expect(byEvent.conversation_created).toMatchObject({ id: conversation.body.id, inbox_id: inbox.body.id, meta: { sender: { id: contactId } } });
+    expect(byEvent.message_created).toMatchObject({
+      content: "Hello Casey",
+      message_type: "outgoing",
+      content_type: "text",
+      private: false,
+      created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      account: { id: world.accountId, name: "Payload Co" },
+      inbox: { id: inbox.body.id, name: "API desk" },
+      sender: { id: world.admin.id, type: "user" },
+      conversation: { id: conversation.body.id },
+    });
+    expect(byEvent.conversation_status_changed).toMatchObject({
+      status: "resolved",
+      changed_attributes: expect.arrayContaining([{ status: { previous_value: "open", current_value: "resolved" } }]),
+    });
   });
 });
