@@ -26,3 +26,21 @@ export function lastInsertedId(table: SQLiteTable): SQL<number> {
 }
 
 export const now = () => Date.now();
+
+/**
+ * A raw SQL read for `db.batch`, answering its rows as objects keyed by column name.
+ *
+ * drizzle's own `db.all(sql)` cannot go into a D1 batch when it has bound parameters (drizzle 0.45's
+ * D1 batch binds through `stmt`, which raw queries lack), so this supplies the prepared statement.
+ * Use it for what the query builder cannot express (compound selects, correlated JSON columns).
+ */
+export function rawRows<T = Record<string, unknown>>(db: Database, query: SQL) {
+  const raw = db.all<T>(query);
+  const built = raw.getQuery();
+  const prepared = {
+    getQuery: () => built,
+    stmt: db.$client.prepare(built.sql),
+    mapResult: (result: D1Result<T>) => result.results,
+  };
+  return Object.assign(raw, { _prepare: () => prepared });
+}
