@@ -3,11 +3,10 @@
  * the inbox fields of Chatwoot's InboxSlim. One statement per call, so it fits in any read batch, and
  * the contact inboxes come back as a JSON column of each contact row (no second query, no N+1).
  */
-import { type SQL, getTableColumns, sql } from "drizzle-orm";
-import { type Database, rawRows, schema } from "../db/client";
+import { type SQL, sql } from "drizzle-orm";
+import { type Database, decodeRow, rawSql, schema } from "../db/client";
 
 const { contacts } = schema;
-const contactColumns = getTableColumns(contacts);
 
 export type ContactRow = typeof contacts.$inferSelect;
 export type ContactInboxItem = {
@@ -30,7 +29,7 @@ const inboxesJson = sql`(
  */
 export function contactRecordsQuery(db: Database, idsQuery: SQL, withInboxes: boolean) {
   const inboxes = withInboxes ? sql`${inboxesJson} AS contact_inboxes_json` : sql`NULL AS contact_inboxes_json`;
-  return rawRows(
+  return rawSql(
     db,
     sql`SELECT c.*, ${inboxes} FROM (${idsQuery}) AS page CROSS JOIN contacts AS c ON c.id = page.id`,
   );
@@ -41,12 +40,7 @@ type RawInbox = { source_id: string; id: number; avatar_url: string | null; chan
 /** Maps raw rows (column names as in SQL) through the table's own column decoders. */
 export function toContactRecords(rows: Record<string, unknown>[], withInboxes: boolean): ContactRecord[] {
   return rows.map((raw) => {
-    const contact = Object.fromEntries(
-      Object.entries(contactColumns).map(([key, column]) => {
-        const value = raw[column.name];
-        return [key, value === null || value === undefined ? null : column.mapFromDriverValue(value)];
-      }),
-    ) as ContactRow;
+    const contact = decodeRow(contacts, raw);
     const inboxes = withInboxes ? (JSON.parse(String(raw.contact_inboxes_json ?? "[]")) as RawInbox[]) : null;
     return {
       contact,

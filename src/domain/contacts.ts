@@ -6,12 +6,13 @@
 import { type SQL, and, eq, inArray, ne, or, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { JsonObject } from "../../drizzle/schema";
-import { type Statement, lastInsertedId, now, schema } from "../db/client";
+import { type Statement, lastInsertedId, now, rawSql, schema } from "../db/client";
 import { changedAttributes, eventStatement } from "../events/outbox";
 import type { AccountScope } from "../http/app-env";
 import { type ErrorEntry, forbidden, invalid, invalidField, notFound } from "../http/errors";
 import { type ContactFields, derivedContactColumns } from "./contact-fields";
 import { type ContactRecord, type ContactRow, contactRecordsQuery, oneContactIds, toContactRecords } from "./contact-records";
+import { type ConversationRecord, conversationRecordsQueries, toConversationRecords } from "./conversation-records";
 import { counterStatement } from "./counters";
 import { checkCustomAttributeValues, customAttributeDefinitionsQuery } from "./custom-attribute-values";
 import { visibleInboxIds } from "./inbox-access";
@@ -332,6 +333,25 @@ export async function contactableInboxes(scope: AccountScope, contactId: number)
   });
 }
 
+// ---------------------------------------------------------------- conversations
+
+/** Chatwoot shows a contact's latest 20 conversations, unpaginated. */
+const CONTACT_CONVERSATIONS_LIMIT = 20;
+
+/**
+ * The contact's conversations the caller may see (agents: those of inboxes they are members of),
+ * latest activity first.
+ */
+export async function contactConversations(scope: AccountScope, contactId: number): Promise<ConversationRecord[]> {
+  const { db, accountId, actor } = scope;
+  const ids = sql`SELECT id FROM conversations WHERE account_id = ${accountId} AND contact_id = ${contactId}
+    AND inbox_id IN ${visibleInboxIds(scope)} ORDER BY last_activity_at DESC, id DESC LIMIT ${CONTACT_CONVERSATIONS_LIMIT}`;
+  const viewer = actor.type === "user" ? actor.user.id : null;
+  const [contactRows, ...results] = await db.batch([contactQuery(scope, contactId), ...conversationRecordsQueries(db, accountId, viewer, ids)]);
+  if (!contactRows[0]) throw notFound("Contact", contactId);
+  return toConversationRecords(results);
+}
+
 // ---------------------------------------------------------------- labels
 
 const contactLabelsQuery = (scope: AccountScope, contactId: number) =>
@@ -402,7 +422,7 @@ export async function mergeContacts(scope: AccountScope, baseId: number, mergeeI
       .set({ senderId: baseId })
       .where(and(eq(messages.accountId, accountId), eq(messages.senderType, "Contact"), eq(messages.senderId, mergeeId))),
     db.update(contactInboxes).set({ contactId: baseId, updatedAt: at }).where(and(eq(contactInboxes.accountId, accountId), eq(contactInboxes.contactId, mergeeId))),
-    db.run(sql`INSERT OR IGNORE INTO taggings (account_id, taggable_type, taggable_id, tag, created_at)
+    rawSql(db, sql`INSERT OR IGNORE INTO taggings (account_id, taggable_type, taggable_id, tag, created_at)
       SELECT account_id, taggable_type, ${baseId}, tag, ${at} FROM taggings WHERE ${own}`),
     db.delete(taggings).where(own),
     // The mergee goes before the base takes its email, phone number or identifier (unique per account).

@@ -3,6 +3,7 @@ import type { z } from "zod";
 import { filterContacts, listContacts, searchContacts } from "../../domain/contact-lists";
 import {
   type ContactInput,
+  contactConversations,
   contactableInboxes,
   createContact,
   createContactInbox,
@@ -30,6 +31,7 @@ import {
   ContactUpdate,
 } from "../../schemas/contacts";
 import { contactInboxView, contactView } from "../../views/contacts";
+import { conversationView } from "../../views/conversations";
 
 const toInput = (body: z.infer<typeof ContactUpdate>): ContactInput => ({
   name: body.name,
@@ -123,6 +125,10 @@ export const contactsApi = new Hono<AppEnv>()
   .post("/:id/destroy_custom_attributes", validate("param", IdParam), validate("json", ContactCustomAttributeKeys), async (c) => {
     const record = await destroyCustomAttributes(accountScope(c), c.req.valid("param").id, c.req.valid("json").custom_attributes);
     return c.json({ payload: contactView(record) });
+  })
+  .get("/:id/conversations", validate("param", IdParam), async (c) => {
+    const records = await contactConversations(accountScope(c), c.req.valid("param").id);
+    return c.json({ payload: records.map(conversationView) });
   })
   .get("/:id/labels", validate("param", IdParam), async (c) => {
     return c.json({ payload: await listContactLabels(accountScope(c), c.req.valid("param").id) });
