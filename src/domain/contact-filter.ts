@@ -118,7 +118,13 @@ function boundValues(kind: Kind, operator: Operator, values: FilterCondition["va
 }
 
 function conditionSql(attribute: Attribute, operator: Operator, values: unknown[], at: number): SQL {
-  const col = attribute.kind === "ci_text" ? sql`lower(${attribute.expression})` : attribute.expression;
+  // Text compares case-insensitively; numbers numerically even when a client stored "12" as a string.
+  const col =
+    attribute.kind === "ci_text"
+      ? sql`lower(${attribute.expression})`
+      : attribute.kind === "number"
+        ? sql`CAST(${attribute.expression} AS REAL)`
+        : attribute.expression;
   const list = sql`(SELECT value FROM json_each(${JSON.stringify(values)}))`;
   if (attribute.kind === "labels") {
     const tagged = (tags: SQL | null) =>

@@ -415,12 +415,17 @@ export async function mergeContacts(scope: AccountScope, baseId: number, mergeeI
   });
   const own = and(eq(taggings.accountId, accountId), eq(taggings.taggableType, "Contact"), eq(taggings.taggableId, mergeeId));
   const at = now();
+  const mergeeConversations = db
+    .select({ id: conversations.id })
+    .from(conversations)
+    .where(and(eq(conversations.accountId, accountId), eq(conversations.contactId, mergeeId)));
   const moves: Statement[] = [
-    db.update(conversations).set({ contactId: baseId, updatedAt: at }).where(and(eq(conversations.accountId, accountId), eq(conversations.contactId, mergeeId))),
+    // A contact sends messages only in its own conversations: found through them, by index, before they move.
     db
       .update(messages)
       .set({ senderId: baseId })
-      .where(and(eq(messages.accountId, accountId), eq(messages.senderType, "Contact"), eq(messages.senderId, mergeeId))),
+      .where(and(inArray(messages.conversationId, mergeeConversations), eq(messages.senderType, "Contact"), eq(messages.senderId, mergeeId))),
+    db.update(conversations).set({ contactId: baseId, updatedAt: at }).where(and(eq(conversations.accountId, accountId), eq(conversations.contactId, mergeeId))),
     db.update(contactInboxes).set({ contactId: baseId, updatedAt: at }).where(and(eq(contactInboxes.accountId, accountId), eq(contactInboxes.contactId, mergeeId))),
     rawSql(db, sql`INSERT OR IGNORE INTO taggings (account_id, taggable_type, taggable_id, tag, created_at)
       SELECT account_id, taggable_type, ${baseId}, tag, ${at} FROM taggings WHERE ${own}`),

@@ -126,6 +126,12 @@ describe("list contacts", () => {
     expect(without.body.payload[0]).not.toHaveProperty("contact_inboxes");
   });
 
+  it("answers an empty /contacts/active: no contact presence is kept, so no contact is online", async () => {
+    const res = await get(`${world.base}/contacts/active?page=1`, world.agent.key);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ meta: { count: 0, current_page: "1" }, payload: [] });
+  });
+
   it("refuses an unknown sort key and a page below 1", async () => {
     for (const query of ["sort=phone", "sort=--name", "page=0", "page=-1", "page=two"]) {
       const res = await get(`${world.base}/contacts?${query}`, world.agent.key);

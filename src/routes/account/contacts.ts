@@ -58,7 +58,6 @@ const currentPage = (page: string | undefined) => page ?? 1;
 
 /**
  * /api/v1/accounts/:account_id/contacts. Any member may use every route except DELETE (administrators).
- * `GET /contacts/active` is not offered: edgedesk keeps no presence for contacts.
  * Static paths are registered before `/:id`, which would otherwise capture them.
  */
 export const contactsApi = new Hono<AppEnv>()
@@ -75,6 +74,10 @@ export const contactsApi = new Hono<AppEnv>()
       payload: records.map(contactView),
     });
   })
+  // Contacts currently online: edgedesk keeps no presence for contacts (all read "offline"), so none.
+  .get("/active", validate("query", ContactListQuery), (c) =>
+    c.json({ meta: { count: 0, current_page: currentPage(c.req.valid("query").page) }, payload: [] }),
+  )
   .post("/filter", validate("query", ContactListQuery), validate("json", ContactFilterBody), async (c) => {
     const q = c.req.valid("query");
     const { records, hasMore } = await filterContacts(accountScope(c), c.req.valid("json").payload, listQuery(q));
