@@ -57,7 +57,8 @@ const STANDARD: Record<string, Attribute> = {
 
 /** Custom attributes: operators by display type, as the dashboard offers them. */
 function customAttribute(definition: CustomAttributeDefinition): Attribute {
-  const expression = sql`json_extract(contacts.custom_attributes, ${`$.${JSON.stringify(definition.attributeKey)}`})`;
+  // Looked up by key rather than by JSON path, so no key (quotes, dots) can make a malformed path.
+  const expression = sql`(SELECT value FROM json_each(contacts.custom_attributes) WHERE key = ${definition.attributeKey})`;
   switch (enumName(ATTRIBUTE_DISPLAY_TYPES, definition.attributeDisplayType)) {
     case "number":
     case "currency":

@@ -21,12 +21,13 @@ beforeAll(async () => {
   world = await createWorld("Search");
   await insertContactAttributeDefinition(world.accountId, { key: "plan", displayType: 6, values: ["free", "pro"] });
   await insertContactAttributeDefinition(world.accountId, { key: "seats", displayType: 1 });
+  await insertContactAttributeDefinition(world.accountId, { key: 'odd."key', displayType: 7 });
   const seeds: Record<string, unknown>[] = [
     { name: "Ada Lovelace", email: "ada@analytical.org", identifier: "ADA-1", additional_attributes: { city: "London", company_name: "Analytical" }, custom_attributes: { plan: "pro", seats: 12 } },
     { name: "Alan Turing", email: "alan@bletchley.uk", phone_number: "+441234500000", additional_attributes: { city: "London", country_code: "GB" }, custom_attributes: { plan: "free", seats: 2 } },
     { name: "Grace Hopper", phone_number: "+12025550100", additional_attributes: { city: "New York", company_name: "Navy" }, blocked: true },
     { name: "Katherine Johnson", identifier: "kj%_1", custom_attributes: { seats: 40 } },
-    { name: "Mary Jackson", identifier: "mj", custom_attributes: { seats: "15" } },
+    { name: "Mary Jackson", identifier: "mj", custom_attributes: { seats: "15", 'odd."key': true } },
     { name: "Lonely visitor" },
   ];
   for (const seed of seeds) {
@@ -95,6 +96,8 @@ describe("filter", () => {
       [[cond("labels", "is_not_present", [])], ["Alan Turing", "Grace Hopper", "Katherine Johnson", "Mary Jackson"]],
       [[cond("seats", "is_greater_than", [10])], ["Ada Lovelace", "Katherine Johnson", "Mary Jackson"]],
       [[cond("seats", "equal_to", [15])], ["Mary Jackson"]],
+      [[cond('odd."key', "equal_to", [true])], ["Mary Jackson"]],
+      [[cond('odd."key', "not_equal_to", ["true"], "AND"), cond("seats", "is_present", [])], ["Ada Lovelace", "Alan Turing", "Katherine Johnson"]],
       [[cond("seats", "is_less_than", ["10"], "AND"), cond("plan", "equal_to", ["free"])], ["Alan Turing"]],
       [[cond("last_activity_at", "is_less_than", ["2021-01-01"])], ["Alan Turing"]],
       [[cond("last_activity_at", "days_before", [30])], ["Alan Turing"]],
@@ -103,6 +106,7 @@ describe("filter", () => {
     for (const [payload, expected] of cases) {
       const res = await filter({ payload });
       expect(res.status, JSON.stringify(payload)).toBe(200);
+      expect(Number(/db-round-trips;desc="(\d+)"/.exec(res.headers.get("server-timing")!)![1])).toBeLessThanOrEqual(3);
       expect(names(res), JSON.stringify(payload)).toEqual(expected);
     }
   });
