@@ -1,21 +1,20 @@
 /**
- * Contacts: create, show, update, delete, custom attributes, contact inboxes, labels and merge.
- * Each function reads in one batch and writes in one atomic batch; the "contacts.resolved" counter and
- * the contact_created / contact_updated outbox rows are written in the same batch as the change.
+ * Contacts: create, show, update, delete and custom attributes, plus the pieces every contact write
+ * shares (contact-inboxes.ts, contact-labels.ts, contact-merge.ts use them). Each function reads in one
+ * batch and writes in one atomic batch; the "contacts.resolved" counter and the contact_created /
+ * contact_updated outbox rows are written in the same batch as the change.
  */
 import { type SQL, and, eq, inArray, ne, or, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { JsonObject } from "../../drizzle/schema";
-import { type Statement, lastInsertedId, now, rawSql, schema } from "../db/client";
+import { type Statement, lastInsertedId, now, schema } from "../db/client";
 import { changedAttributes, eventStatement } from "../events/outbox";
 import type { AccountScope } from "../http/app-env";
-import { type ErrorEntry, forbidden, invalid, invalidField, notFound } from "../http/errors";
+import { type ErrorEntry, invalid, notFound } from "../http/errors";
 import { type ContactFields, derivedContactColumns } from "./contact-fields";
 import { type ContactRecord, type ContactRow, contactRecordsQuery, oneContactIds, toContactRecords } from "./contact-records";
-import { type ConversationRecord, conversationRecordsQueries, toConversationRecords } from "./conversation-records";
 import { counterStatement } from "./counters";
 import { checkCustomAttributeValues, customAttributeDefinitionsQuery } from "./custom-attribute-values";
-import { visibleInboxIds } from "./inbox-access";
 import { randomToken } from "./keys";
 
 const { contacts, contactInboxes, inboxes, taggings, conversations, messages } = schema;
@@ -43,11 +42,11 @@ export type ContactInboxResult = { sourceId: string; inbox: InboxRow };
  * Moves the resolved-contacts counter by `delta`, evaluated inside the write batch: deltas that read
  * the stored `resolved` flag stay right even when two requests change the same contact at once.
  */
-const resolvedCounter = (scope: AccountScope, delta: number | SQL<number>) =>
+export const resolvedCounter = (scope: AccountScope, delta: number | SQL<number>) =>
   counterStatement(scope.db, scope.accountId, RESOLVED_CONTACTS, delta);
 
 /** The stored `resolved` flag of a contact as a number, 0 when the row is gone (for counter deltas). */
-const storedResolved = (contactId: number) =>
+export const storedResolved = (contactId: number) =>
   sql<number>`coalesce((SELECT resolved FROM contacts WHERE id = ${contactId}), 0)`;
 
 /** The attributes the API shows, by their Chatwoot names: what `changed_attributes` compares. */
@@ -103,7 +102,7 @@ function throwIfAny(errors: ErrorEntry[]) {
 }
 
 /** The values of a contact after `input` is applied: attributes are merged, as Chatwoot does on update. */
-function applyInput(current: ContactFields & Pick<ContactRow, "blocked" | "avatarUrl" | "customAttributes">, input: ContactInput) {
+export function applyInput(current: ContactFields & Pick<ContactRow, "blocked" | "avatarUrl" | "customAttributes">, input: ContactInput) {
   const next = {
     name: input.name ?? current.name,
     email: input.email !== undefined ? input.email : current.email,
@@ -129,9 +128,9 @@ const EMPTY_CONTACT = {
 };
 
 /** `source_id` of a new contact inbox: the one given, or a random one as Chatwoot makes for API inboxes. */
-const newSourceId = (given: string | undefined) => given || crypto.randomUUID();
+export const newSourceId = (given: string | undefined) => given || crypto.randomUUID();
 
-function contactInboxInsert(scope: AccountScope, contactId: number | SQL<number>, inboxId: number, sourceId: string, hmacVerified = false) {
+export function contactInboxInsert(scope: AccountScope, contactId: number | SQL<number>, inboxId: number, sourceId: string, hmacVerified = false) {
   const at = now();
   return scope.db.insert(contactInboxes).values({
     accountId: scope.accountId,
@@ -145,10 +144,10 @@ function contactInboxInsert(scope: AccountScope, contactId: number | SQL<number>
   });
 }
 
-const inboxQuery = (scope: AccountScope, inboxId: number) =>
+export const inboxQuery = (scope: AccountScope, inboxId: number) =>
   scope.db.select().from(inboxes).where(and(eq(inboxes.id, inboxId), eq(inboxes.accountId, scope.accountId)));
 
-const contactQuery = (scope: AccountScope, contactId: number) =>
+export const contactQuery = (scope: AccountScope, contactId: number) =>
   scope.db.select().from(contacts).where(and(eq(contacts.id, contactId), eq(contacts.accountId, scope.accountId)));
 
 // ---------------------------------------------------------------- create, show, update, delete
@@ -226,7 +225,7 @@ export async function destroyCustomAttributes(scope: AccountScope, contactId: nu
  * Writes the new values of one contact with its counter move and its contact_updated event (only when
  * something the API shows changed), then reads the record back in the same batch.
  */
-async function writeContactChange(
+export async function writeContactChange(
   scope: AccountScope,
   before: ContactRow,
   after: ReturnType<typeof applyInput>,
@@ -282,157 +281,4 @@ export async function deleteContact(scope: AccountScope, contactId: number): Pro
     db.delete(contactInboxes).where(and(own(contactInboxes), eq(contactInboxes.contactId, contactId))),
     db.delete(contacts).where(and(own(contacts), eq(contacts.id, contactId))),
   ]);
-}
-
-// ---------------------------------------------------------------- contact inboxes
-
-/** Creates the contact's contact inbox in `inboxId`; an agent must be a member of that inbox. */
-export async function createContactInbox(
-  scope: AccountScope,
-  contactId: number,
-  input: { inboxId: number; sourceId?: string; hmacVerified?: boolean },
-): Promise<ContactInboxResult> {
-  const { db } = scope;
-  const [contactRows, inboxRows, visible] = await db.batch([
-    contactQuery(scope, contactId),
-    inboxQuery(scope, input.inboxId),
-    db.select({ id: inboxes.id }).from(inboxes).where(and(eq(inboxes.id, input.inboxId), inArray(inboxes.id, visibleInboxIds(scope)))),
-  ]);
-  if (!contactRows[0]) throw notFound("Contact", contactId);
-  if (!inboxRows[0]) throw notFound("Inbox", input.inboxId, "inbox_id");
-  if (!visible[0]) throw forbidden(`You are not a member of inbox ${input.inboxId}`, "inbox_access_required");
-  const sourceId = newSourceId(input.sourceId);
-  const [existing] = await db.batch([
-    contactInboxInsert(scope, contactId, input.inboxId, sourceId, input.hmacVerified).onConflictDoNothing().returning({ id: contactInboxes.id }),
-  ]);
-  if (!existing[0]) throw invalidField("source_id", "has already been taken in this inbox", "taken");
-  return { sourceId, inbox: inboxRows[0] };
-}
-
-/**
- * The inboxes the caller can see, each with the source id a conversation with this contact would use:
- * the existing contact inbox's, or for an API inbox a fresh one (web widget inboxes only with an
- * existing contact inbox, since only the widget can start those).
- */
-export async function contactableInboxes(scope: AccountScope, contactId: number): Promise<ContactInboxResult[]> {
-  const { db, accountId } = scope;
-  const [contactRows, inboxRows, existing] = await db.batch([
-    contactQuery(scope, contactId),
-    db.select().from(inboxes).where(and(eq(inboxes.accountId, accountId), inArray(inboxes.id, visibleInboxIds(scope)))).orderBy(inboxes.id),
-    db
-      .select({ inboxId: contactInboxes.inboxId, sourceId: contactInboxes.sourceId })
-      .from(contactInboxes)
-      .where(and(eq(contactInboxes.accountId, accountId), eq(contactInboxes.contactId, contactId)))
-      .orderBy(contactInboxes.id),
-  ]);
-  if (!contactRows[0]) throw notFound("Contact", contactId);
-  return inboxRows.flatMap((inbox) => {
-    const sourceId = existing.find((e) => e.inboxId === inbox.id)?.sourceId;
-    if (sourceId) return [{ sourceId, inbox }];
-    return inbox.channelType === "Channel::Api" ? [{ sourceId: crypto.randomUUID(), inbox }] : [];
-  });
-}
-
-// ---------------------------------------------------------------- conversations
-
-/** Chatwoot shows a contact's latest 20 conversations, unpaginated. */
-const CONTACT_CONVERSATIONS_LIMIT = 20;
-
-/**
- * The contact's conversations the caller may see (agents: those of inboxes they are members of),
- * latest activity first.
- */
-export async function contactConversations(scope: AccountScope, contactId: number): Promise<ConversationRecord[]> {
-  const { db, accountId, actor } = scope;
-  const ids = sql`SELECT id FROM conversations WHERE account_id = ${accountId} AND contact_id = ${contactId}
-    AND inbox_id IN ${visibleInboxIds(scope)} ORDER BY last_activity_at DESC, id DESC LIMIT ${CONTACT_CONVERSATIONS_LIMIT}`;
-  const viewer = actor.type === "user" ? actor.user.id : null;
-  const [contactRows, ...results] = await db.batch([contactQuery(scope, contactId), ...conversationRecordsQueries(db, accountId, viewer, ids)]);
-  if (!contactRows[0]) throw notFound("Contact", contactId);
-  return toConversationRecords(results);
-}
-
-// ---------------------------------------------------------------- labels
-
-const contactLabelsQuery = (scope: AccountScope, contactId: number) =>
-  scope.db
-    .select({ tag: taggings.tag })
-    .from(taggings)
-    .where(and(eq(taggings.accountId, scope.accountId), eq(taggings.taggableType, "Contact"), eq(taggings.taggableId, contactId)))
-    .orderBy(taggings.tag);
-
-export async function listContactLabels(scope: AccountScope, contactId: number): Promise<string[]> {
-  const [contactRows, tags] = await scope.db.batch([contactQuery(scope, contactId), contactLabelsQuery(scope, contactId)]);
-  if (!contactRows[0]) throw notFound("Contact", contactId);
-  return tags.map((t) => t.tag);
-}
-
-/** Replaces the contact's labels with `labels` (Chatwoot's POST replaces, never appends). */
-export async function replaceContactLabels(scope: AccountScope, contactId: number, labels: string[]): Promise<string[]> {
-  const { db, accountId } = scope;
-  const [contactRows] = await db.batch([contactQuery(scope, contactId)]);
-  if (!contactRows[0]) throw notFound("Contact", contactId);
-  const tags = [...new Set(labels.map((l) => l.trim()).filter((l) => l !== ""))];
-  const at = now();
-  // 5 columns a row: chunked to stay within D1's 100 bound parameters per statement.
-  const inserts: Statement[] = [];
-  for (let i = 0; i < tags.length; i += 19) {
-    const rows = tags.slice(i, i + 19).map((tag) => ({ accountId, taggableType: "Contact", taggableId: contactId, tag, createdAt: at }));
-    inserts.push(db.insert(taggings).values(rows));
-  }
-  const [, ...rest] = await db.batch([
-    db.delete(taggings).where(and(eq(taggings.accountId, accountId), eq(taggings.taggableType, "Contact"), eq(taggings.taggableId, contactId))),
-    ...inserts,
-    contactLabelsQuery(scope, contactId),
-  ]);
-  return (rest.at(-1) as { tag: string }[]).map((t) => t.tag);
-}
-
-// ---------------------------------------------------------------- merge
-
-/**
- * Merges `mergeeId` into `baseId`: the mergee's conversations (and the messages it sent), contact inboxes
- * and labels move to the base; the base keeps its own values and takes the mergee's where it has none
- * (attributes merged key by key, the base's winning); the mergee is deleted. One atomic batch.
- */
-export async function mergeContacts(scope: AccountScope, baseId: number, mergeeId: number): Promise<ContactRecord> {
-  const { db, accountId } = scope;
-  if (baseId === mergeeId) throw invalidField("mergee_contact_id", "must be another contact than base_contact_id", "same_contact");
-  const [baseRows, mergeeRows] = await db.batch([contactQuery(scope, baseId), contactQuery(scope, mergeeId)]);
-  const [base, mergee] = [baseRows[0], mergeeRows[0]];
-  if (!base) throw notFound("Contact", baseId, "base_contact_id");
-  if (!mergee) throw notFound("Contact", mergeeId, "mergee_contact_id");
-
-  const fill = <T>(own: T | null, other: T | null) => (own === null || own === "" ? other : own);
-  const merged = applyInput(base, {
-    name: fill(base.name, mergee.name) ?? "",
-    email: fill(base.email, mergee.email),
-    phoneNumber: fill(base.phoneNumber, mergee.phoneNumber),
-    identifier: fill(base.identifier, mergee.identifier),
-    avatarUrl: fill(base.avatarUrl, mergee.avatarUrl),
-    additionalAttributes: { ...mergee.additionalAttributes, ...base.additionalAttributes },
-    customAttributes: { ...mergee.customAttributes, ...base.customAttributes },
-  });
-  const own = and(eq(taggings.accountId, accountId), eq(taggings.taggableType, "Contact"), eq(taggings.taggableId, mergeeId));
-  const at = now();
-  const mergeeConversations = db
-    .select({ id: conversations.id })
-    .from(conversations)
-    .where(and(eq(conversations.accountId, accountId), eq(conversations.contactId, mergeeId)));
-  const moves: Statement[] = [
-    // A contact sends messages only in its own conversations: found through them, by index, before they move.
-    db
-      .update(messages)
-      .set({ senderId: baseId })
-      .where(and(inArray(messages.conversationId, mergeeConversations), eq(messages.senderType, "Contact"), eq(messages.senderId, mergeeId))),
-    db.update(conversations).set({ contactId: baseId, updatedAt: at }).where(and(eq(conversations.accountId, accountId), eq(conversations.contactId, mergeeId))),
-    db.update(contactInboxes).set({ contactId: baseId, updatedAt: at }).where(and(eq(contactInboxes.accountId, accountId), eq(contactInboxes.contactId, mergeeId))),
-    rawSql(db, sql`INSERT OR IGNORE INTO taggings (account_id, taggable_type, taggable_id, tag, created_at)
-      SELECT account_id, taggable_type, ${baseId}, tag, ${at} FROM taggings WHERE ${own}`),
-    db.delete(taggings).where(own),
-    // The mergee goes before the base takes its email, phone number or identifier (unique per account).
-    resolvedCounter(scope, sql<number>`-${storedResolved(mergeeId)}`),
-    db.delete(contacts).where(and(eq(contacts.accountId, accountId), eq(contacts.id, mergeeId))),
-  ];
-  return writeContactChange(scope, base, merged, true, moves);
 }

@@ -1,17 +1,15 @@
 import { Hono } from "hono";
 import type { z } from "zod";
 import { filterContacts, listContacts, searchContacts } from "../../domain/contact-lists";
+import { contactConversations } from "../../domain/contact-conversations";
+import { contactableInboxes, createContactInbox } from "../../domain/contact-inboxes";
+import { listContactLabels, replaceContactLabels } from "../../domain/contact-labels";
+import { mergeContacts } from "../../domain/contact-merge";
 import {
   type ContactInput,
-  contactConversations,
-  contactableInboxes,
   createContact,
-  createContactInbox,
   deleteContact,
   destroyCustomAttributes,
-  listContactLabels,
-  mergeContacts,
-  replaceContactLabels,
   showContact,
   updateContact,
 } from "../../domain/contacts";
