@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { del, get, patch, post, put } from "../support/http";
+import { call, del, get, patch, post, put } from "../support/http";
 import { insertApiInbox, insertContactAttributeDefinition, insertInboxMember } from "../support/fixtures";
 import { createWorld } from "../support/world";
 
@@ -77,6 +77,25 @@ describe("create and show", () => {
     const wrapped = await post(`${world.base}/contacts`, world.agent.key, { contact: { name: "Wrapped", email: "wrapped@example.com" } });
     expect(wrapped.status).toBe(200);
     expect(wrapped.body.payload.contact.email).toBe("wrapped@example.com");
+    const form = new URLSearchParams({
+      name: "Form",
+      email: "form@example.com",
+      blocked: "true",
+      "additional_attributes[city]": "Lisbon",
+      custom_attributes: JSON.stringify({ plan_code: 7 }),
+    });
+    const res = await call("POST", `${world.base}/contacts`, {
+      key: world.agent.key,
+      rawBody: form.toString(),
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.payload.contact).toMatchObject({
+      name: "Form",
+      blocked: true,
+      additional_attributes: { city: "Lisbon" },
+      custom_attributes: { plan_code: 7 },
+    });
   });
 
   it("answers 404 naming the contact for an unknown id or another account's contact", async () => {
@@ -171,6 +190,7 @@ describe("update", () => {
     });
     expect(roundTrips(res.headers)).toBeLessThanOrEqual(3);
 
+    // The outbox row is the event's contract until the webhook consumer (another branch) delivers it.
     const events = await env.DB.prepare("SELECT event_name, data FROM event_outbox WHERE subject_type = 'Contact' AND subject_id = ? ORDER BY id")
       .bind(id)
       .all<{ event_name: string; data: string }>();
