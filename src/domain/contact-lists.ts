@@ -22,15 +22,26 @@ const listed = (accountId: number) => sql`account_id = ${accountId} AND resolved
 
 const window = (page: number, extra = 0) => ({ limit: CONTACTS_PER_PAGE + extra, offset: (page - 1) * CONTACTS_PER_PAGE });
 
-/** One page of the listed (resolved) contacts; the total comes from the counter, never from a count. */
-export async function listContacts(scope: AccountScope, query: ContactListQuery): Promise<{ count: number; records: ContactRecord[] }> {
+/**
+ * One page of the listed (resolved) contacts; the total comes from the counter, never from a count.
+ * With `labels` (contacts having any of them) it is the labels filter, which answers `has_more` instead
+ * of a total, like search and filter.
+ */
+export async function listContacts(
+  scope: AccountScope,
+  query: ContactListQuery & { labels: string[] },
+): Promise<{ count: number; records: ContactRecord[]; hasMore: boolean | null }> {
+  if (query.labels.length > 0) {
+    const labelled = await filterContacts(scope, [{ attribute_key: "labels", filter_operator: "equal_to", values: query.labels }], query);
+    return { count: labelled.records.length, ...labelled };
+  }
   const { db, accountId } = scope;
   const ids = contactPageIds(listed(accountId), query.sort, window(query.page));
   const [rows, counter] = await db.batch([
     contactRecordsQuery(db, ids, query.withInboxes),
     counterQuery(db, accountId, RESOLVED_CONTACTS),
   ]);
-  return { count: counter[0]?.value ?? 0, records: toContactRecords(rows, query.withInboxes) };
+  return { count: counter[0]?.value ?? 0, records: toContactRecords(rows, query.withInboxes), hasMore: null };
 }
 
 export type PartialPage = { records: ContactRecord[]; hasMore: boolean };

@@ -52,8 +52,14 @@ const listFields = {
   include_contact_inboxes: z.string().optional(),
 };
 
-export const ContactListQuery = z.object(listFields);
+/** `labels[]=a&labels[]=b` (Rails style) or `labels=a`: one value arrives as a string, several as an array. */
+const Labels = z.union([ShortText, z.array(ShortText).max(20)]).transform((v) => (Array.isArray(v) ? v : [v]));
+
+export const ContactListQuery = z
+  .object({ ...listFields, "labels[]": Labels.optional(), labels: Labels.optional() })
+  .transform(({ "labels[]": bracketed, labels, ...rest }) => ({ ...rest, labels: [...(bracketed ?? []), ...(labels ?? [])] }));
 export const ContactSearchQuery = z.object({ ...listFields, q: z.string().trim().min(1).max(255) });
+export const ContactShowQuery = z.object({ include_contact_inboxes: listFields.include_contact_inboxes });
 
 const FilterValue = z.union([z.string().max(255), z.number(), z.boolean()]);
 

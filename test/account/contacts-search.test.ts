@@ -134,6 +134,15 @@ describe("filter", () => {
     expect((await filter({ payload: [cond("name", "contains", ["a"])] }, "?sort=nope")).status).toBe(422);
   });
 
+  it("lists the contacts having any of labels[] on GET /contacts", async () => {
+    await post(`${world.base}/contacts/${ids["Grace Hopper"]}/labels`, world.admin.key, { labels: ["navy"] });
+    const one = await get(`${world.base}/contacts?labels[]=vip`, world.agent.key);
+    expect(names(one)).toEqual(["Ada Lovelace"]);
+    expect(one.body.meta).toEqual({ count: 1, current_page: 1, has_more: false });
+    const both = await get(`${world.base}/contacts?labels[]=vip&labels[]=navy&sort=-name`, world.agent.key);
+    expect(names(both)).toEqual(["Grace Hopper", "Ada Lovelace"]);
+  });
+
   it("keeps working, bound, with quotes and many values", async () => {
     const res = await filter({ payload: [cond("name", "equal_to", [...Array.from({ length: 99 }, (_, i) => `x' OR 1=1 -- ${i}`), "ada lovelace"])] });
     expect(res.status).toBe(200);

@@ -26,6 +26,7 @@ import {
   ContactListQuery,
   ContactMerge,
   ContactSearchQuery,
+  ContactShowQuery,
   ContactUpdate,
 } from "../../schemas/contacts";
 import { contactInboxView, contactView } from "../../views/contacts";
@@ -45,7 +46,7 @@ const toInput = (body: z.infer<typeof ContactUpdate>): ContactInput => ({
 /** Chatwoot includes contact inboxes unless `include_contact_inboxes` is exactly "false". */
 const withInboxes = (value: string | undefined) => value !== "false";
 
-const listQuery = (q: z.infer<typeof ContactListQuery>) => ({
+const listQuery = (q: Pick<z.infer<typeof ContactSearchQuery>, "page" | "sort" | "include_contact_inboxes">) => ({
   page: Number(q.page ?? 1),
   sort: q.sort,
   withInboxes: withInboxes(q.include_contact_inboxes),
@@ -61,8 +62,9 @@ const currentPage = (page: string | undefined) => page ?? 1;
 export const contactsApi = new Hono<AppEnv>()
   .get("/", validate("query", ContactListQuery), async (c) => {
     const q = c.req.valid("query");
-    const { count, records } = await listContacts(accountScope(c), listQuery(q));
-    return c.json({ meta: { count, current_page: currentPage(q.page) }, payload: records.map(contactView) });
+    const { count, records, hasMore } = await listContacts(accountScope(c), { ...listQuery(q), labels: q.labels });
+    const meta = { count, current_page: currentPage(q.page), ...(hasMore !== null && { has_more: hasMore }) };
+    return c.json({ meta, payload: records.map(contactView) });
   })
   .get("/search", validate("query", ContactSearchQuery), async (c) => {
     const q = c.req.valid("query");
@@ -98,7 +100,7 @@ export const contactsApi = new Hono<AppEnv>()
       },
     });
   })
-  .get("/:id", validate("param", IdParam), validate("query", ContactListQuery.pick({ include_contact_inboxes: true })), async (c) => {
+  .get("/:id", validate("param", IdParam), validate("query", ContactShowQuery), async (c) => {
     const include = withInboxes(c.req.valid("query").include_contact_inboxes);
     return c.json({ payload: contactView(await showContact(accountScope(c), c.req.valid("param").id, include)) });
   })
