@@ -3,6 +3,7 @@
  * Each is one read batch. See contact-order.ts for the orders and what a page costs.
  */
 import { type SQL, sql } from "drizzle-orm";
+import { now } from "../db/client";
 import type { AccountScope } from "../http/app-env";
 import { type FilterCondition, contactFilterSql } from "./contact-filter";
 import { type ContactSort, contactPageIds } from "./contact-order";
@@ -10,7 +11,6 @@ import { type ContactRecord, contactRecordsQuery, toContactRecords } from "./con
 import { RESOLVED_CONTACTS } from "./contacts";
 import { counterQuery } from "./counters";
 import { customAttributeDefinitionsQuery } from "./custom-attribute-values";
-import { now } from "../db/client";
 
 /** Chatwoot's page size for contacts. */
 export const CONTACTS_PER_PAGE = 15;
@@ -20,7 +20,7 @@ export type ContactListQuery = { page: number; sort: ContactSort; withInboxes: b
 /** `resolved = 1` is written as a literal so that SQLite can use the partial list indexes. */
 const listed = (accountId: number) => sql`account_id = ${accountId} AND resolved = 1`;
 
-const window = (page: number, extra = 0) => ({ limit: CONTACTS_PER_PAGE + extra, offset: (page - 1) * CONTACTS_PER_PAGE });
+const pageWindow = (page: number, extra = 0) => ({ limit: CONTACTS_PER_PAGE + extra, offset: (page - 1) * CONTACTS_PER_PAGE });
 
 /**
  * One page of the listed (resolved) contacts; the total comes from the counter, never from a count.
@@ -36,7 +36,7 @@ export async function listContacts(
     return { count: labelled.records.length, ...labelled };
   }
   const { db, accountId } = scope;
-  const ids = contactPageIds(listed(accountId), query.sort, window(query.page));
+  const ids = contactPageIds(listed(accountId), query.sort, pageWindow(query.page));
   const [rows, counter] = await db.batch([
     contactRecordsQuery(db, ids, query.withInboxes),
     counterQuery(db, accountId, RESOLVED_CONTACTS),
@@ -63,7 +63,7 @@ export async function searchContacts(scope: AccountScope, q: string, query: Cont
   const needle = q.toLowerCase();
   const where = sql`account_id = ${accountId} AND (instr(lower(name), ${needle}) > 0 OR instr(email, ${needle}) > 0
     OR instr(lower(phone_number), ${needle}) > 0 OR instr(identifier, ${q}) > 0)`;
-  const [rows] = await db.batch([contactRecordsQuery(db, contactPageIds(where, query.sort, window(query.page, 1)), query.withInboxes)]);
+  const [rows] = await db.batch([contactRecordsQuery(db, contactPageIds(where, query.sort, pageWindow(query.page, 1)), query.withInboxes)]);
   return partialPage(rows, query.withInboxes);
 }
 
@@ -76,6 +76,6 @@ export async function filterContacts(scope: AccountScope, conditions: FilterCond
   const { db, accountId } = scope;
   const [definitions] = await db.batch([customAttributeDefinitionsQuery(db, accountId, "contact_attribute")]);
   const where: SQL = sql`${listed(accountId)} AND ${contactFilterSql(conditions, definitions, now())}`;
-  const [rows] = await db.batch([contactRecordsQuery(db, contactPageIds(where, query.sort, window(query.page, 1)), query.withInboxes)]);
+  const [rows] = await db.batch([contactRecordsQuery(db, contactPageIds(where, query.sort, pageWindow(query.page, 1)), query.withInboxes)]);
   return partialPage(rows, query.withInboxes);
 }
