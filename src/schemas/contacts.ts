@@ -30,10 +30,9 @@ export const ContactUpdate = wrapped("contact", z.object(contactFields));
 
 const SORT_VALUES = Object.keys(CONTACT_SORT_KEYS).flatMap((k) => [k, `-${k}`]) as [string, ...string[]];
 
-/** `sort` as Chatwoot names it: a key, "-" in front for descending. */
+/** `sort` as Chatwoot names it: a key, "-" in front for descending; blank means the default order. */
 const Sort = z
-  .enum(SORT_VALUES)
-  .optional()
+  .preprocess((v) => (v === "" ? undefined : v), z.enum(SORT_VALUES).optional())
   .transform((v): ContactSort =>
     v === undefined ? { key: null, descending: false } : { key: v.replace(/^-/, "") as ContactSortKey, descending: v.startsWith("-") },
   );

@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { get, post } from "../support/http";
+import { seedContacts } from "../support/fixtures";
 import { createWorld } from "../support/world";
 
 type World = Awaited<ReturnType<typeof createWorld>>;
@@ -147,6 +148,25 @@ describe("list contacts", () => {
       expect(Number(/db-round-trips;desc="(\d+)"/.exec(timing)![1])).toBeLessThanOrEqual(3);
       // auth (a handful) + at most 15 index entries per part + 15 rows + the counter
       expect(Number(/db-rows-read;desc="(\d+)"/.exec(timing)![1]), sort).toBeLessThan(60);
+    }
+  });
+});
+
+describe("cost at scale", () => {
+  it("reads the same rows for page 1 of an account with 3,000 contacts as of one with 20", async () => {
+    const big = await createWorld("Big");
+    const listedCount = await seedContacts(big.accountId, 3_000);
+    const rowsRead = async (w: World, query: string) => {
+      const res = await get(`${w.base}/contacts?${query}&include_contact_inboxes=false`, w.agent.key);
+      expect(res.status).toBe(200);
+      return { rows: Number(/db-rows-read;desc="(\d+)"/.exec(res.headers.get("server-timing")!)![1]), body: res.body };
+    };
+    for (const sort of ["", "name", "-name", "email", "-phone_number", "last_activity_at", "-created_at", "company", "-city", "country"]) {
+      const small = await rowsRead(world, `sort=${sort}`);
+      const large = await rowsRead(big, `sort=${sort}`);
+      expect(large.body.meta.count).toBe(listedCount);
+      expect(large.body.payload).toHaveLength(15);
+      expect(large.rows, sort).toBeLessThanOrEqual(small.rows + 2);
     }
   });
 });
