@@ -1,8 +1,7 @@
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 
-// Benchmarks (`npm run bench:contacts`): same Workers runtime and bindings as the tests, but not part of
-// `npm test`. They print their results; bench/README.md records them.
+// Benchmarks run like the tests (workerd, real D1) but only with `npm run bench:*`, never in `npm test`.
 export default defineConfig(async () => ({
   plugins: [
     cloudflareTest({
@@ -13,7 +12,7 @@ export default defineConfig(async () => ({
   test: {
     include: ["bench/**/*.bench.test.ts"],
     setupFiles: ["./test/support/apply-migrations.ts"],
-    testTimeout: 1_200_000,
-    hookTimeout: 1_200_000,
+    testTimeout: 600_000,
+    hookTimeout: 600_000,
   },
 }));

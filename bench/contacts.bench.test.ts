@@ -5,7 +5,7 @@
  */
 import { env, exports } from "cloudflare:workers";
 import { expect, it } from "vitest";
-import { seedContacts } from "../test/support/fixtures";
+import { seedContacts } from "../test/support/contact-fixtures";
 import { createWorld } from "../test/support/world";
 
 /** Latency: the median of RUNS blocks, each the mean of BLOCK back-to-back requests (workerd's clock is coarse). */

@@ -6,7 +6,7 @@
  */
 import { type SQL, sql } from "drizzle-orm";
 import { type ErrorEntry, invalid } from "../http/errors";
-import type { CustomAttributeDefinition } from "./custom-attribute-values";
+import type { AttributeDefinition } from "./custom-attribute-values";
 import { ATTRIBUTE_DISPLAY_TYPES, enumName } from "./enums";
 
 export type FilterCondition = {
@@ -56,7 +56,7 @@ const STANDARD: Record<string, Attribute> = {
 };
 
 /** Custom attributes: operators by display type, as the dashboard offers them. */
-function customAttribute(definition: CustomAttributeDefinition): Attribute {
+function customAttribute(definition: AttributeDefinition): Attribute {
   // Looked up by key rather than by JSON path, so no key (quotes, dots) can make a malformed path.
   const expression = sql`(SELECT value FROM json_each(contacts.custom_attributes) WHERE key = ${definition.attributeKey})`;
   switch (enumName(ATTRIBUTE_DISPLAY_TYPES, definition.attributeDisplayType)) {
@@ -167,7 +167,7 @@ function conditionSql(attribute: Attribute, operator: Operator, values: unknown[
  * precedence applies (AND binds tighter than OR), as in Chatwoot. A problem is a 422 naming
  * `payload[i].<field>`.
  */
-export function contactFilterSql(conditions: FilterCondition[], definitions: CustomAttributeDefinition[], at: number): SQL {
+export function contactFilterSql(conditions: FilterCondition[], definitions: AttributeDefinition[], at: number): SQL {
   const custom = new Map(definitions.map((d) => [d.attributeKey, d]));
   const errors: ErrorEntry[] = [];
   const parts: SQL[] = [];

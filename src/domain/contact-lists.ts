@@ -8,9 +8,9 @@ import type { AccountScope } from "../http/app-env";
 import { type FilterCondition, contactFilterSql } from "./contact-filter";
 import { type ContactSort, contactPageIds } from "./contact-order";
 import { type ContactRecord, contactRecordsQuery, toContactRecords } from "./contact-records";
-import { RESOLVED_CONTACTS } from "./contacts";
 import { counterQuery } from "./counters";
 import { customAttributeDefinitionsQuery } from "./custom-attribute-values";
+import { CONTACT_ATTRIBUTE, RESOLVED_CONTACTS } from "./contacts";
 
 /** Chatwoot's page size for contacts. */
 export const CONTACTS_PER_PAGE = 15;
@@ -74,7 +74,7 @@ export async function searchContacts(scope: AccountScope, q: string, query: Cont
  */
 export async function filterContacts(scope: AccountScope, conditions: FilterCondition[], query: ContactListQuery): Promise<PartialPage> {
   const { db, accountId } = scope;
-  const [definitions] = await db.batch([customAttributeDefinitionsQuery(db, accountId, "contact_attribute")]);
+  const [definitions] = await db.batch([customAttributeDefinitionsQuery(db, accountId, CONTACT_ATTRIBUTE)]);
   const where: SQL = sql`${listed(accountId)} AND ${contactFilterSql(conditions, definitions, now())}`;
   const [rows] = await db.batch([contactRecordsQuery(db, contactPageIds(where, query.sort, pageWindow(query.page, 1)), query.withInboxes)]);
   return partialPage(rows, query.withInboxes);

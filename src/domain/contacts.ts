@@ -14,13 +14,17 @@ import { type ErrorEntry, invalid, notFound } from "../http/errors";
 import { type ContactFields, derivedContactColumns } from "./contact-fields";
 import { type ContactRecord, type ContactRow, contactRecordsQuery, oneContactIds, toContactRecords } from "./contact-records";
 import { counterStatement } from "./counters";
-import { checkCustomAttributeValues, customAttributeDefinitionsQuery } from "./custom-attribute-values";
+import { type AttributeModel, checkCustomAttributeValues, customAttributeDefinitionsQuery } from "./custom-attribute-values";
+import { ATTRIBUTE_MODELS, enumValue } from "./enums";
 import { randomToken } from "./keys";
 
 const { contacts, contactInboxes, inboxes, taggings, conversations, messages } = schema;
 
 /** The key of the counter behind `meta.count` of the contact list. */
 export const RESOLVED_CONTACTS = "contacts.resolved";
+
+/** `attribute_model` of the custom attribute definitions that apply to contacts. */
+export const CONTACT_ATTRIBUTE = enumValue(ATTRIBUTE_MODELS, "contact_attribute") as AttributeModel;
 
 export type ContactInput = {
   name?: string;
@@ -166,7 +170,7 @@ export async function createContact(
 ): Promise<{ record: ContactRecord; contactInbox: ContactInboxResult | null }> {
   const { db, accountId } = scope;
   const [definitions, taken, inboxRows] = await db.batch([
-    customAttributeDefinitionsQuery(db, accountId, "contact_attribute"),
+    customAttributeDefinitionsQuery(db, accountId, CONTACT_ATTRIBUTE),
     uniquenessQuery(scope, input),
     inboxQuery(scope, input.inboxId ?? 0),
   ]);
@@ -202,7 +206,7 @@ export async function updateContact(
   const { db, accountId } = scope;
   const [current, definitions, taken] = await db.batch([
     contactQuery(scope, contactId),
-    customAttributeDefinitionsQuery(db, accountId, "contact_attribute"),
+    customAttributeDefinitionsQuery(db, accountId, CONTACT_ATTRIBUTE),
     uniquenessQuery(scope, input, contactId),
   ]);
   if (!current[0]) throw notFound("Contact", contactId);
@@ -233,7 +237,8 @@ export async function writeContactChange(
   precede: Statement[] = [],
 ): Promise<ContactRecord> {
   const { db, accountId } = scope;
-  const changes = changedAttributes(visibleAttributes(before), visibleAttributes(after));
+  const [shownBefore, shownAfter] = [visibleAttributes(before), visibleAttributes(after)];
+  const changes = changedAttributes(shownBefore, shownAfter, Object.keys(shownAfter) as Array<keyof typeof shownAfter>);
   const readBack = contactRecordsQuery(db, oneContactIds(accountId, before.id), withInboxes);
   if (changes.length === 0 && precede.length === 0) {
     const [rows] = await db.batch([readBack]);

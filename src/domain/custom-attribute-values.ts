@@ -1,38 +1,36 @@
 /**
- * Server-side check of custom attribute values against the account's definitions. Chatwoot checks them
- * only in its dashboard (type, list options, regex); edgedesk refuses a mismatch with a 422 naming the key.
- * Keys without a definition pass, as in Chatwoot; `null` clears a value and always passes.
+ * Custom attribute values checked on the server against their definitions (Chatwoot checks them only in
+ * its dashboard). A key without a definition is stored as given, as Chatwoot does; null clears a value.
  */
 import { and, eq } from "drizzle-orm";
 import { type Database, schema } from "../db/client";
 import type { ErrorEntry } from "../http/errors";
-import { ATTRIBUTE_DISPLAY_TYPES, ATTRIBUTE_MODELS, enumName, enumValue } from "./enums";
 
 const { customAttributeDefinitions } = schema;
 
-export type CustomAttributeDefinition = typeof customAttributeDefinitions.$inferSelect;
-export type AttributeModel = (typeof ATTRIBUTE_MODELS)[number];
+export type AttributeDefinition = typeof customAttributeDefinitions.$inferSelect;
 
-/** The account's definitions for one model, for a read batch. */
+/** 0 conversation_attribute, 1 contact_attribute */
+export type AttributeModel = 0 | 1;
+
 export function customAttributeDefinitionsQuery(db: Database, accountId: number, model: AttributeModel) {
   return db
     .select()
     .from(customAttributeDefinitions)
-    .where(
-      and(
-        eq(customAttributeDefinitions.accountId, accountId),
-        eq(customAttributeDefinitions.attributeModel, enumValue(ATTRIBUTE_MODELS, model)),
-      ),
-    );
+    .where(and(eq(customAttributeDefinitions.accountId, accountId), eq(customAttributeDefinitions.attributeModel, model)));
 }
 
-/** Chatwoot stores patterns as `/body/flags` (Ruby style) or as a bare body. An unusable one checks nothing. */
-export function parsePattern(pattern: string | null): RegExp | null {
-  if (!pattern) return null;
-  const slashed = /^\/(.*)\/([a-z]*)$/s.exec(pattern);
-  const [body, flags] = slashed ? [slashed[1], slashed[2].replace(/[^imsu]/g, "")] : [pattern, ""];
+/** Longest pattern accepted: user patterns run on the server, so they are kept small. */
+export const MAX_PATTERN_LENGTH = 500;
+/** Longest text value (Chatwoot's limit for conversation attribute strings). */
+export const MAX_VALUE_LENGTH = 1500;
+
+/** A definition's `regex_pattern`, written `/body/flags` or as a bare body; null when it does not compile. */
+export function compileAttributePattern(pattern: string): RegExp | null {
+  if (pattern.length > MAX_PATTERN_LENGTH) return null;
+  const delimited = /^\/(.*)\/([a-z]*)$/s.exec(pattern);
   try {
-    return new RegExp(body, flags);
+    return delimited ? new RegExp(delimited[1], delimited[2]) : new RegExp(pattern);
   } catch {
     return null;
   }
@@ -41,7 +39,7 @@ export function parsePattern(pattern: string | null): RegExp | null {
 const isNumeric = (v: unknown) =>
   (typeof v === "number" && Number.isFinite(v)) || (typeof v === "string" && v.trim() !== "" && Number.isFinite(Number(v)));
 
-function isHttpUrl(v: unknown) {
+const isHttpUrl = (v: unknown) => {
   if (typeof v !== "string") return false;
   try {
     const url = new URL(v);
@@ -49,55 +47,61 @@ function isHttpUrl(v: unknown) {
   } catch {
     return false;
   }
+};
+
+const isDate = (v: unknown) =>
+  typeof v === "string" &&
+  /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(v) &&
+  !Number.isNaN(Date.parse(v)) &&
+  isCalendarDay(v.slice(0, 10));
+
+/** Date.parse rolls 2023-02-29 over into March; a real day survives the round trip. */
+function isCalendarDay(ymd: string) {
+  const [year, month, day] = ymd.split("-").map(Number);
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }
 
-/** A date or date-time as the dashboard's date picker sends it (ISO 8601). */
-const isDate = (v: unknown) => typeof v === "string" && /^\d{4}-\d{2}-\d{2}/.test(v) && !Number.isNaN(Date.parse(v));
-
-function problem(definition: CustomAttributeDefinition, value: unknown): { message: string; code: string } | null {
-  const type = enumName(ATTRIBUTE_DISPLAY_TYPES, definition.attributeDisplayType);
-  switch (type) {
-    case "text": {
-      if (typeof value !== "string") return { message: "must be a string", code: "invalid_type" };
-      const pattern = parsePattern(definition.regexPattern);
-      if (pattern && !pattern.test(value)) {
-        return { message: definition.regexCue || `does not match ${definition.regexPattern}`, code: "pattern_mismatch" };
-      }
+/** Why `value` does not fit `definition`, or null when it fits. */
+function mismatch(definition: AttributeDefinition, value: unknown): { message: string; code: string } | null {
+  switch (definition.attributeDisplayType) {
+    case 0: {
+      if (typeof value !== "string") return { message: "must be text", code: "invalid_type" };
+      if (value.length > MAX_VALUE_LENGTH) return { message: `is too long (maximum is ${MAX_VALUE_LENGTH} characters)`, code: "too_long" };
+      const pattern = definition.regexPattern ? compileAttributePattern(definition.regexPattern) : null;
+      if (pattern && !pattern.test(value)) return { message: definition.regexCue || "does not match the required pattern", code: "pattern_mismatch" };
       return null;
     }
-    case "number":
-    case "currency":
-    case "percent":
+    case 1:
+    case 2:
+    case 3:
       return isNumeric(value) ? null : { message: "must be a number", code: "invalid_type" };
-    case "link":
+    case 4:
       return isHttpUrl(value) ? null : { message: "must be an http or https URL", code: "invalid_format" };
-    case "date":
-      return isDate(value) ? null : { message: "must be an ISO 8601 date", code: "invalid_format" };
-    case "list":
+    case 5:
+      return isDate(value) ? null : { message: "must be a date (YYYY-MM-DD or ISO 8601)", code: "invalid_format" };
+    case 6:
       return typeof value === "string" && definition.attributeValues.includes(value)
         ? null
         : { message: `must be one of: ${definition.attributeValues.join(", ")}`, code: "invalid_value" };
-    case "checkbox":
+    case 7:
       return typeof value === "boolean" ? null : { message: "must be true or false", code: "invalid_type" };
     default:
       return null;
   }
 }
 
-/**
- * One error per value that does not fit its definition, with `field` = `${fieldPrefix}.${key}`
- * (e.g. "custom_attributes.plan").
- */
+/** One 422 entry per value that does not fit its definition; `field` is `<fieldPrefix>.<key>`. */
 export function checkCustomAttributeValues(
-  definitions: readonly CustomAttributeDefinition[],
+  definitions: AttributeDefinition[],
   values: Record<string, unknown>,
-  fieldPrefix: string,
+  fieldPrefix = "custom_attributes",
 ): ErrorEntry[] {
   const byKey = new Map(definitions.map((d) => [d.attributeKey, d]));
   return Object.entries(values).flatMap(([key, value]) => {
     const definition = byKey.get(key);
     if (!definition || value === null) return [];
-    const found = problem(definition, value);
-    return found ? [{ field: `${fieldPrefix}.${key}`, ...found }] : [];
+    const problem = mismatch(definition, value);
+    return problem ? [{ field: `${fieldPrefix}.${key}`, ...problem }] : [];
   });
 }

@@ -1,21 +1,24 @@
+/**
+ * Events are written to the outbox in the same batch as the change that causes them, so an
+ * acknowledged change never loses its event. Delivery (queue, webhooks, automation) reads the outbox.
+ */
 import type { SQL } from "drizzle-orm";
 import { type Database, now, schema } from "../db/client";
+
+/** `{ "<attribute>": { previous_value, current_value } }` entries, as Chatwoot's webhooks carry them. */
+export type ChangedAttributes = Array<Record<string, { previous_value: unknown; current_value: unknown }>>;
 
 export type OutboxEvent = {
   accountId: number;
   eventName: string;
-  /** "Contact" | "Conversation" | "Message" | ... */
+  /** "Conversation" | "Message" | "Contact" | "Inbox" | ... */
   subjectType: string;
-  /** the subject's id, or SQL for a row inserted earlier in the same batch (`lastInsertedId`) */
+  /** the subject's id, or `lastInsertedId(table)` for a row inserted earlier in the same batch */
   subjectId: number | SQL<number>;
   data?: Record<string, unknown>;
   causedByAutomation?: boolean;
 };
 
-/**
- * The outbox row of one event, to go into the same `db.batch` as the change it reports: the batch is
- * atomic, so an acknowledged change never loses its event and a failed one never emits it.
- */
 export function eventStatement(db: Database, event: OutboxEvent) {
   return db.insert(schema.eventOutbox).values({
     accountId: event.accountId,
@@ -28,9 +31,9 @@ export function eventStatement(db: Database, event: OutboxEvent) {
   });
 }
 
-/** `changed_attributes` as Chatwoot's webhooks carry it: one `{attr: {previous_value, current_value}}` per change. */
-export function changedAttributes(before: Record<string, unknown>, after: Record<string, unknown>) {
-  return Object.keys(after)
-    .filter((attr) => JSON.stringify(before[attr] ?? null) !== JSON.stringify(after[attr] ?? null))
-    .map((attr) => ({ [attr]: { previous_value: before[attr] ?? null, current_value: after[attr] ?? null } }));
+/** The changes between two versions of a record, for the given attributes (JSON-equal values are unchanged). */
+export function changedAttributes<T extends Record<string, unknown>>(before: T, after: T, keys: Array<keyof T & string>): ChangedAttributes {
+  return keys
+    .filter((key) => JSON.stringify(before[key] ?? null) !== JSON.stringify(after[key] ?? null))
+    .map((key) => ({ [key]: { previous_value: before[key] ?? null, current_value: after[key] ?? null } }));
 }

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { get, post } from "../support/http";
-import { insertApiInbox, insertConversation, insertInboxMember, insertMessage } from "../support/fixtures";
+import { addInboxMember, createInbox } from "../support/fixtures";
+import { insertConversation, insertMessage } from "../support/contact-fixtures";
 import { createWorld } from "../support/world";
 
 type World = Awaited<ReturnType<typeof createWorld>>;
@@ -21,9 +22,9 @@ beforeAll(async () => {
 
 describe("contact conversations", () => {
   it("lists the contact's conversations the caller may see, latest activity first, with the Conversation record", async () => {
-    const memberInbox = await insertApiInbox(world.accountId, "Member");
-    const hiddenInbox = await insertApiInbox(world.accountId, "Hidden");
-    await insertInboxMember(world.accountId, memberInbox, world.agent.id);
+    const memberInbox = await createInbox(world.accountId, { name: "Member" });
+    const hiddenInbox = await createInbox(world.accountId, { name: "Hidden" });
+    await addInboxMember(world.accountId, memberInbox, world.agent.id);
     const contact = await createContact(world, { name: "Talker", email: "talker@example.com" });
     const older = await insertConversation(world.accountId, { inboxId: memberInbox, contactId: contact.id, displayId: 11, lastActivityAt: 1_000_000, assigneeId: world.agent.id });
     await insertConversation(world.accountId, { inboxId: hiddenInbox, contactId: contact.id, displayId: 12, lastActivityAt: 3_000_000 });
@@ -85,7 +86,7 @@ describe("contact conversations", () => {
 
 describe("merge", () => {
   it("moves conversations, contact inboxes and labels to the base contact and deletes the mergee", async () => {
-    const inbox = await insertApiInbox(world.accountId, "Merge inbox");
+    const inbox = await createInbox(world.accountId, { name: "Merge inbox" });
     const base = await createContact(world, { name: "Base", email: "base@example.com", custom_attributes: { a: "base" } });
     const mergee = await createContact(world, {
       name: "Mergee",

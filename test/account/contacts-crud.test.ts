@@ -1,7 +1,7 @@
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, del, get, patch, post, put } from "../support/http";
-import { insertApiInbox, insertContactAttributeDefinition, insertInboxMember } from "../support/fixtures";
+import { addInboxMember, createInbox, outboxFor } from "../support/fixtures";
+import { insertContactAttributeDefinition } from "../support/contact-fixtures";
 import { createWorld } from "../support/world";
 
 type World = Awaited<ReturnType<typeof createWorld>>;
@@ -53,7 +53,7 @@ describe("create and show", () => {
   });
 
   it("creates the contact inbox when given an inbox of the account, with the source id given or a fresh one", async () => {
-    const inboxId = await insertApiInbox(world.accountId, "Support API");
+    const inboxId = await createInbox(world.accountId, { name: "Support API" });
     const res = await post(`${world.base}/contacts`, world.agent.key, { name: "With inbox", email: "inbox@example.com", inbox_id: inboxId, source_id: "my-source" });
     expect(res.status).toBe(200);
     expect(res.body.payload.contact_inbox).toMatchObject({ source_id: "my-source", inbox: { id: inboxId, name: "Support API", channel_type: "Channel::Api" } });
@@ -65,7 +65,7 @@ describe("create and show", () => {
   });
 
   it("refuses another account's inbox with a 404 naming inbox_id, and creates nothing", async () => {
-    const foreignInbox = await insertApiInbox(other.accountId);
+    const foreignInbox = await createInbox(other.accountId);
     const before = await listCount();
     const res = await post(`${world.base}/contacts`, world.agent.key, { email: "foreign@example.com", inbox_id: foreignInbox });
     expect(res.status).toBe(404);
@@ -190,12 +190,10 @@ describe("update", () => {
     });
     expect(roundTrips(res.headers)).toBeLessThanOrEqual(3);
 
-    // The outbox row is the event's contract until the webhook consumer (another branch) delivers it.
-    const events = await env.DB.prepare("SELECT event_name, data FROM event_outbox WHERE subject_type = 'Contact' AND subject_id = ? ORDER BY id")
-      .bind(id)
-      .all<{ event_name: string; data: string }>();
-    expect(events.results.map((e) => e.event_name)).toEqual(["contact_created", "contact_updated"]);
-    const changed = JSON.parse(events.results[1].data).changed_attributes;
+    // The outbox row is the event's contract; delivery (webhooks) reads it.
+    const events = await outboxFor("Contact", id);
+    expect(events.map((e) => e.event)).toEqual(["contact_created", "contact_updated"]);
+    const changed = events[1].data.changed_attributes;
     expect(changed).toEqual(
       expect.arrayContaining([
         { name: { previous_value: "Grace", current_value: "Grace Hopper" } },
@@ -206,8 +204,7 @@ describe("update", () => {
 
     // an update that changes nothing records no event
     await patch(`${world.base}/contacts/${id}`, world.agent.key, { name: "Grace Hopper" });
-    const after = await env.DB.prepare("SELECT count(*) AS n FROM event_outbox WHERE subject_type = 'Contact' AND subject_id = ?").bind(id).first<{ n: number }>();
-    expect(after!.n).toBe(2);
+    expect(await outboxFor("Contact", id)).toHaveLength(2);
   });
 
   it("clears email with an empty string and refuses to take another contact's email", async () => {
@@ -265,9 +262,9 @@ describe("permissions", () => {
 
 describe("contact inboxes", () => {
   it("creates a contact inbox in an inbox the agent belongs to, refuses others, and lists contactable inboxes", async () => {
-    const member = await insertApiInbox(world.accountId, "Member inbox");
-    const notMember = await insertApiInbox(world.accountId, "Other inbox");
-    await insertInboxMember(world.accountId, member, world.agent.id);
+    const member = await createInbox(world.accountId, { name: "Member inbox" });
+    const notMember = await createInbox(world.accountId, { name: "Other inbox" });
+    await addInboxMember(world.accountId, member, world.agent.id);
     const c = (await post(`${world.base}/contacts`, world.agent.key, { email: "ci@example.com" })).body.payload.contact;
 
     const refused = await post(`${world.base}/contacts/${c.id}/contact_inboxes`, world.agent.key, { inbox_id: notMember });

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, get, post } from "../support/http";
-import { insertContactAttributeDefinition } from "../support/fixtures";
+import { insertContactAttributeDefinition } from "../support/contact-fixtures";
 import { createWorld } from "../support/world";
 
 type World = Awaited<ReturnType<typeof createWorld>>;

@@ -1,133 +1,114 @@
 /**
- * TEST SETUP ONLY: rows inserted straight into the database for resources whose API routes live on other
- * branches (inbox CRUD, custom attribute definitions, conversations). Tests under test/account use these
- * to arrange a world, then check behaviour through HTTP only.
+ * Test setup that other work streams own the endpoints for (inboxes, contacts, inbox and team members):
+ * rows inserted straight into the test database. Setup only; nothing here is asserted.
  */
 import { env } from "cloudflare:workers";
 
 let sequence = 0;
-const now = () => Date.now();
+const next = () => `${Date.now()}-${++sequence}`;
 
-/** An API inbox of the account (inboxes + api_channels rows); returns its id. */
-export async function insertApiInbox(accountId: number, name = "API inbox"): Promise<number> {
-  const n = ++sequence;
-  const channel = await env.DB.prepare(
-    "INSERT INTO api_channels (account_id, secret, additional_attributes, created_at, updated_at) VALUES (?, ?, '{}', ?, ?) RETURNING id",
-  )
-    .bind(accountId, `secret-${n}`, now(), now())
-    .first<{ id: number }>();
-  const inbox = await env.DB.prepare(
-    `INSERT INTO inboxes (account_id, name, channel_type, channel_id, identifier, hmac_token, csat_config, auto_assignment_config, working_hours, created_at, updated_at)
-     VALUES (?, ?, 'Channel::Api', ?, ?, ?, '{}', '{}', '[]', ?, ?) RETURNING id`,
-  )
-    .bind(accountId, name, channel!.id, `inbox-identifier-${n}-${Date.now()}`, `hmac-${n}`, now(), now())
-    .first<{ id: number }>();
-  return inbox!.id;
-}
-
-export async function insertInboxMember(accountId: number, inboxId: number, userId: number) {
-  await env.DB.prepare("INSERT INTO inbox_members (account_id, inbox_id, user_id, created_at) VALUES (?, ?, ?, ?)")
-    .bind(accountId, inboxId, userId, now())
-    .run();
-}
-
-export type DefinitionRow = {
-  key: string;
-  /** 0 text, 1 number, 2 currency, 3 percent, 4 link, 5 date, 6 list, 7 checkbox */
-  displayType: number;
-  values?: string[];
-  regexPattern?: string;
-  regexCue?: string;
-};
-
-/** A contact_attribute definition of the account. */
-export async function insertContactAttributeDefinition(accountId: number, d: DefinitionRow) {
-  await env.DB.prepare(
-    `INSERT INTO custom_attribute_definitions (account_id, attribute_display_name, attribute_key, attribute_display_type,
-       attribute_model, attribute_values, regex_pattern, regex_cue, created_at, updated_at)
-     VALUES (?, ?, ?, ?, 1, ?, ?, ?, ?, ?)`,
-  )
-    .bind(accountId, d.key, d.key, d.displayType, JSON.stringify(d.values ?? []), d.regexPattern ?? null, d.regexCue ?? null, now(), now())
-    .run();
-}
-
-/** A conversation of the contact in the inbox (with its contact inbox), optionally with messages. */
-export async function insertConversation(
-  accountId: number,
-  input: { inboxId: number; contactId: number; displayId: number; lastActivityAt?: number; assigneeId?: number; status?: number },
-): Promise<number> {
-  const at = now();
-  const ci = await env.DB.prepare(
-    "INSERT INTO contact_inboxes (account_id, contact_id, inbox_id, source_id, pubsub_token, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
-  )
-    .bind(accountId, input.contactId, input.inboxId, `src-${++sequence}-${at}`, `pubsub-${sequence}-${at}`, at, at)
-    .first<{ id: number }>();
-  const row = await env.DB.prepare(
-    `INSERT INTO conversations (account_id, display_id, uuid, inbox_id, contact_id, contact_inbox_id, assignee_id, status, last_activity_at,
-       additional_attributes, custom_attributes, created_at, updated_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, '{}', '{}', ?, ?) RETURNING id`,
-  )
-    .bind(
-      accountId,
-      input.displayId,
-      crypto.randomUUID(),
-      input.inboxId,
-      input.contactId,
-      ci!.id,
-      input.assigneeId ?? null,
-      input.status ?? 0,
-      input.lastActivityAt ?? at,
-      at,
-      at,
-    )
-    .first<{ id: number }>();
+async function insert(sql: string, ...values: unknown[]): Promise<number> {
+  const row = await env.DB.prepare(`${sql} RETURNING id`).bind(...values).first<{ id: number }>();
   return row!.id;
 }
 
-export async function insertMessage(
-  accountId: number,
-  input: { conversationId: number; inboxId: number; content: string; messageType: number; senderType?: string; senderId?: number; createdAt?: number },
-) {
-  const at = input.createdAt ?? now();
-  await env.DB.prepare(
-    `INSERT INTO messages (account_id, inbox_id, conversation_id, message_type, content, sender_type, sender_id,
-       content_attributes, additional_attributes, external_source_ids, sentiment, created_at, updated_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, '{}', '{}', '{}', '{}', ?, ?)`,
-  )
-    .bind(accountId, input.inboxId, input.conversationId, input.messageType, input.content, input.senderType ?? null, input.senderId ?? null, at, at)
-    .run();
+export async function createInbox(accountId: number, options: { name?: string; channel?: "Channel::Api" | "Channel::WebWidget" } = {}) {
+  const at = Date.now();
+  const channel = options.channel ?? "Channel::Api";
+  const channelId =
+    channel === "Channel::Api"
+      ? await insert("INSERT INTO api_channels (account_id, secret, created_at, updated_at) VALUES (?, ?, ?, ?)", accountId, `secret-${next()}`, at, at)
+      : await insert("INSERT INTO web_widget_channels (account_id, website_url, created_at, updated_at) VALUES (?, ?, ?, ?)", accountId, "https://shop.example", at, at);
+  return insert(
+    "INSERT INTO inboxes (account_id, name, channel_type, channel_id, identifier, hmac_token, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+    accountId,
+    options.name ?? "Support",
+    channel,
+    channelId,
+    `inbox-${next()}`,
+    `hmac-${next()}`,
+    at,
+    at,
+  );
 }
 
-/**
- * Seeds `count` contacts in one statement (a recursive CTE, so no bound-parameter limit applies): 90 %
- * listed, a spread of names (some starting with a digit, some empty), 50 cities, a third without
- * company, a fifth without last activity. The derived sort columns follow src/domain/contact-fields.ts;
- * the "contacts.resolved" counter is set to the number of listed contacts, which it returns.
- */
-export async function seedContacts(accountId: number, count: number): Promise<number> {
-  await env.DB.prepare(
-    `WITH RECURSIVE seq(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM seq WHERE n < ?2),
-     rows AS (SELECT n,
-       CASE WHEN n % 50 = 0 THEN '' WHEN n % 17 = 0 THEN n || ' Street' ELSE 'Contact ' || ((n * 7919) % 100003) END AS name,
-       CASE WHEN n % 10 < 7 THEN 'c' || n || '@bench.test' END AS email,
-       CASE WHEN n % 10 IN (6, 7, 8) THEN '+1555' || substr('0000000' || n, -7) END AS phone,
-       CASE WHEN n % 10 = 8 THEN 'id-' || n END AS identifier,
-       'City ' || (n % 50) AS city, CASE WHEN n % 3 > 0 THEN 'Company ' || (n % 97) END AS company,
-       'Country ' || (n % 20) AS country,
-       CASE WHEN n % 5 > 0 THEN 1700000000000 + ((n * 104729) % 1000000) * 1000 END AS activity
-       FROM seq)
-     INSERT INTO contacts (account_id, name, email, phone_number, identifier, blocked, additional_attributes, custom_attributes,
-       last_activity_at, resolved, name_sort, company_sort, city_sort, country_sort, created_at, updated_at)
-     SELECT ?1, name, email, phone, identifier, 0,
-       json_object('city', city, 'company_name', company, 'country', country), '{}', activity,
-       (email IS NOT NULL OR phone IS NOT NULL OR identifier IS NOT NULL),
-       CASE WHEN name = '' THEN NULL WHEN substr(name, 1, 1) GLOB '[+0-9]' THEN '1' || lower(name) ELSE '0' || lower(name) END,
-       lower(company), lower(city), lower(country), 1700000000000 + n, 1700000000000 + n
-     FROM rows`,
-  )
-    .bind(accountId, count)
-    .run();
-  const listed = await env.DB.prepare("SELECT count(*) AS n FROM contacts WHERE account_id = ? AND resolved = 1").bind(accountId).first<{ n: number }>();
-  await env.DB.prepare("INSERT INTO counters (account_id, key, value) VALUES (?, 'contacts.resolved', ?)").bind(accountId, listed!.n).run();
-  return listed!.n;
+export async function createContact(accountId: number, fields: { name?: string; email?: string; blocked?: boolean } = {}) {
+  const at = Date.now();
+  return insert(
+    "INSERT INTO contacts (account_id, name, email, blocked, resolved, created_at, updated_at) VALUES (?, ?, ?, ?, 1, ?, ?)",
+    accountId,
+    fields.name ?? "Customer",
+    fields.email ?? `customer.${next()}@example.com`,
+    fields.blocked ? 1 : 0,
+    at,
+    at,
+  );
+}
+
+export async function createContactInbox(accountId: number, contactId: number, inboxId: number, sourceId = `source-${next()}`) {
+  const at = Date.now();
+  const id = await insert(
+    "INSERT INTO contact_inboxes (account_id, contact_id, inbox_id, source_id, pubsub_token, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+    accountId,
+    contactId,
+    inboxId,
+    sourceId,
+    `pubsub-${next()}`,
+    at,
+    at,
+  );
+  return { id, sourceId };
+}
+
+export async function addInboxMember(accountId: number, inboxId: number, userId: number) {
+  return insert("INSERT INTO inbox_members (account_id, inbox_id, user_id, created_at) VALUES (?, ?, ?, ?)", accountId, inboxId, userId, Date.now());
+}
+
+export async function createTeam(accountId: number, name: string, memberIds: number[] = []) {
+  const at = Date.now();
+  const teamId = await insert("INSERT INTO teams (account_id, name, created_at, updated_at) VALUES (?, ?, ?, ?)", accountId, name, at, at);
+  for (const userId of memberIds) {
+    await insert("INSERT INTO team_members (account_id, team_id, user_id, created_at) VALUES (?, ?, ?, ?)", accountId, teamId, userId, at);
+  }
+  return teamId;
+}
+
+export async function connectAgentBot(accountId: number, inboxId: number, agentBotId: number) {
+  const at = Date.now();
+  return insert(
+    "INSERT INTO agent_bot_inboxes (account_id, inbox_id, agent_bot_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?)",
+    accountId,
+    inboxId,
+    agentBotId,
+    at,
+    at,
+  );
+}
+
+export async function defineConversationAttribute(accountId: number, key: string, displayType: number, values: string[] = []) {
+  const at = Date.now();
+  return insert(
+    "INSERT INTO custom_attribute_definitions (account_id, attribute_display_name, attribute_key, attribute_display_type, attribute_model, attribute_values, created_at, updated_at) VALUES (?, ?, ?, ?, 0, ?, ?, ?)",
+    accountId,
+    key,
+    key,
+    displayType,
+    JSON.stringify(values),
+    at,
+    at,
+  );
+}
+
+/** The outbox rows written for one subject, oldest first. */
+export async function outboxFor(subjectType: string, subjectId: number) {
+  const { results } = await env.DB.prepare("SELECT event_name, data FROM event_outbox WHERE subject_type = ? AND subject_id = ? ORDER BY id")
+    .bind(subjectType, subjectId)
+    .all<{ event_name: string; data: string }>();
+  return results.map((r) => ({ event: r.event_name, data: JSON.parse(r.data) as Record<string, any> }));
+}
+
+/** The stored id of a conversation addressed by display id. */
+export async function conversationRowId(accountId: number, displayId: number) {
+  const row = await env.DB.prepare("SELECT id FROM conversations WHERE account_id = ? AND display_id = ?").bind(accountId, displayId).first<{ id: number }>();
+  return row!.id;
 }
