@@ -3,7 +3,7 @@
  * and one with 100,000 contacts, the database round trips and D1 rows read (from Server-Timing) and the
  * median latency as a multiple of GET /api measured in the same run. Prints a markdown table.
  */
-import { env, exports } from "cloudflare:workers";
+import { exports } from "cloudflare:workers";
 import { expect, it } from "vitest";
 import { seedContacts } from "../test/support/contact-fixtures";
 import { createWorld } from "../test/support/world";

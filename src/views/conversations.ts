@@ -55,6 +55,8 @@ function senderView(record: ConversationRecord, m: MessageRow) {
   };
 }
 
+const SENDER_TYPES: Record<string, string> = { Contact: "contact", User: "agent", AgentBot: "agent_bot" };
+
 /** A message in push form, as conversations embed it. */
 export function pushMessageView(record: ConversationRecord, m: MessageRow) {
   const { conversation } = record;
@@ -72,7 +74,8 @@ export function pushMessageView(record: ConversationRecord, m: MessageRow) {
     source_id: m.sourceId,
     content_type: enumName(CONTENT_TYPES, m.contentType),
     content_attributes: m.contentAttributes,
-    sender_type: m.senderType,
+    // the specification's names (contact, agent, agent_bot) for the stored "Contact" / "User" / "AgentBot"
+    sender_type: m.senderType ? (SENDER_TYPES[m.senderType] ?? m.senderType) : null,
     sender_id: m.senderId,
     external_source_ids: m.externalSourceIds,
     additional_attributes: m.additionalAttributes,
@@ -94,8 +97,8 @@ export function conversationView(record: ConversationRecord) {
     meta: {
       sender: record.contact ? contactView({ contact: record.contact, contactInboxes: null }) : null,
       channel: record.channelType,
-      assignee: record.assignee ? assigneeView(record.assignee, c.accountId) : null,
-      ...(record.assignee && { assignee_type: "User" }),
+      // both absent when unassigned, as in Chatwoot
+      ...(record.assignee && { assignee: assigneeView(record.assignee, c.accountId), assignee_type: "User" }),
       ...(record.team && {
         team: {
           id: record.team.id,
