@@ -16,6 +16,7 @@ import {
   index,
   integer,
   primaryKey,
+  type SQLiteColumn,
   sqliteTable,
   text,
   uniqueIndex,
@@ -326,6 +327,16 @@ export const contacts = sqliteTable(
     lastActivityAt: integer("last_activity_at"),
     /** 1 when the contact has an email, a phone number or an identifier: only these are listed */
     resolved: bool("resolved").notNull().default(false),
+    /**
+     * Sort keys derived by src/domain/contact-fields.ts on every write, so that each list order is an
+     * index range scan: null when the contact has no value (listed last), lower-cased otherwise.
+     * `name_sort` is prefixed "0", or "1" for names starting with "+" or a digit (Chatwoot lists those
+     * after the others); the other three come from additional_attributes company_name, city, country.
+     */
+    nameSort: text("name_sort"),
+    companySort: text("company_sort"),
+    citySort: text("city_sort"),
+    countrySort: text("country_sort"),
     ...timestamps,
   },
   (t) => [
@@ -333,8 +344,36 @@ export const contacts = sqliteTable(
     uniqueIndex("contacts_account_phone_unique").on(t.accountId, t.phoneNumber).where(sql`phone_number IS NOT NULL`),
     uniqueIndex("contacts_account_identifier_unique").on(t.accountId, t.identifier).where(sql`identifier IS NOT NULL`),
     index("contacts_account_resolved_id").on(t.accountId, t.resolved, t.id),
+    // One index per sort key of the contact list, over listed (resolved) contacts only: the page query
+    // `WHERE account_id = ? AND resolved = 1 ORDER BY key, id LIMIT 15 OFFSET n` walks n + 15 entries.
+    ...listIndexes(t),
   ],
 );
+
+function listIndexes(t: {
+  accountId: SQLiteColumn;
+  nameSort: SQLiteColumn;
+  email: SQLiteColumn;
+  phoneNumber: SQLiteColumn;
+  lastActivityAt: SQLiteColumn;
+  createdAt: SQLiteColumn;
+  companySort: SQLiteColumn;
+  citySort: SQLiteColumn;
+  countrySort: SQLiteColumn;
+  id: SQLiteColumn;
+}) {
+  const listed = sql`resolved = 1`;
+  return [
+    index("contacts_list_name").on(t.accountId, t.nameSort, t.id).where(listed),
+    index("contacts_list_email").on(t.accountId, t.email, t.id).where(listed),
+    index("contacts_list_phone_number").on(t.accountId, t.phoneNumber, t.id).where(listed),
+    index("contacts_list_last_activity_at").on(t.accountId, t.lastActivityAt, t.id).where(listed),
+    index("contacts_list_created_at").on(t.accountId, t.createdAt, t.id).where(listed),
+    index("contacts_list_company").on(t.accountId, t.companySort, t.id).where(listed),
+    index("contacts_list_city").on(t.accountId, t.citySort, t.id).where(listed),
+    index("contacts_list_country").on(t.accountId, t.countrySort, t.id).where(listed),
+  ];
+}
 
 export const contactInboxes = sqliteTable(
   "contact_inboxes",

@@ -1,5 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
+import { getTableColumns } from "drizzle-orm";
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import * as schema from "../../drizzle/schema";
 
@@ -26,3 +27,32 @@ export function lastInsertedId(table: SQLiteTable): SQL<number> {
 }
 
 export const now = () => Date.now();
+
+/**
+ * A raw SQL statement for `db.batch`, answering its rows (if any) as objects keyed by column name.
+ *
+ * drizzle's own `db.all(sql)` / `db.run(sql)` cannot go into a D1 batch when they have bound parameters
+ * (drizzle 0.45's D1 batch binds through `stmt`, which raw queries lack), so this supplies the prepared
+ * statement. Use it for what the query builder cannot express (compound selects, correlated JSON
+ * columns, INSERT OR IGNORE ... SELECT).
+ */
+export function rawSql<T = Record<string, unknown>>(db: Database, query: SQL) {
+  const raw = db.all<T>(query);
+  const built = raw.getQuery();
+  const prepared = {
+    getQuery: () => built,
+    stmt: db.$client.prepare(built.sql),
+    mapResult: (result: D1Result<T>) => result.results,
+  };
+  return Object.assign(raw, { _prepare: () => prepared });
+}
+
+/** A raw row (keys are SQL column names) decoded into `table`'s row type through its own column decoders. */
+export function decodeRow<T extends SQLiteTable>(table: T, raw: Record<string, unknown>): T["$inferSelect"] {
+  return Object.fromEntries(
+    Object.entries(getTableColumns(table)).map(([key, column]) => {
+      const value = raw[column.name];
+      return [key, value === null || value === undefined ? null : column.mapFromDriverValue(value)];
+    }),
+  ) as T["$inferSelect"];
+}

@@ -26,6 +26,7 @@ import {
   teamScopeKey,
 } from "./conversation-counters";
 import { filterCondition } from "./conversation-filter";
+import { visibleInboxCondition } from "./inbox-access";
 import { type AttributeDefinition, customAttributeDefinitionsQuery } from "./custom-attribute-values";
 import { type ConversationRecord, type ConversationRow, loadConversationRecords } from "./records";
 
@@ -52,10 +53,6 @@ export type ConversationPage = { counts: ConversationCounts; records: Conversati
 const ALL_STATUSES = [0, 1, 2, 3];
 
 /** Lists show what Chatwoot's finder shows: administrators every inbox, agents the inboxes they are members of. */
-function visibleInboxes(scope: AccountScope): SQL | undefined {
-  if (scope.role === "administrator") return undefined;
-  return sql`${c.inboxId} IN (SELECT ${inboxMembers.inboxId} FROM ${inboxMembers} WHERE ${inboxMembers.accountId} = ${scope.accountId} AND ${inboxMembers.userId} = ${callerUserId(scope) ?? 0})`;
-}
 
 function assigneeCondition(type: ListInput["assigneeType"], userId: number | null) {
   if (type === "me") return eq(c.assigneeId, userId ?? 0);
@@ -123,7 +120,7 @@ async function readPage(scope: AccountScope, input: ListInput, withPage: boolean
     status === null ? undefined : eq(c.status, status),
     input.inboxId ? eq(c.inboxId, input.inboxId) : undefined,
     input.teamId ? eq(c.teamId, input.teamId) : undefined,
-    visibleInboxes(scope),
+    visibleInboxCondition(scope, c.inboxId),
     input.labels?.length ? labelCandidates(accountId, input.labels) : undefined,
     input.q ? searchCandidates(accountId, input.q) : undefined,
   );
@@ -167,7 +164,7 @@ export async function filterConversations(scope: AccountScope, payload: FilterCo
     filterCondition(payload, [...(d0 as AttributeDefinition[]), ...(d1 as AttributeDefinition[])], at);
     throw error;
   }
-  const where = and(eq(c.accountId, accountId), visibleInboxes(scope), filterCandidates(accountId), condition);
+  const where = and(eq(c.accountId, accountId), visibleInboxCondition(scope, c.inboxId), filterCandidates(accountId), condition);
   const [defs0, defs1, countRows, rows] = await runBatch(db, [
     ...definitionsQueries,
     aggregateCountsQuery(db, where, userId),

@@ -49,9 +49,10 @@ export function errorBody(description: string, errors: ErrorEntry[]) {
  */
 function fromConstraintFailure(error: unknown): ApiError | null {
   const text = String((error as { message?: unknown })?.message ?? "") + String((error as { cause?: unknown })?.cause ?? "");
-  const match = /UNIQUE constraint failed: (\w+)\.(\w+)/.exec(text);
+  // "UNIQUE constraint failed: contacts.account_id, contacts.email": the last column names the field.
+  const match = /UNIQUE constraint failed: ((?:\w+\.\w+(?:, )?)+)/.exec(text);
   if (!match) return null;
-  const field = match[2];
+  const field = match[1].split(", ").at(-1)!.split(".")[1];
   return invalidField(field, "has already been taken", "taken");
 }
 

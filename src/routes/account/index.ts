@@ -5,6 +5,7 @@ import { accountSelfApi } from "./account";
 import { agentBotsApi } from "./agent-bots";
 import { agentsApi } from "./agents";
 import { cannedResponsesApi } from "./canned-responses";
+import { contactMergeApi, contactsApi } from "./contacts";
 import { conversationsApi } from "./conversations";
 import { customAttributeDefinitionsApi } from "./custom-attribute-definitions";
 import { customFiltersApi } from "./custom-filters";
@@ -40,7 +41,9 @@ const accountScoped = new Hono<AppEnv>()
   .route("/dashboard_apps", dashboardAppsApi)
   .route("/conversations/:conversation_id/messages", messagesApi)
   .route("/conversations", conversationsApi)
-  .route("/portals", portalsApi);
+  .route("/portals", portalsApi)
+  .route("/contacts", contactsApi)
+  .route("/actions/contact_merge", contactMergeApi);
 
 export const applicationApi = new Hono<AppEnv>()
   .route("/profile", profileApi)

@@ -1,0 +1,148 @@
+import { Hono } from "hono";
+import type { z } from "zod";
+import { filterContacts, listContacts, searchContacts } from "../../domain/contact-lists";
+import { contactConversations } from "../../domain/contact-conversations";
+import { contactableInboxes, createContactInbox } from "../../domain/contact-inboxes";
+import { listContactLabels, replaceContactLabels } from "../../domain/contact-labels";
+import { mergeContacts } from "../../domain/contact-merge";
+import {
+  type ContactInput,
+  createContact,
+  deleteContact,
+  destroyCustomAttributes,
+  showContact,
+  updateContact,
+} from "../../domain/contacts";
+import { accountScope, type AppEnv } from "../../http/app-env";
+import { requireAdministrator } from "../../http/auth";
+import { validate } from "../../http/validate";
+import { IdParam } from "../../schemas/common";
+import {
+  ContactCreate,
+  ContactCustomAttributeKeys,
+  ContactFilterBody,
+  ContactInboxCreate,
+  ContactLabels,
+  ContactListQuery,
+  ContactMerge,
+  ContactSearchQuery,
+  ContactShowQuery,
+  ContactUpdate,
+} from "../../schemas/contacts";
+import { contactInboxView, contactView } from "../../views/contacts";
+import { conversationView } from "../../views/conversations";
+
+const toInput = (body: z.infer<typeof ContactUpdate>): ContactInput => ({
+  name: body.name,
+  email: body.email,
+  phoneNumber: body.phone_number,
+  identifier: body.identifier,
+  blocked: body.blocked,
+  avatarUrl: body.avatar_url,
+  additionalAttributes: body.additional_attributes,
+  customAttributes: body.custom_attributes,
+});
+
+/** Chatwoot includes contact inboxes unless `include_contact_inboxes` is exactly "false". */
+const withInboxes = (value: string | undefined) => value !== "false";
+
+const listQuery = (q: Pick<z.infer<typeof ContactSearchQuery>, "page" | "sort" | "include_contact_inboxes">) => ({
+  page: Number(q.page ?? 1),
+  sort: q.sort,
+  withInboxes: withInboxes(q.include_contact_inboxes),
+});
+
+/** `meta.current_page`: the `page` parameter as given, 1 without one (as Chatwoot). */
+const currentPage = (page: string | undefined) => page ?? 1;
+
+/**
+ * /api/v1/accounts/:account_id/contacts. Any member may use every route except DELETE (administrators).
+ * Static paths are registered before `/:id`, which would otherwise capture them.
+ */
+export const contactsApi = new Hono<AppEnv>()
+  .get("/", validate("query", ContactListQuery), async (c) => {
+    const q = c.req.valid("query");
+    const { count, records, hasMore } = await listContacts(accountScope(c), { ...listQuery(q), labels: q.labels });
+    const meta = { count, current_page: currentPage(q.page), ...(hasMore !== null && { has_more: hasMore }) };
+    return c.json({ meta, payload: records.map(contactView) });
+  })
+  .get("/search", validate("query", ContactSearchQuery), async (c) => {
+    const q = c.req.valid("query");
+    const { records, hasMore } = await searchContacts(accountScope(c), q.q, listQuery(q));
+    return c.json({
+      meta: { count: records.length, current_page: currentPage(q.page), has_more: hasMore },
+      payload: records.map(contactView),
+    });
+  })
+  // Contacts currently online: edgedesk keeps no presence for contacts (all read "offline"), so none.
+  .get("/active", validate("query", ContactListQuery), (c) =>
+    c.json({ meta: { count: 0, current_page: currentPage(c.req.valid("query").page) }, payload: [] }),
+  )
+  .post("/filter", validate("query", ContactListQuery), validate("json", ContactFilterBody), async (c) => {
+    const q = c.req.valid("query");
+    const { records, hasMore } = await filterContacts(accountScope(c), c.req.valid("json").payload, listQuery(q));
+    return c.json({
+      meta: { count: records.length, current_page: currentPage(q.page), has_more: hasMore },
+      payload: records.map(contactView),
+    });
+  })
+  .post("/", validate("json", ContactCreate), async (c) => {
+    const body = c.req.valid("json");
+    const { record, contactInbox } = await createContact(accountScope(c), {
+      ...toInput(body),
+      inboxId: body.inbox_id,
+      sourceId: body.source_id,
+    });
+    return c.json({
+      payload: {
+        contact: contactView(record),
+        contact_inbox: contactInbox ? contactInboxView(contactInbox) : { inbox: null, source_id: null },
+      },
+    });
+  })
+  .get("/:id", validate("param", IdParam), validate("query", ContactShowQuery), async (c) => {
+    const include = withInboxes(c.req.valid("query").include_contact_inboxes);
+    return c.json({ payload: contactView(await showContact(accountScope(c), c.req.valid("param").id, include)) });
+  })
+  .on(["PATCH", "PUT"], "/:id", validate("param", IdParam), validate("json", ContactUpdate), async (c) => {
+    const record = await updateContact(accountScope(c), c.req.valid("param").id, toInput(c.req.valid("json")), true);
+    return c.json({ payload: contactView(record) });
+  })
+  .delete("/:id", requireAdministrator, validate("param", IdParam), async (c) => {
+    await deleteContact(accountScope(c), c.req.valid("param").id);
+    return c.json({});
+  })
+  .get("/:id/contactable_inboxes", validate("param", IdParam), async (c) => {
+    const inboxes = await contactableInboxes(accountScope(c), c.req.valid("param").id);
+    return c.json({ payload: inboxes.map(contactInboxView) });
+  })
+  .post("/:id/contact_inboxes", validate("param", IdParam), validate("json", ContactInboxCreate), async (c) => {
+    const body = c.req.valid("json");
+    const created = await createContactInbox(accountScope(c), c.req.valid("param").id, {
+      inboxId: body.inbox_id,
+      sourceId: body.source_id,
+      hmacVerified: body.hmac_verified,
+    });
+    return c.json(contactInboxView(created));
+  })
+  .post("/:id/destroy_custom_attributes", validate("param", IdParam), validate("json", ContactCustomAttributeKeys), async (c) => {
+    const record = await destroyCustomAttributes(accountScope(c), c.req.valid("param").id, c.req.valid("json").custom_attributes);
+    return c.json({ payload: contactView(record) });
+  })
+  .get("/:id/conversations", validate("param", IdParam), async (c) => {
+    const records = await contactConversations(accountScope(c), c.req.valid("param").id);
+    return c.json({ payload: records.map(conversationView) });
+  })
+  .get("/:id/labels", validate("param", IdParam), async (c) => {
+    return c.json({ payload: await listContactLabels(accountScope(c), c.req.valid("param").id) });
+  })
+  .post("/:id/labels", validate("param", IdParam), validate("json", ContactLabels), async (c) => {
+    const labels = await replaceContactLabels(accountScope(c), c.req.valid("param").id, c.req.valid("json").labels);
+    return c.json({ payload: labels });
+  });
+
+/** POST /api/v1/accounts/:account_id/actions/contact_merge: answers the base contact, bare (as Chatwoot). */
+export const contactMergeApi = new Hono<AppEnv>().post("/", validate("json", ContactMerge), async (c) => {
+  const body = c.req.valid("json");
+  return c.json(contactView(await mergeContacts(accountScope(c), body.base_contact_id, body.mergee_contact_id)));
+});
