@@ -13,6 +13,7 @@ import type { AccountScope } from "../http/app-env";
 import { type ErrorEntry, invalid, notFound } from "../http/errors";
 import { type ContactFields, derivedContactColumns } from "./contact-fields";
 import { type ContactRecord, type ContactRow, contactRecordsQuery, oneContactIds, toContactRecords } from "./contact-records";
+import { counterMoves } from "./conversation-counters";
 import { counterStatement } from "./counters";
 import { type AttributeModel, checkCustomAttributeValues, customAttributeDefinitionsQuery } from "./custom-attribute-values";
 import { ATTRIBUTE_MODELS, enumValue } from "./enums";
@@ -268,15 +269,23 @@ export async function writeContactChange(
  */
 export async function deleteContact(scope: AccountScope, contactId: number): Promise<void> {
   const { db, accountId } = scope;
-  const [current] = await db.batch([contactQuery(scope, contactId)]);
-  if (!current[0]) throw notFound("Contact", contactId);
   const own = (t: { accountId: SQLiteColumn }) => eq(t.accountId, accountId);
+  const [current, removedConversations] = await db.batch([
+    contactQuery(scope, contactId),
+    db
+      .select({ inboxId: conversations.inboxId, teamId: conversations.teamId, status: conversations.status, assigneeId: conversations.assigneeId })
+      .from(conversations)
+      .where(and(own(conversations), eq(conversations.contactId, contactId))),
+  ]);
+  if (!current[0]) throw notFound("Contact", contactId);
   const contactConversations = db
     .select({ id: conversations.id })
     .from(conversations)
     .where(and(own(conversations), eq(conversations.contactId, contactId)));
   await db.batch([
     resolvedCounter(scope, sql<number>`-${storedResolved(contactId)}`),
+    // the contact's conversations go with it, and leave the conversation counts
+    ...counterMoves(db, accountId, removedConversations.map((before) => ({ before, after: null }))),
     db.delete(messages).where(and(own(messages), inArray(messages.conversationId, contactConversations))),
     db
       .delete(taggings)

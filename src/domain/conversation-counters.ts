@@ -11,6 +11,7 @@
  */
 import { and, eq, sql, type SQL } from "drizzle-orm";
 import { type Database, type Statement, schema } from "../db/client";
+import { counterDeltaStatements } from "./counters";
 
 const { counters } = schema;
 
@@ -33,33 +34,22 @@ function keysOf(state: CountedState): string[] {
   return scopes.flatMap((scope) => buckets.map((bucket) => key(scope, state.status, bucket)));
 }
 
-/** Rows per upsert statement: 3 bound parameters each, under D1's 100. */
-const ROWS_PER_STATEMENT = 30;
-
 /**
- * The upserts that move one conversation from `before` to `after` (null: it did not exist / no longer
- * exists). Keys both states share cancel out, so an unrelated change writes nothing.
+ * The upserts that move conversations from their `before` to their `after` state (null: did not exist /
+ * no longer exists). Keys both states share cancel out, so an unrelated change writes nothing.
  */
-export function counterStatements(
-  db: Database,
-  accountId: number,
-  before: CountedState | null,
-  after: CountedState | null,
-): Statement[] {
+export function counterMoves(db: Database, accountId: number, moves: Array<{ before: CountedState | null; after: CountedState | null }>): Statement[] {
   const deltas = new Map<string, number>();
-  for (const k of before ? keysOf(before) : []) deltas.set(k, (deltas.get(k) ?? 0) - 1);
-  for (const k of after ? keysOf(after) : []) deltas.set(k, (deltas.get(k) ?? 0) + 1);
-  const rows = [...deltas].filter(([, value]) => value !== 0).map(([k, value]) => ({ accountId, key: k, value }));
-  const statements: Statement[] = [];
-  for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
-    statements.push(
-      db
-        .insert(counters)
-        .values(rows.slice(i, i + ROWS_PER_STATEMENT))
-        .onConflictDoUpdate({ target: [counters.accountId, counters.key], set: { value: sql`${counters.value} + excluded.value` } }),
-    );
+  for (const { before, after } of moves) {
+    for (const k of before ? keysOf(before) : []) deltas.set(k, (deltas.get(k) ?? 0) - 1);
+    for (const k of after ? keysOf(after) : []) deltas.set(k, (deltas.get(k) ?? 0) + 1);
   }
-  return statements;
+  return counterDeltaStatements(db, accountId, deltas);
+}
+
+/** The upserts that move one conversation from `before` to `after`. */
+export function counterStatements(db: Database, accountId: number, before: CountedState | null, after: CountedState | null): Statement[] {
+  return counterMoves(db, accountId, [{ before, after }]);
 }
 
 /** Scopes given by name, as the `scope` column `countsQuery` reads. */

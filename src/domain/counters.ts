@@ -3,7 +3,7 @@
  * endpoints read one row instead of counting the account's rows (D1 bills every row a COUNT visits).
  */
 import { type SQL, and, eq, sql } from "drizzle-orm";
-import { type Database, schema } from "../db/client";
+import { type Database, type Statement, schema } from "../db/client";
 
 const { counters } = schema;
 
@@ -14,6 +14,24 @@ export function counterStatement(db: Database, accountId: number, key: string, d
     .insert(counters)
     .values({ accountId, key, value })
     .onConflictDoUpdate({ target: [counters.accountId, counters.key], set: { value: sql`${counters.value} + excluded.value` } });
+}
+
+/** Rows per multi-row upsert: 3 bound parameters each, under D1's 100. */
+const ROWS_PER_STATEMENT = 30;
+
+/** Upserts adding each delta to its counter (zero deltas write nothing), a few counters per statement. */
+export function counterDeltaStatements(db: Database, accountId: number, deltas: Map<string, number>): Statement[] {
+  const rows = [...deltas].filter(([, value]) => value !== 0).map(([key, value]) => ({ accountId, key, value }));
+  const statements: Statement[] = [];
+  for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
+    statements.push(
+      db
+        .insert(counters)
+        .values(rows.slice(i, i + ROWS_PER_STATEMENT))
+        .onConflictDoUpdate({ target: [counters.accountId, counters.key], set: { value: sql`${counters.value} + excluded.value` } }),
+    );
+  }
+  return statements;
 }
 
 /** The counter's row (absent until the first change). */
