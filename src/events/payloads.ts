@@ -13,7 +13,7 @@ import { inboxView } from "../views/inboxes";
 import { senderView } from "../views/messages";
 import { iso } from "../views/time";
 
-const { accounts, conversations, messages } = schema;
+const { accounts, contacts, conversations, messages } = schema;
 
 export type OutboxRow = typeof schema.eventOutbox.$inferSelect;
 type Payload = Record<string, unknown>;
@@ -30,6 +30,29 @@ const BUILDERS: Record<string, Builder> = {
   Inbox: async (db, env, event) => {
     const record = await loadInboxRecord(db, event.accountId, event.subjectId);
     return record ? inboxView(record, { isAdministrator: false, widgetBaseUrl: env.FRONTEND_URL }) : null;
+  },
+
+  /** Chatwoot's contact webhook form (no `type`, unlike the contact as a message sender). */
+  Contact: async (db, _env, event) => {
+    const [rows, accountRows] = await db.batch([
+      db.select().from(contacts).where(and(eq(contacts.accountId, event.accountId), eq(contacts.id, event.subjectId))),
+      db.select({ id: accounts.id, name: accounts.name }).from(accounts).where(eq(accounts.id, event.accountId)),
+    ]);
+    const contact = rows[0];
+    if (!contact) return null;
+    return {
+      account: accountRows[0] ?? null,
+      additional_attributes: contact.additionalAttributes,
+      avatar: contact.avatarUrl ?? "",
+      custom_attributes: contact.customAttributes,
+      email: contact.email,
+      id: contact.id,
+      identifier: contact.identifier,
+      name: contact.name,
+      phone_number: contact.phoneNumber,
+      thumbnail: contact.avatarUrl ?? "",
+      blocked: contact.blocked,
+    };
   },
 
   Conversation: async (db, _env, event) => {

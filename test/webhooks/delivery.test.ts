@@ -189,3 +189,38 @@ describe("conversation and message events", () => {
     });
   });
 });
+
+describe("contact events", () => {
+  it("carry the contact, and for updates what changed", async () => {
+    const world = await createWorld("Contact Hooks Co");
+    const { seen, fetcher } = receiver(200);
+    vi.spyOn(globalThis, "fetch").mockImplementation(fetcher);
+    await post(`${world.base}/webhooks`, world.admin.key, { url: "https://hooks.example/contacts", subscriptions: ["contact_created", "contact_updated"] });
+    const created = await post(`${world.base}/contacts`, world.agent.key, { name: "Robin", email: "robin@example.com" });
+    const id = created.body.payload.contact.id;
+    await vi.waitUntil(() => seen.length >= 1, { timeout: 10_000, interval: 50 });
+    await patch(`${world.base}/contacts/${id}`, world.agent.key, { name: "Robin Hood" });
+    await vi.waitUntil(() => seen.length >= 2, { timeout: 10_000, interval: 50 });
+
+    const [first, second] = seen.map((s) => JSON.parse(s.body));
+    expect(first).toEqual({
+      event: "contact_created",
+      account: { id: world.accountId, name: "Contact Hooks Co" },
+      additional_attributes: {},
+      avatar: "",
+      custom_attributes: {},
+      email: "robin@example.com",
+      id,
+      identifier: null,
+      name: "Robin",
+      phone_number: null,
+      thumbnail: "",
+      blocked: false,
+    });
+    expect(second).toMatchObject({
+      event: "contact_updated",
+      name: "Robin Hood",
+      changed_attributes: [{ name: { previous_value: "Robin", current_value: "Robin Hood" } }],
+    });
+  });
+});
