@@ -10,7 +10,7 @@ import { loadInboxRecord } from "../domain/inboxes";
 import { loadConversationRecords, senderOf, senderQueries } from "../domain/records";
 import { conversationView } from "../views/conversations";
 import { inboxView } from "../views/inboxes";
-import { senderView } from "../views/messages";
+import { contactPushView, senderView } from "../views/messages";
 import { iso } from "../views/time";
 
 const { accounts, contacts, conversations, messages } = schema;
@@ -40,19 +40,8 @@ const BUILDERS: Record<string, Builder> = {
     ]);
     const contact = rows[0];
     if (!contact) return null;
-    return {
-      account: accountRows[0] ?? null,
-      additional_attributes: contact.additionalAttributes,
-      avatar: contact.avatarUrl ?? "",
-      custom_attributes: contact.customAttributes,
-      email: contact.email,
-      id: contact.id,
-      identifier: contact.identifier,
-      name: contact.name,
-      phone_number: contact.phoneNumber,
-      thumbnail: contact.avatarUrl ?? "",
-      blocked: contact.blocked,
-    };
+    const { type: _senderType, ...fields } = contactPushView(contact);
+    return { account: accountRows[0] ?? null, avatar: contact.avatarUrl ?? "", ...fields };
   },
 
   Conversation: async (db, _env, event) => {

@@ -2,27 +2,12 @@ import { CONVERSATION_STATUSES, PRIORITIES, enumName } from "../domain/enums";
 import type { ContactRow, ConversationRecord, MessageWithSender } from "../domain/records";
 import { type MessageContext, messageView } from "./messages";
 import { agentView } from "./agents";
+import { contactView } from "./contacts";
 import { agentBotSlimView, teamView } from "./people";
 import { iso, unixSeconds } from "./time";
 
 /** A contact as a conversation's `meta.sender` (Chatwoot's Contact without contact_inboxes). */
-export function conversationContactView(contact: ContactRow) {
-  return {
-    additional_attributes: contact.additionalAttributes,
-    // no live presence store yet
-    availability_status: "offline",
-    email: contact.email,
-    id: contact.id,
-    name: contact.name,
-    phone_number: contact.phoneNumber,
-    blocked: contact.blocked,
-    identifier: contact.identifier,
-    thumbnail: contact.avatarUrl ?? "",
-    custom_attributes: contact.customAttributes,
-    last_activity_at: unixSeconds(contact.lastActivityAt),
-    created_at: unixSeconds(contact.createdAt),
-  };
-}
+export const conversationContactView = (contact: ContactRow) => contactView({ contact, contactInboxes: null });
 
 /** What each message inside a conversation shows of it. */
 export function messageContext(record: ConversationRecord): MessageContext {
