@@ -435,6 +435,8 @@ export const conversations = sqliteTable(
     index("conversations_inbox_status_activity").on(t.inboxId, t.status, t.lastActivityAt),
     index("conversations_contact_activity").on(t.contactId, t.lastActivityAt),
     index("conversations_contact_inbox").on(t.contactInboxId),
+    // the scheduled wake-up finds snoozed conversations whose time has come, across accounts
+    index("conversations_snoozed_until").on(t.snoozedUntil).where(sql`status = 3`),
   ],
 );
 

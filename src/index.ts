@@ -1,10 +1,10 @@
 import { app } from "./app";
-import { type QueueMessage, consumeQueue, sweepOutbox } from "./events/consumer";
+import { type QueueMessage, consumeQueue, runScheduledWork } from "./events/consumer";
 
 export { ConversationRoom } from "./realtime/conversation-room";
 
 export default {
   fetch: app.fetch,
   queue: (batch, env) => consumeQueue(batch, env),
-  scheduled: (_controller, env, ctx) => ctx.waitUntil(sweepOutbox(env)),
+  scheduled: (_controller, env, ctx) => ctx.waitUntil(runScheduledWork(env)),
 } satisfies ExportedHandler<Env, QueueMessage>;

@@ -16,7 +16,9 @@ export type AccountUserRow = typeof accountUsers.$inferSelect;
 export type Actor =
   | { type: "user"; user: UserRow }
   | { type: "agent_bot"; bot: AgentBotRow }
-  | { type: "platform_app"; platformAppId: number };
+  | { type: "platform_app"; platformAppId: number }
+  /** the service itself, for scheduled work (no key is ever resolved to it) */
+  | { type: "system" };
 
 export type OwnerType = "User" | "AgentBot" | "PlatformApp";
 

@@ -5,6 +5,7 @@
  * A message is acked once its step is recorded; a failure of our own (database, queue) retries it.
  */
 import { createDb } from "../db/client";
+import { wakeSnoozedConversations } from "../domain/snoozes";
 import { type DeliveryMessage, attemptDelivery, fanOut } from "../webhooks/deliveries";
 import { type EventMessage, dispatchPendingEvents } from "./dispatch";
 
@@ -35,7 +36,12 @@ export async function consumeQueue(batch: MessageBatch<QueueMessage>, env: Env) 
   }
 }
 
-/** The cron trigger's sweep: outbox rows that no request got round to dispatching. */
-export async function sweepOutbox(env: Env) {
-  await dispatchPendingEvents(createDb(env.DB), env.EVENTS);
+/**
+ * The cron trigger's work: wake snoozed conversations whose time has come, then dispatch the outbox
+ * rows that no request got round to (the wake-ups' events among them).
+ */
+export async function runScheduledWork(env: Env) {
+  const db = createDb(env.DB);
+  await wakeSnoozedConversations(db, env);
+  await dispatchPendingEvents(db, env.EVENTS);
 }

@@ -29,6 +29,7 @@ const SURFACE_REFUSALS: Record<Actor["type"], string> = {
   user: "User keys cannot use this API",
   agent_bot: "Agent bot keys cannot use this API",
   platform_app: "Platform keys reach only /platform/api/v1",
+  system: "Not an API key",
 };
 
 function requireActorType<T extends Actor["type"]>(types: T[]) {
@@ -68,7 +69,7 @@ export const accountAuth = createMiddleware<AppEnv>(async (c, next) => {
   const access = await resolveAccountAccess(c.var.db, key, accountId);
   const { actor, account } = access;
   if (!actor) throw unknownKey();
-  if (actor.type === "platform_app") throw forbidden(SURFACE_REFUSALS.platform_app, "wrong_key_type");
+  if (actor.type === "platform_app" || actor.type === "system") throw forbidden(SURFACE_REFUSALS[actor.type], "wrong_key_type");
   if (!account) throw notFound("Account", accountId, "account_id");
 
   if (actor.type === "user") {

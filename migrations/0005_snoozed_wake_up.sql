@@ -1,0 +1,1 @@
+CREATE INDEX `conversations_snoozed_until` ON `conversations` (`snoozed_until`) WHERE status = 3;
