@@ -40,7 +40,7 @@ export async function buildTenant(name: string, slug: string, conversations = 1)
   const filterQuery = { payload: [{ attribute_key: "status", filter_operator: "equal_to", values: ["open"], query_operator: null }] };
   const adminFilter = must(await post(`${base}/custom_filters`, a, { name: "Admin's open", query: filterQuery }), "custom filter");
   const agentFilter = must(await post(`${base}/custom_filters`, agent.key, { name: "Agent's open", query: filterQuery }), "custom filter 2");
-  const webhook = must(await post(`${base}/webhooks`, a, { url: `https://${slug}.example.com/hook`, inbox_id: inbox.id }), "webhook").payload.webhook;
+  const webhook = must(await post(`${base}/webhooks`, a, { url: `https://${slug}.example.com/hook`, inbox_id: inbox.id, subscriptions: ["webwidget_triggered"] }), "webhook").payload.webhook;
   const dashboardApp = must(
     await post(`${base}/dashboard_apps`, a, { title: "CRM", content: [{ type: "frame", url: `https://${slug}.example.com/crm` }] }),
     "dashboard app",
