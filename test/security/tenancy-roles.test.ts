@@ -195,3 +195,57 @@ describe("keys and secrets", () => {
     expect((await get(`${A.base}/agent_bots/${A.bot.id}`, A.admin.key)).body.access_token).toBe(A.botKey);
   });
 });
+
+describe("nested paths check the whole chain inside one account", () => {
+  it("a message is reached only through its own conversation", async () => {
+    const hiddenMessage = (await get(`${A.base}/conversations/${A.hiddenConversationId}/messages`, A.admin.key)).body.payload[0];
+    const through = `${A.base}/conversations/${A.conversationId}/messages/${hiddenMessage.id}`;
+    // the agent can see the first conversation, not the hidden one: going through the first is no way in
+    for (const key of [A.agent.key, A.admin.key]) {
+      expect((await patch(through, key, { status: "failed" })).status).toBe(404);
+      expect((await del(through, key)).status).toBe(404);
+    }
+    const after = (await get(`${A.base}/conversations/${A.hiddenConversationId}/messages`, A.admin.key)).body.payload[0];
+    expect(after).toEqual(hiddenMessage);
+  });
+
+  it("a category or an article is reached only through its own portal", async () => {
+    const other = `${A.base}/portals/acme-other`;
+    expect((await post(`${A.base}/portals`, A.admin.key, { name: "Other", slug: "acme-other" })).status).toBe(200);
+    const category = (await post(`${other}/categories`, A.admin.key, { name: "Other", slug: "other-guides" })).body.payload;
+    const article = (await post(`${other}/articles`, A.admin.key, { title: "Other draft", content: "x", category_id: category.id })).body.payload;
+    const mine = `${A.base}/portals/${A.portalSlug}`;
+    for (const [method, path, body] of [
+      ["GET", `${mine}/categories/${category.id}`],
+      ["PATCH", `${mine}/categories/${category.id}`, { name: "Moved" }],
+      ["DELETE", `${mine}/categories/${category.id}`],
+      ["GET", `${mine}/articles/${article.id}`],
+      ["PATCH", `${mine}/articles/${article.id}`, { status: "published" }],
+      ["DELETE", `${mine}/articles/${article.id}`],
+    ] as const) {
+      const res = await send(A.admin.key, { method, path, body });
+      expect(res.status, `${method} ${path}`).toBe(404);
+    }
+    for (const [path, body, field] of [
+      [`${mine}/articles`, { title: "X", content: "x", category_id: category.id }, "category_id"],
+      [`${mine}/articles`, { title: "Y", content: "x", associated_article_id: article.id }, "associated_article_id"],
+      [`${mine}/categories`, { name: "Z", slug: "z", parent_category_id: category.id }, "parent_category_id"],
+      [`${mine}/articles/reorder`, { positions_hash: { [article.id]: 3 } }, `positions_hash.${article.id}`],
+    ] as const) {
+      const res = await post(path, A.admin.key, body);
+      expect(res.status, path).toBe(422);
+      expect(res.body.errors[0].field).toBe(field);
+    }
+    expect((await get(`${other}/articles/${article.id}`, A.admin.key)).body.payload).toEqual(article);
+    expect((await get(`${other}/categories/${category.id}`, A.admin.key)).body.payload.name).toBe("Other");
+  });
+
+  it("team members and inbox members are those of the team or inbox named", async () => {
+    const team2 = (await post(`${A.base}/teams`, A.admin.key, { name: "Second" })).body;
+    // removing someone who belongs to another team leaves that team alone
+    expect((await del(`${A.base}/teams/${team2.id}/team_members`, A.admin.key, { user_ids: [A.agent.id] })).status).toBe(200);
+    expect((await get(`${A.base}/teams/${A.team.id}/team_members`, A.admin.key)).body.map((m: { id: number }) => m.id)).toEqual([A.agent.id]);
+    expect((await del(`${A.base}/inbox_members`, A.admin.key, { inbox_id: A.otherInbox.id, user_ids: [A.agent.id] })).status).toBe(200);
+    expect((await get(`${A.base}/inbox_members/${A.inbox.id}`, A.admin.key)).body.payload.map((m: { id: number }) => m.id)).toEqual([A.agent.id]);
+  });
+});
