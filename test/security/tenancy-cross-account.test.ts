@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { app } from "../../src/app";
-import { get } from "../support/http";
+import { get, post } from "../support/http";
 import { type Case, buildTenant, catalogue, send, snapshot } from "./tenant";
 
 const A = await buildTenant("Acme", "acme", 1);
@@ -333,4 +333,40 @@ describe("odd ids in paths", () => {
     expect(JSON.stringify(res.body)).not.toContain("Globex");
   });
   it("left every object of B as it was", expectBUnchanged);
+});
+
+describe("bodies cannot move objects into B", () => {
+  it.each([
+    ["POST", "contacts", { name: "Smuggled", email: "smuggled@acme.example.com" }],
+    ["POST", "canned_responses", { short_code: "smuggled", content: "x" }],
+    ["POST", "labels", { title: "smuggled" }],
+    ["POST", "teams", { name: "Smuggled" }],
+    ["POST", "custom_attribute_definitions", { attribute_display_name: "Smuggled", attribute_key: "smuggled" }],
+    ["POST", "dashboard_apps", { title: "Smuggled", content: [{ type: "frame", url: "https://smuggled.example.com" }] }],
+    ["POST", "agent_bots", { name: "Smuggled" }],
+    ["POST", "conversations", { inbox_id: 0, contact_id: 0 }],
+    ["PATCH", "", { name: "Acme" }],
+  ] as const)("%s /%s with account_id of B creates nothing in B", async (method, path, body) => {
+    const fixed = path === "conversations" ? { inbox_id: A.inbox.id, contact_id: A.contact.id } : body;
+    const res = await send(A.admin.key, { method, path: `${A.base}${path ? `/${path}` : ""}`, body: { ...fixed, account_id: B.accountId, accountId: B.accountId } });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(JSON.stringify(res.body)).not.toContain(`"account_id":${B.accountId}`);
+    await expectBUnchanged();
+  });
+
+  it("the same titles, keys and addresses as B's are free in A: uniqueness never reveals B's data", async () => {
+    const same = [
+      ["canned_responses", { short_code: B.canned.short_code, content: "x" }],
+      ["labels", { title: B.label.title }],
+      ["custom_attribute_definitions", { attribute_display_name: "Tier", attribute_key: B.definition.attribute_key, attribute_model: "contact_attribute" }],
+      ["webhooks", { url: B.webhook.url }],
+      ["contacts", { name: "Twin", email: B.contact.email }],
+      ["teams", { name: B.team.name }],
+    ] as const;
+    for (const [path, body] of same) {
+      const res = await post(`${A.base}/${path}`, A.admin.key, body);
+      expect(res.status, `${path}: ${JSON.stringify(res.body)}`).toBe(200);
+    }
+    await expectBUnchanged();
+  });
 });
