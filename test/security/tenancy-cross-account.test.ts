@@ -370,3 +370,24 @@ describe("bodies cannot move objects into B", () => {
     await expectBUnchanged();
   });
 });
+
+describe("a user who belongs to both accounts", () => {
+  it("can be added by email, but A cannot rename them for B", async () => {
+    // any administrator may add an existing user by email (Chatwoot's invitation)...
+    const added = await post(`${A.base}/agents`, A.admin.key, { email: B.agent.email, role: "agent" });
+    expect(added.status).toBe(200);
+    expect(added.body.id).toBe(B.agent.id);
+    // ...but the user's name is shown in B too: A may not change it
+    const renamed = await send(A.admin.key, { method: "PATCH", path: `${A.base}/agents/${B.agent.id}`, body: { name: "Renamed by Acme" } });
+    expect(renamed.status).toBe(422);
+    expect(renamed.body.errors[0]).toMatchObject({ field: "name", code: "shared_user" });
+    // the role in A and the current name (a dashboard form sends every field) are A's to send
+    const role = await send(A.admin.key, { method: "PUT", path: `${A.base}/agents/${B.agent.id}`, body: { name: "Globex Agent", role: "administrator" } });
+    expect(role.status, JSON.stringify(role.body)).toBe(200);
+    expect(role.body).toMatchObject({ name: "Globex Agent", role: "administrator" });
+    // B still sees its agent as an agent, under its own name; A's removal leaves B's membership alone
+    expect((await send(A.admin.key, { method: "DELETE", path: `${A.base}/agents/${B.agent.id}` })).status).toBe(200);
+    await expectBUnchanged();
+    expect((await get(B.base, B.agent.key)).status).toBe(200);
+  });
+});
