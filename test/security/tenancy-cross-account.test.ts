@@ -391,3 +391,35 @@ describe("a user who belongs to both accounts", () => {
     expect((await get(B.base, B.agent.key)).status).toBe(200);
   });
 });
+
+describe("a system bot (no account), shared by every account", () => {
+  it("is usable by A but never changed, deleted or re-keyed by A, and reaches only accounts that connect it", async () => {
+    const created = await post("/platform/api/v1/agent_bots", A.platformKey, { name: "Shared bot" });
+    expect(created.status).toBe(200);
+    const { id, access_token: key } = created.body;
+    expect((await post(`${A.base}/inboxes/${A.otherInbox.id}/set_agent_bot`, A.admin.key, { agent_bot: id })).status).toBe(200);
+    const seen = await get(`${A.base}/agent_bots/${id}`, A.admin.key);
+    expect(seen.status).toBe(200);
+    expect(seen.body.access_token).toBeUndefined();
+    expect((await get(`${A.base}/inboxes/${A.otherInbox.id}/agent_bot`, A.admin.key)).body.agent_bot.access_token).toBeUndefined();
+    for (const [method, path, body] of [
+      ["PATCH", `${A.base}/agent_bots/${id}`, { name: "Mine", outgoing_url: "https://acme.example.com/steal" }],
+      ["PUT", `${A.base}/agent_bots/${id}`, { name: "Mine" }],
+      ["DELETE", `${A.base}/agent_bots/${id}`],
+      ["POST", `${A.base}/agent_bots/${id}/reset_access_token`],
+    ] as const) {
+      expect((await send(A.admin.key, { method, path, body })).status, `${method} ${path}`).toBe(404);
+    }
+    const platform = await get(`/platform/api/v1/agent_bots/${id}`, A.platformKey);
+    expect(platform.body).toMatchObject({ name: "Shared bot", access_token: key });
+    // connected to A's inbox only: its key works in A, not in B
+    const inA = await post(`${A.base}/conversations/${A.conversationId}/messages`, key, { content: "hello from the shared bot" });
+    expect(inA.status, JSON.stringify(inA.body)).toBe(200);
+    const inB = await post(`${B.base}/conversations/${B.conversationId}/messages`, key, { content: "hello B" });
+    expect(inB.status).toBe(403);
+    // (B's bot list now shows the system bot, as every account's does: compare B's messages instead)
+    const messages = `${B.base}/conversations/${B.conversationId}/messages as admin`;
+    expect(before[messages]).toBeDefined();
+    expect((await snapshot(B))[messages]).toEqual(before[messages]);
+  });
+});
