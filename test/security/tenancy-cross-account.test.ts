@@ -263,6 +263,7 @@ function foreignIds(): Array<[string, Foreign]> {
     { method: "PATCH", path: `${ap}/articles/${A.article.id}`, body: { associated_article_id: B.article.id }, expect: 422, field: "associated_article_id" },
     { method: "PATCH", path: `${ap}/articles/${A.article.id}`, body: { category_id: B.category.id }, expect: 422, field: "category_id" },
     { method: "POST", path: `${a}/portals`, body: { name: "Linked", slug: "acme-linked", inbox_id: B.inbox.id }, expect: 422, field: "inbox_id" },
+    { method: "PATCH", path: ap, body: { inbox_id: B.inbox.id }, expect: 422, field: "inbox_id" },
   ];
   return cases.map((c) => [`${c.method} ${c.path.slice(a.length)} ${c.body ? JSON.stringify(c.body) : ""}`, c]);
 }
@@ -367,6 +368,26 @@ describe("bodies cannot move objects into B", () => {
       const res = await post(`${A.base}/${path}`, A.admin.key, body);
       expect(res.status, `${path}: ${JSON.stringify(res.body)}`).toBe(200);
     }
+    await expectBUnchanged();
+  });
+});
+
+describe("changes in A to things B has too", () => {
+  it("renaming and deleting A's label of the same title leaves B's tagged conversations and contacts alone", async () => {
+    expect((await post(`${A.base}/conversations/${A.conversationId}/labels`, A.admin.key, { labels: [B.label.title] })).status).toBe(200);
+    const sameAsB = (await get(`${A.base}/labels`, A.admin.key)).body.payload.find((l: { title: string }) => l.title === B.label.title);
+    expect(sameAsB).toBeDefined(); // created by "the same titles ... are free in A"
+    expect((await send(A.admin.key, { method: "PATCH", path: `${A.base}/labels/${sameAsB.id}`, body: { title: "renamed-in-acme" } })).status).toBe(200);
+    expect((await send(A.admin.key, { method: "DELETE", path: `${A.base}/labels/${sameAsB.id}` })).status).toBe(200);
+    await expectBUnchanged();
+  });
+
+  it("deleting A's attribute definition of B's key leaves B's contact values alone", async () => {
+    const same = (await get(`${A.base}/custom_attribute_definitions?attribute_model=contact_attribute`, A.admin.key)).body.find(
+      (d: { attribute_key: string }) => d.attribute_key === B.definition.attribute_key,
+    );
+    expect(same).toBeDefined();
+    expect((await send(A.admin.key, { method: "DELETE", path: `${A.base}/custom_attribute_definitions/${same.id}` })).status).toBe(204);
     await expectBUnchanged();
   });
 });
