@@ -2,7 +2,7 @@
  * Tenant isolation, route by route: account A's keys against account B's objects and account. Every
  * refusal is checked the way a user would: the status, and B's data read back unchanged with B's key.
  */
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { app } from "../../src/app";
 import { get, post } from "../support/http";
 import { type Case, buildTenant, catalogue, send, snapshot } from "./tenant";
@@ -373,10 +373,17 @@ describe("bodies cannot move objects into B", () => {
 });
 
 describe("changes in A to things B has too", () => {
+  // A's label and attribute definition named as B's (created here unless an earlier test did)
+  beforeAll(async () => {
+    await post(`${A.base}/labels`, A.admin.key, { title: B.label.title });
+    const key = B.definition.attribute_key;
+    await post(`${A.base}/custom_attribute_definitions`, A.admin.key, { attribute_display_name: "Tier", attribute_key: key, attribute_model: "contact_attribute" });
+  });
+
   it("renaming and deleting A's label of the same title leaves B's tagged conversations and contacts alone", async () => {
     expect((await post(`${A.base}/conversations/${A.conversationId}/labels`, A.admin.key, { labels: [B.label.title] })).status).toBe(200);
     const sameAsB = (await get(`${A.base}/labels`, A.admin.key)).body.payload.find((l: { title: string }) => l.title === B.label.title);
-    expect(sameAsB).toBeDefined(); // created by "the same titles ... are free in A"
+    expect(sameAsB).toBeDefined();
     expect((await send(A.admin.key, { method: "PATCH", path: `${A.base}/labels/${sameAsB.id}`, body: { title: "renamed-in-acme" } })).status).toBe(200);
     expect((await send(A.admin.key, { method: "DELETE", path: `${A.base}/labels/${sameAsB.id}` })).status).toBe(200);
     await expectBUnchanged();
