@@ -163,15 +163,22 @@ function toAgentRow(
   };
 }
 
+/** The user's membership of this account, the user's name, and whether the user belongs to any other account. */
 async function findMembership(scope: AccountScope, userId: number) {
-  const [rows] = await scope.db.batch([
+  const [rows, names, elsewhere] = await scope.db.batch([
     scope.db
       .select({ id: accountUsers.id })
       .from(accountUsers)
       .where(and(eq(accountUsers.accountId, scope.accountId), eq(accountUsers.userId, userId))),
+    scope.db.select({ name: users.name }).from(users).where(eq(users.id, userId)),
+    scope.db
+      .select({ id: accountUsers.id })
+      .from(accountUsers)
+      .where(and(eq(accountUsers.userId, userId), sql`${accountUsers.accountId} <> ${scope.accountId}`))
+      .limit(1),
   ]);
   if (!rows[0]) throw notFound("Agent", userId);
-  return rows[0];
+  return { id: rows[0].id, name: names[0]?.name, inOtherAccounts: elsewhere.length > 0 };
 }
 
 /** Changes the membership (role, availability, auto_offline) and the user's name. */
@@ -180,6 +187,13 @@ export async function updateAgent(scope: AccountScope, userId: number, input: Ag
   const membership = await findMembership(scope, userId);
   const at = now();
   const { name, ...memberFields } = input;
+  // The name belongs to the user, not to the membership: renaming a user who also belongs to other
+  // accounts would change what those accounts see (any administrator can add an existing user by
+  // email), so only the user may rename themselves then (PUT /api/v1/profile). Chatwoot allows it.
+  // Sending the current name (a dashboard form sends every field) is no rename.
+  if (name !== undefined && name !== membership.name && membership.inOtherAccounts) {
+    throw invalidField("name", "belongs to a user who is also a member of other accounts; only they can change it", "shared_user");
+  }
   const memberUpdate = db
     .update(accountUsers)
     .set({ ...memberFields, updatedAt: at })

@@ -1,0 +1,333 @@
+/**
+ * TEST SETUP for the tenancy audit: one account with an object of every kind, created through the API
+ * as a client would (nothing here is asserted), and a snapshot of everything its administrator can read,
+ * to prove that a refused request changed nothing.
+ */
+import { type Reply, call, get, post } from "../support/http";
+import { addToAccount, createUser, createWorld } from "../support/world";
+
+function must(res: Reply, what: string) {
+  if (res.status !== 200) throw new Error(`${what} failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body;
+}
+
+export type Tenant = Awaited<ReturnType<typeof buildTenant>>;
+
+/**
+ * An account with an administrator, an agent (member of `inboxId` only), a second agent (member of
+ * nothing), and one object of every kind. `conversations` conversations are opened in `inboxId`: give
+ * the other account more of them, so that its highest display id does not exist here.
+ */
+export async function buildTenant(name: string, slug: string, conversations = 1) {
+  const world = await createWorld(name);
+  const { base, admin, agent } = world;
+  const outsider = await createUser(world.platformKey, `${name} Outsider`);
+  await addToAccount(world.platformKey, world.accountId, outsider.id, "agent");
+  const a = admin.key;
+
+  const inbox = must(await post(`${base}/inboxes`, a, { name: `${name} Support`, channel: { type: "api" } }), "inbox");
+  const otherInbox = must(await post(`${base}/inboxes`, a, { name: `${name} Sales`, channel: { type: "api" } }), "inbox 2");
+  must(await post(`${base}/inbox_members`, a, { inbox_id: inbox.id, user_ids: [agent.id] }), "inbox member");
+  const team = must(await post(`${base}/teams`, a, { name: `${name} Team` }), "team");
+  must(await post(`${base}/teams/${team.id}/team_members`, a, { user_ids: [agent.id] }), "team member");
+  const bot = must(await post(`${base}/agent_bots`, a, { name: `${name} Bot` }), "agent bot");
+  const canned = must(await post(`${base}/canned_responses`, a, { short_code: `${slug}-hi`, content: "Hello" }), "canned response");
+  const label = must(await post(`${base}/labels`, a, { title: `${slug}-vip`, description: "VIP" }), "label");
+  const definition = must(
+    await post(`${base}/custom_attribute_definitions`, a, { attribute_display_name: "Tier", attribute_key: `${slug}_tier`, attribute_model: "contact_attribute" }),
+    "custom attribute definition",
+  );
+  const filterQuery = { payload: [{ attribute_key: "status", filter_operator: "equal_to", values: ["open"], query_operator: null }] };
+  const adminFilter = must(await post(`${base}/custom_filters`, a, { name: "Admin's open", query: filterQuery }), "custom filter");
+  const agentFilter = must(await post(`${base}/custom_filters`, agent.key, { name: "Agent's open", query: filterQuery }), "custom filter 2");
+  const webhook = must(await post(`${base}/webhooks`, a, { url: `https://${slug}.example.com/hook`, inbox_id: inbox.id, subscriptions: ["webwidget_triggered"] }), "webhook").payload.webhook;
+  const dashboardApp = must(
+    await post(`${base}/dashboard_apps`, a, { title: "CRM", content: [{ type: "frame", url: `https://${slug}.example.com/crm` }] }),
+    "dashboard app",
+  );
+
+  const contact = must(await post(`${base}/contacts`, a, { name: `${name} Customer`, email: `customer@${slug}.example.com`, custom_attributes: { [`${slug}_tier`]: "gold" } }), "contact").payload.contact;
+  const mergee = must(await post(`${base}/contacts`, a, { name: `${name} Duplicate`, email: `duplicate@${slug}.example.com` }), "contact 2").payload.contact;
+  must(await post(`${base}/contacts/${contact.id}/labels`, a, { labels: [`${slug}-vip`] }), "contact label");
+  const contactInbox = must(await post(`${base}/contacts/${contact.id}/contact_inboxes`, a, { inbox_id: inbox.id, source_id: `${slug}-source` }), "contact inbox");
+
+  const conversationIds: number[] = [];
+  for (let i = 0; i < conversations; i++) {
+    const conversation = must(await post(`${base}/conversations`, a, { inbox_id: inbox.id, contact_id: contact.id }), "conversation");
+    conversationIds.push(conversation.id);
+  }
+  const conversationId = conversationIds.at(-1)!;
+  const message = must(await post(`${base}/conversations/${conversationId}/messages`, a, { content: `${name} secret`, message_type: "outgoing" }), "message");
+  must(await post(`${base}/conversations/${conversationId}/labels`, a, { labels: [`${slug}-vip`] }), "conversation label");
+  // a conversation in the inbox the agent is not a member of, outside the agent's team
+  const hidden = must(await post(`${base}/conversations`, a, { inbox_id: otherInbox.id, contact_id: mergee.id }), "hidden conversation");
+  must(await post(`${base}/conversations/${hidden.id}/messages`, a, { content: `${name} hidden`, message_type: "outgoing" }), "hidden message");
+
+  const portalSlug = `${slug}-help`;
+  const portal = must(await post(`${base}/portals`, a, { name: `${name} Help`, slug: portalSlug }), "portal");
+  const category = must(await post(`${base}/portals/${portalSlug}/categories`, a, { name: "Guides", slug: `${slug}-guides` }), "category").payload;
+  const article = must(
+    await post(`${base}/portals/${portalSlug}/articles`, a, { title: `${name} published`, slug: `${slug}-published`, content: "Public text", category_id: category.id, status: "published" }),
+    "article",
+  ).payload;
+  const draft = must(
+    await post(`${base}/portals/${portalSlug}/articles`, a, { title: `${name} draft`, slug: `${slug}-draft`, content: "Secret draft text", category_id: category.id, status: "draft" }),
+    "draft article",
+  ).payload;
+
+  return {
+    ...world,
+    name,
+    slug,
+    outsider,
+    inbox,
+    otherInbox,
+    team,
+    bot,
+    botKey: bot.access_token as string,
+    canned,
+    label,
+    definition,
+    adminFilter,
+    agentFilter,
+    webhook,
+    dashboardApp,
+    contact,
+    mergee,
+    contactInbox,
+    conversationId,
+    hiddenConversationId: hidden.id as number,
+    message,
+    portal,
+    portalSlug,
+    category,
+    article,
+    draft,
+  };
+}
+
+/** Everything the tenant's administrator (and its agent, for its own custom filter) can read. */
+export function snapshotPaths(t: Tenant): Array<[string, string]> {
+  const b = t.base;
+  const c = `${b}/conversations/${t.conversationId}`;
+  const p = `${b}/portals/${t.portalSlug}`;
+  return [
+    [b, t.admin.key],
+    [`${b}/agents`, t.admin.key],
+    [`${b}/agent_bots`, t.admin.key],
+    [`${b}/inboxes`, t.admin.key],
+    [`${b}/inboxes/${t.inbox.id}/agent_bot`, t.admin.key],
+    [`${b}/inbox_members/${t.inbox.id}`, t.admin.key],
+    [`${b}/inbox_members/${t.otherInbox.id}`, t.admin.key],
+    [`${b}/teams`, t.admin.key],
+    [`${b}/teams/${t.team.id}/team_members`, t.admin.key],
+    [`${b}/canned_responses`, t.admin.key],
+    [`${b}/labels`, t.admin.key],
+    [`${b}/custom_attribute_definitions?attribute_model=contact_attribute`, t.admin.key],
+    [`${b}/custom_filters`, t.admin.key],
+    [`${b}/custom_filters`, t.agent.key],
+    [`${b}/webhooks`, t.admin.key],
+    [`${b}/dashboard_apps`, t.admin.key],
+    [`${b}/contacts/${t.contact.id}`, t.admin.key],
+    [`${b}/contacts/${t.mergee.id}`, t.admin.key],
+    [`${b}/contacts/${t.contact.id}/labels`, t.admin.key],
+    // (contactable_inboxes is left out: it suggests a fresh source_id on every read)
+    [`${b}/conversations?status=all`, t.admin.key],
+    [c, t.admin.key],
+    [`${c}/messages`, t.admin.key],
+    [`${c}/labels`, t.admin.key],
+    [p, t.admin.key],
+    [`${p}/categories`, t.admin.key],
+    [`${p}/articles`, t.admin.key],
+  ];
+}
+
+export async function snapshot(t: Tenant): Promise<Record<string, unknown>> {
+  const out: Record<string, unknown> = {};
+  for (const [path, key] of snapshotPaths(t)) {
+    const res = await get(path, key);
+    out[`${path} as ${key === t.admin.key ? "admin" : "agent"}`] = { status: res.status, body: res.body };
+  }
+  return out;
+}
+
+/** One request, for the tables. */
+export type Case = { method: string; path: string; body?: unknown };
+export const send = (key: string | null, c: Case) => call(c.method, c.path, { key, body: c.body });
+
+/**
+ * Every route below /api/v1/accounts/:account_id (src/routes/account/**) and the v2 reports, addressed at
+ * `t`'s own objects with a valid body. `admin`: administrators only. `bot`: on the agent-bot allow-list.
+ */
+export type Route = Case & { name: string; admin?: boolean; bot?: boolean };
+
+export function catalogue(t: Tenant): Route[] {
+  const b = t.base;
+  const c = `${b}/conversations/${t.conversationId}`;
+  const p = `${b}/portals/${t.portalSlug}`;
+  const r = (method: string, path: string, body?: unknown, flags: { admin?: boolean; bot?: boolean } = {}): Route => ({
+    name: `${method} ${path.slice(b.length) || "/"}`,
+    method,
+    path,
+    body,
+    ...flags,
+  });
+  const admin = { admin: true };
+  const bot = { bot: true };
+  return [
+    // account
+    r("GET", b),
+    r("PATCH", b, { name: "Renamed" }, admin),
+    r("PUT", b, { name: "Renamed" }, admin),
+    // agents
+    r("GET", `${b}/agents`),
+    r("POST", `${b}/agents`, { name: "New", email: `new.${t.slug}@example.com`, role: "agent" }, admin),
+    r("PATCH", `${b}/agents/${t.agent.id}`, { name: "Renamed" }, admin),
+    r("PUT", `${b}/agents/${t.agent.id}`, { name: "Renamed" }, admin),
+    r("DELETE", `${b}/agents/${t.agent.id}`, undefined, admin),
+    // agent bots
+    r("GET", `${b}/agent_bots`),
+    r("POST", `${b}/agent_bots`, { name: "Another bot" }, admin),
+    r("POST", `${b}/agent_bots/${t.bot.id}/reset_access_token`, undefined, admin),
+    r("GET", `${b}/agent_bots/${t.bot.id}`),
+    r("PATCH", `${b}/agent_bots/${t.bot.id}`, { name: "Renamed" }, admin),
+    r("PUT", `${b}/agent_bots/${t.bot.id}`, { name: "Renamed" }, admin),
+    r("DELETE", `${b}/agent_bots/${t.bot.id}`, undefined, admin),
+    // inboxes
+    r("GET", `${b}/inboxes`),
+    r("POST", `${b}/inboxes`, { name: "Another", channel: { type: "api" } }, admin),
+    r("GET", `${b}/inboxes/${t.inbox.id}/assignable_agents`),
+    r("GET", `${b}/inboxes/${t.inbox.id}/agent_bot`),
+    r("POST", `${b}/inboxes/${t.inbox.id}/set_agent_bot`, { agent_bot: t.bot.id }, admin),
+    r("GET", `${b}/inboxes/${t.inbox.id}`),
+    r("PATCH", `${b}/inboxes/${t.inbox.id}`, { name: "Renamed" }, admin),
+    r("PUT", `${b}/inboxes/${t.inbox.id}`, { name: "Renamed" }, admin),
+    r("DELETE", `${b}/inboxes/${t.inbox.id}`, undefined, admin),
+    // inbox members
+    r("GET", `${b}/inbox_members/${t.inbox.id}`),
+    r("POST", `${b}/inbox_members`, { inbox_id: t.inbox.id, user_ids: [t.outsider.id] }, admin),
+    r("PATCH", `${b}/inbox_members`, { inbox_id: t.inbox.id, user_ids: [t.outsider.id] }, admin),
+    r("DELETE", `${b}/inbox_members`, { inbox_id: t.inbox.id, user_ids: [t.agent.id] }, admin),
+    // teams
+    r("GET", `${b}/teams`),
+    r("POST", `${b}/teams`, { name: "Another team" }, admin),
+    r("GET", `${b}/teams/${t.team.id}/team_members`),
+    r("POST", `${b}/teams/${t.team.id}/team_members`, { user_ids: [t.outsider.id] }, admin),
+    r("PATCH", `${b}/teams/${t.team.id}/team_members`, { user_ids: [t.outsider.id] }, admin),
+    r("DELETE", `${b}/teams/${t.team.id}/team_members`, { user_ids: [t.agent.id] }, admin),
+    r("GET", `${b}/teams/${t.team.id}`),
+    r("PATCH", `${b}/teams/${t.team.id}`, { name: "Renamed" }, admin),
+    r("PUT", `${b}/teams/${t.team.id}`, { name: "Renamed" }, admin),
+    r("DELETE", `${b}/teams/${t.team.id}`, undefined, admin),
+    // canned responses (any member)
+    r("GET", `${b}/canned_responses`),
+    r("POST", `${b}/canned_responses`, { short_code: "another", content: "x" }),
+    r("PATCH", `${b}/canned_responses/${t.canned.id}`, { content: "changed" }),
+    r("PUT", `${b}/canned_responses/${t.canned.id}`, { content: "changed" }),
+    r("DELETE", `${b}/canned_responses/${t.canned.id}`),
+    // labels
+    r("GET", `${b}/labels`),
+    r("GET", `${b}/labels/${t.label.id}`, undefined, admin),
+    r("POST", `${b}/labels`, { title: "another" }, admin),
+    r("PATCH", `${b}/labels/${t.label.id}`, { description: "changed" }, admin),
+    r("PUT", `${b}/labels/${t.label.id}`, { description: "changed" }, admin),
+    r("DELETE", `${b}/labels/${t.label.id}`, undefined, admin),
+    // custom attribute definitions (any member)
+    r("GET", `${b}/custom_attribute_definitions`),
+    r("GET", `${b}/custom_attribute_definitions/${t.definition.id}`),
+    r("POST", `${b}/custom_attribute_definitions`, { attribute_display_name: "Other", attribute_key: "other_key" }),
+    r("PATCH", `${b}/custom_attribute_definitions/${t.definition.id}`, { attribute_description: "changed" }),
+    r("PUT", `${b}/custom_attribute_definitions/${t.definition.id}`, { attribute_description: "changed" }),
+    r("DELETE", `${b}/custom_attribute_definitions/${t.definition.id}`),
+    // custom filters (each user's own)
+    r("GET", `${b}/custom_filters`),
+    r("GET", `${b}/custom_filters/${t.adminFilter.id}`),
+    r("POST", `${b}/custom_filters`, { name: "Another", query: { payload: [] } }),
+    r("PATCH", `${b}/custom_filters/${t.adminFilter.id}`, { name: "Changed" }),
+    r("PUT", `${b}/custom_filters/${t.adminFilter.id}`, { name: "Changed" }),
+    r("DELETE", `${b}/custom_filters/${t.adminFilter.id}`),
+    // webhooks (administrators)
+    r("GET", `${b}/webhooks`, undefined, admin),
+    r("POST", `${b}/webhooks`, { url: "https://another.example.com/hook" }, admin),
+    r("PATCH", `${b}/webhooks/${t.webhook.id}`, { name: "Changed" }, admin),
+    r("PUT", `${b}/webhooks/${t.webhook.id}`, { name: "Changed" }, admin),
+    r("DELETE", `${b}/webhooks/${t.webhook.id}`, undefined, admin),
+    // integrations
+    r("GET", `${b}/integrations/apps`),
+    r("GET", `${b}/integrations/apps/webhook`),
+    r("POST", `${b}/integrations/hooks`, { app_id: "webhook" }, admin),
+    r("PATCH", `${b}/integrations/hooks/1`, { status: "enabled" }, admin),
+    r("PUT", `${b}/integrations/hooks/1`, { status: "enabled" }, admin),
+    r("DELETE", `${b}/integrations/hooks/1`, undefined, admin),
+    // dashboard apps
+    r("GET", `${b}/dashboard_apps`),
+    r("GET", `${b}/dashboard_apps/${t.dashboardApp.id}`),
+    r("POST", `${b}/dashboard_apps`, { title: "Another", content: [{ type: "frame", url: "https://x.example.com" }] }, admin),
+    r("PATCH", `${b}/dashboard_apps/${t.dashboardApp.id}`, { title: "Changed" }, admin),
+    r("PUT", `${b}/dashboard_apps/${t.dashboardApp.id}`, { title: "Changed" }, admin),
+    r("DELETE", `${b}/dashboard_apps/${t.dashboardApp.id}`, undefined, admin),
+    // conversations
+    r("GET", `${b}/conversations?status=all`),
+    r("GET", `${b}/conversations/meta?status=all`),
+    r("POST", `${b}/conversations/filter`, { payload: [{ attribute_key: "status", filter_operator: "equal_to", values: ["open"], query_operator: null }] }),
+    r("POST", `${b}/conversations`, { inbox_id: t.inbox.id, contact_id: t.contact.id }, bot),
+    r("GET", c),
+    r("PATCH", c, { priority: "high" }, bot),
+    r("PUT", c, { priority: "high" }, bot),
+    r("POST", `${c}/toggle_status`, { status: "resolved" }, bot),
+    r("POST", `${c}/toggle_priority`, { priority: "urgent" }, bot),
+    r("POST", `${c}/assignments`, { assignee_id: t.admin.id }, bot),
+    r("GET", `${c}/labels`),
+    r("POST", `${c}/labels`, { labels: [] }),
+    r("POST", `${c}/custom_attributes`, { custom_attributes: { hacked: true } }, bot),
+    r("POST", `${c}/mute`),
+    r("POST", `${c}/unmute`),
+    r("POST", `${c}/unread`),
+    r("POST", `${c}/update_last_seen`),
+    // messages
+    r("GET", `${c}/messages`),
+    r("POST", `${c}/messages`, { content: "injected" }, bot),
+    r("PATCH", `${c}/messages/${t.message.id}`, { status: "failed" }),
+    r("PUT", `${c}/messages/${t.message.id}`, { status: "failed" }),
+    r("DELETE", `${c}/messages/${t.message.id}`),
+    // contacts (any member; DELETE for administrators)
+    r("GET", `${b}/contacts`),
+    r("GET", `${b}/contacts/search?q=customer`),
+    r("GET", `${b}/contacts/active`),
+    r("POST", `${b}/contacts/filter`, { payload: [{ attribute_key: "name", filter_operator: "contains", values: ["Customer"], query_operator: null }] }),
+    r("POST", `${b}/contacts`, { name: "Another", email: `another.${t.slug}@example.com` }),
+    r("GET", `${b}/contacts/${t.contact.id}`),
+    r("PATCH", `${b}/contacts/${t.contact.id}`, { name: "Changed" }),
+    r("PUT", `${b}/contacts/${t.contact.id}`, { name: "Changed" }),
+    r("DELETE", `${b}/contacts/${t.contact.id}`, undefined, admin),
+    r("GET", `${b}/contacts/${t.contact.id}/contactable_inboxes`),
+    r("POST", `${b}/contacts/${t.contact.id}/contact_inboxes`, { inbox_id: t.otherInbox.id }),
+    r("POST", `${b}/contacts/${t.contact.id}/destroy_custom_attributes`, { custom_attributes: [`${t.slug}_tier`] }),
+    r("GET", `${b}/contacts/${t.contact.id}/conversations`),
+    r("GET", `${b}/contacts/${t.contact.id}/labels`),
+    r("POST", `${b}/contacts/${t.contact.id}/labels`, { labels: [] }),
+    r("POST", `${b}/actions/contact_merge`, { base_contact_id: t.contact.id, mergee_contact_id: t.mergee.id }),
+    // help center
+    r("GET", `${b}/portals`),
+    r("POST", `${b}/portals`, { name: "Another", slug: `${t.slug}-another` }, admin),
+    r("GET", p),
+    r("PATCH", p, { name: "Changed" }, admin),
+    r("PUT", p, { name: "Changed" }, admin),
+    r("DELETE", p, undefined, admin),
+    r("GET", `${p}/categories`),
+    r("POST", `${p}/categories`, { name: "Another", slug: "another" }, admin),
+    r("GET", `${p}/categories/${t.category.id}`, undefined, admin),
+    r("PATCH", `${p}/categories/${t.category.id}`, { name: "Changed" }, admin),
+    r("PUT", `${p}/categories/${t.category.id}`, { name: "Changed" }, admin),
+    r("DELETE", `${p}/categories/${t.category.id}`, undefined, admin),
+    r("GET", `${p}/articles`),
+    r("POST", `${p}/articles`, { title: "Another", content: "x" }, admin),
+    r("POST", `${p}/articles/reorder`, { positions_hash: { [t.article.id]: 5 } }, admin),
+    r("GET", `${p}/articles/${t.draft.id}`, undefined, admin),
+    r("PATCH", `${p}/articles/${t.draft.id}`, { status: "published" }, admin),
+    r("PUT", `${p}/articles/${t.draft.id}`, { status: "published" }, admin),
+    r("DELETE", `${p}/articles/${t.draft.id}`, undefined, admin),
+    // reports (v2)
+    r("GET", `/api/v2/accounts/${t.accountId}/reports/summary`, undefined, admin),
+  ];
+}
