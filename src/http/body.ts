@@ -54,9 +54,14 @@ const malformed = (message: string) => new ApiError(400, message, [{ field: "", 
 
 type Tree = { [key: string]: Tree | Tree[] | string | string[] };
 
-/** `a[b][]=1` -> { a: { b: ["1"] } }; objects whose keys are all indexes become arrays. */
+/**
+ * `a[b][]=1` -> { a: { b: ["1"] } }; objects whose keys are all indexes become arrays.
+ * The nodes have no prototype: with plain objects, `__proto__[x]=1` walked into Object.prototype and
+ * polluted every object of the isolate. `__proto__` is an ordinary key here, and the final
+ * Object.fromEntries defines it as an own property (which the schemas then ignore).
+ */
 export function formToObject(form: FormData): Record<string, unknown> {
-  const root: Tree = {};
+  const root: Tree = Object.create(null);
   form.forEach((value, name) => {
     if (typeof value !== "string") return;
     const keys = parseKeys(name);
@@ -72,7 +77,7 @@ export function formToObject(form: FormData): Record<string, unknown> {
         list.push(value);
         node[key] = list;
       } else {
-        if (typeof node[key] !== "object" || Array.isArray(node[key])) node[key] = {};
+        if (typeof node[key] !== "object" || Array.isArray(node[key])) node[key] = Object.create(null);
         node = node[key] as Tree;
       }
     });
