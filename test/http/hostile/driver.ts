@@ -15,8 +15,8 @@ import { env } from "cloudflare:workers";
 import { expect } from "vitest";
 import { call, type Reply } from "../../support/http";
 
-/** s text, n integer, id positive id, b boolean, o object, a array, e enum (a string name). */
-export type Kind = "s" | "n" | "id" | "b" | "o" | "a" | "e";
+/** s text, n integer, f number (Unix seconds: a fraction is fine), id positive id, b boolean, o object, a array, e enum (a name). */
+export type Kind = "s" | "n" | "f" | "id" | "b" | "o" | "a" | "e";
 export type Shape = Record<string, Kind>;
 
 export type Route = {
@@ -61,6 +61,8 @@ function wrongFor(kind: Kind): Array<[string, unknown]> {
       return [...objects, ...arrays];
     case "n":
       return [...objects, ...arrays, ["word", "abc"], ["float", 1.5], ["huge", 1e300], ["huge string", "99999999999999999999"]];
+    case "f":
+      return [...objects, ...arrays, ["word", "abc"], ["negative", -1], ["huge", 1e300], ["infinity string", "Infinity"]];
     case "id":
       return [
         ...objects,
@@ -119,8 +121,9 @@ const NOT_OBJECTS: Array<[string, string]> = [
 /** Form bodies (urlencoded and multipart) with Rails-style mistakes; each key is tried per field. */
 function formCases(field: string): Array<[string, Array<[string, string]>]> {
   return [
-    [`${field}=abc`, [[field, "abc"]]],
-    [`${field}[]=abc`, [[`${field}[]`, "abc"]]],
+    // "oops", not "abc": a tolerant case may rename a slug to it, and "abc" is a hostile path value
+    [`${field}=oops`, [[field, "oops"]]],
+    [`${field}[]=oops`, [[`${field}[]`, "oops"]]],
     [`${field}[a][b][c][d]=1`, [[`${field}[a][b][c][d]`, "1"]]],
     [`${field}={not json`, [[field, "{not json"]]],
     [`${field}[0]=1&${field}[x]=2`, [[`${field}[0]`, "1"], [`${field}[x]`, "2"]]],
@@ -163,6 +166,10 @@ function wrongQueryFor(name: string, kind: Kind): Array<[string, string]> {
     case "n":
     case "id":
       return [[`${name}=abc`, v("abc")], [`${name}=-1`, v("-1")], [`${name}=1.5`, v("1.5")], [`${name}=huge`, v("99999999999999999999")], twice];
+    case "f":
+      return [[`${name}=abc`, v("abc")], [`${name}=-1`, v("-1")], [`${name}=huge`, v("99999999999999999999")], [`${name}=Infinity`, v("Infinity")], twice];
+    case "a":
+      return []; // a repeated parameter is a list here, as it should be
     case "e":
       return [[`${name}=bogus`, v("bogus")], [`${name}=99`, v("99")], twice];
     default:
