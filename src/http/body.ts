@@ -52,6 +52,8 @@ export const normalizeBody = createMiddleware(async (c, next) => {
 
 const malformed = (message: string) => new ApiError(400, message, [{ field: "", message, code: "malformed_body" }]);
 
+const MAX_FORM_DEPTH = 32;
+
 type Tree = { [key: string]: Tree | Tree[] | string | string[] };
 
 /**
@@ -65,6 +67,9 @@ export function formToObject(form: FormData): Record<string, unknown> {
   form.forEach((value, name) => {
     if (typeof value !== "string") return;
     const keys = parseKeys(name);
+    // Rack refuses parameters nested past 100 levels; without a limit, `a[a][a]...=1` ten thousand deep
+    // overflowed the stack of the recursive steps below (a 500).
+    if (keys.length > MAX_FORM_DEPTH) throw malformed(`Form parameter ${name.slice(0, 100)} is nested deeper than ${MAX_FORM_DEPTH} levels`);
     let node: Tree = root;
     keys.forEach((key, i) => {
       const last = i === keys.length - 1;

@@ -121,7 +121,7 @@ describe("search", () => {
     }
     cases.push(["201 characters", () => get(`/public/api/v1/portals/docs/articles?query=${"r".repeat(201)}`), [422]]);
     await run(cases);
-    const found = await get(`/public/api/v1/portals/docs/articles?query=${encodeURIComponent('"reset" NEAR(')}`);
+    const found = await get(`/public/api/v1/portals/docs/articles?query=${encodeURIComponent('"reset" * ^pass')}`);
     expect(found.body.payload.map((a: any) => a.slug)).toEqual(["reset-password"]);
   });
 });
@@ -186,7 +186,6 @@ describe("webhook urls", () => {
       "ftp://example.com",
       "data:text/plain,hi",
       "http://",
-      "http:///x",
       "//example.com",
       "http://user:pass@127.0.0.1",
       "http://%31%32%37.0.0.1",
@@ -253,6 +252,7 @@ describe("D1's 100-parameter limit", () => {
       ["1,000 list values for a definition", () => post(`${base}/custom_attribute_definitions`, key, { attribute_display_name: "Many", attribute_key: "many", attribute_display_type: "list", attribute_model: 1, attribute_values: labels(1000) }), [200]],
       ["5,000 webhook subscriptions", () => post(`${base}/webhooks`, key, { url: "https://many.example.com", subscriptions: Array(5000).fill("message_created") }), [200, 422]],
       ["5,000 custom attribute keys", () => patch(`${base}/contacts/${w.contact.id}`, key, { custom_attributes: Object.fromEntries(labels(5000).map((l) => [l, 1])) }), [200, 422]],
+      ["a form key nested 40 deep", () => call("POST", `${base}/contacts`, { key, rawBody: `name${"[a]".repeat(40)}=1`, headers: { "content-type": "application/x-www-form-urlencoded" } }), [400]],
       ["5,000 working hours", () => patch(`${base}/inboxes/${w.inbox.id}`, key, { working_hours: Array(5000).fill({ day_of_week: 1 }) }), [422]],
     ]);
   });
@@ -267,6 +267,8 @@ describe("JSON that would poison later reads", () => {
       ["conversation custom_attributes nested 2,000 deep", () => post(`${base}/conversations/${w.conversation.id}/custom_attributes`, key, { custom_attributes: { x: deep(2000) } })],
       ["contact additional_attributes of 2.5 MB", () => patch(`${base}/contacts/${w.contact.id}`, key, { additional_attributes: { a: "x".repeat(2_500_000) } })],
       ["account custom fields of 2.5 MB", () => post("/platform/api/v1/accounts", w.platformKey, { name: "Big", custom_attributes: { a: "x".repeat(2_500_000) } })],
+      ["a body nested 100,000 deep", () => call("PATCH", `${base}/contacts/${w.contact.id}`, { key, rawBody: `{"custom_attributes":${"[".repeat(100_000)}${"]".repeat(100_000)}}`, headers: { "content-type": "application/json" } }), [400, 422]],
+      ["a form body nested 10,000 deep", () => call("PATCH", `${base}/contacts/${w.contact.id}`, { key, rawBody: `custom_attributes${"[a]".repeat(10_000)}=1`, headers: { "content-type": "application/x-www-form-urlencoded" } }), [400, 422]],
       ["message content_attributes of 2.5 MB", () => post(`${base}/conversations/${w.conversation.id}/messages`, key, { content: "x", content_attributes: { a: "x".repeat(2_500_000) } })],
     ]);
     // whatever was stored, the account's lists and filters still answer

@@ -222,7 +222,7 @@ export class Checker {
   }
 
   assertClean() {
-    const lines = this.problems.map((p) => `${p.status} ${p.case} ${JSON.stringify(p.body)}`);
+    const lines = this.problems.map((p) => `${p.status} ${JSON.stringify(p.case).slice(1, -1)} ${JSON.stringify(p.body)}`);
     expect(lines.join("\n"), `${this.problems.length} of ${this.count} cases failed`).toBe("");
   }
 }
