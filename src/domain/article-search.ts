@@ -59,7 +59,9 @@ export function reindexArticles(db: Database, where: SQL) {
 export function searchTerms(text: string): string | null {
   const terms = text
     .split(/\s+/)
-    .map((t) => t.replace(/"/g, ""))
+    // quotes would end the FTS string; a NUL or other control character cuts SQLite's query text short
+    // ("unterminated string", a 500)
+    .map((t) => t.replace(/["\p{Cc}]/gu, ""))
     .filter((t) => /[\p{L}\p{N}]/u.test(t))
     .slice(0, 16);
   return terms.length === 0 ? null : terms.map((t) => `"${t}"*`).join(" ");

@@ -174,7 +174,9 @@ export function contactFilterSql(conditions: FilterCondition[], definitions: Att
   conditions.forEach((condition, i) => {
     const field = (name: string) => `payload[${i}].${name}`;
     const definition = custom.get(condition.attribute_key);
-    const attribute = STANDARD[condition.attribute_key] ?? (definition && customAttribute(definition));
+    // own keys only: "constructor" or "__proto__" must not find Object.prototype's members
+    const standard = Object.hasOwn(STANDARD, condition.attribute_key) ? STANDARD[condition.attribute_key] : undefined;
+    const attribute = standard ?? (definition && customAttribute(definition));
     if (!attribute) {
       const message = `is not a contact attribute or a custom attribute of this account: ${condition.attribute_key}`;
       errors.push({ field: field("attribute_key"), message, code: "unknown_attribute" });

@@ -3,7 +3,8 @@
  * memberships, what the action checks), then one batch that writes the change with its counters and
  * events and loads the record the response shows.
  */
-import { and, desc, eq, notInArray, sql } from "drizzle-orm";
+import { and, desc, eq, sql } from "drizzle-orm";
+import { chunks } from "../db/chunks";
 import { type Statement, lastInsertedId, now, schema } from "../db/client";
 import type { AccountScope } from "../http/app-env";
 import { type ErrorEntry, forbidden, invalid, invalidField } from "../http/errors";
@@ -355,13 +356,16 @@ export async function replaceLabels(scope: AccountScope, displayId: number, labe
   const labelChange = [{ label_list: { previous_value: current, current_value: wanted } }];
   const { statements } = changeStatements(scope, conversation, {}, labelChange, at);
   const added = wanted.filter((l) => !current.includes(l));
+  // D1 binds at most 100 parameters a statement and `labels` may hold 100: the kept labels travel as one
+  // JSON parameter, and the new taggings (5 columns each) are inserted 19 at a time.
+  const kept = sql`${taggings.tag} NOT IN (SELECT value FROM json_each(${JSON.stringify(wanted)}))`;
   await runBatch(db, [
     db
       .delete(taggings)
-      .where(and(eq(taggings.taggableType, "Conversation"), eq(taggings.taggableId, conversation.id), wanted.length ? notInArray(taggings.tag, wanted) : undefined)),
-    ...(added.length
-      ? [db.insert(taggings).values(added.map((tag) => ({ accountId, taggableType: "Conversation", taggableId: conversation.id, tag, createdAt: at }))).onConflictDoNothing()]
-      : []),
+      .where(and(eq(taggings.taggableType, "Conversation"), eq(taggings.taggableId, conversation.id), wanted.length ? kept : undefined)),
+    ...chunks(added, 19).map((tags) =>
+      db.insert(taggings).values(tags.map((tag) => ({ accountId, taggableType: "Conversation", taggableId: conversation.id, tag, createdAt: at }))).onConflictDoNothing(),
+    ),
     ...statements,
   ]);
   return wanted;

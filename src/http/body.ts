@@ -52,14 +52,24 @@ export const normalizeBody = createMiddleware(async (c, next) => {
 
 const malformed = (message: string) => new ApiError(400, message, [{ field: "", message, code: "malformed_body" }]);
 
+const MAX_FORM_DEPTH = 32;
+
 type Tree = { [key: string]: Tree | Tree[] | string | string[] };
 
-/** `a[b][]=1` -> { a: { b: ["1"] } }; objects whose keys are all indexes become arrays. */
+/**
+ * `a[b][]=1` -> { a: { b: ["1"] } }; objects whose keys are all indexes become arrays.
+ * The nodes have no prototype: with plain objects, `__proto__[x]=1` walked into Object.prototype and
+ * polluted every object of the isolate. `__proto__` is an ordinary key here, and the final
+ * Object.fromEntries defines it as an own property (which the schemas then ignore).
+ */
 export function formToObject(form: FormData): Record<string, unknown> {
-  const root: Tree = {};
+  const root: Tree = Object.create(null);
   form.forEach((value, name) => {
     if (typeof value !== "string") return;
     const keys = parseKeys(name);
+    // Rack refuses parameters nested past 100 levels; without a limit, `a[a][a]...=1` ten thousand deep
+    // overflowed the stack of the recursive steps below (a 500).
+    if (keys.length > MAX_FORM_DEPTH) throw malformed(`Form parameter ${name.slice(0, 100)} is nested deeper than ${MAX_FORM_DEPTH} levels`);
     let node: Tree = root;
     keys.forEach((key, i) => {
       const last = i === keys.length - 1;
@@ -72,7 +82,7 @@ export function formToObject(form: FormData): Record<string, unknown> {
         list.push(value);
         node[key] = list;
       } else {
-        if (typeof node[key] !== "object" || Array.isArray(node[key])) node[key] = {};
+        if (typeof node[key] !== "object" || Array.isArray(node[key])) node[key] = Object.create(null);
         node = node[key] as Tree;
       }
     });

@@ -56,6 +56,23 @@ function fromConstraintFailure(error: unknown): ApiError | null {
   return invalidField(field, "has already been taken", "taken");
 }
 
+/**
+ * D1 failures that only the size of the input can cause: more than 100 bound parameters in a statement,
+ * or a value larger than a row may hold. Domain code keeps lists within the limit (chunks, json_each) and
+ * schemas cap sizes; this net turns a case they missed into the 422 the input deserves, and still logs it
+ * so that the missed case gets fixed at its cause.
+ */
+function fromInputSizeFailure(error: unknown): ApiError | null {
+  const text = String((error as { message?: unknown })?.message ?? "") + String((error as { cause?: unknown })?.cause ?? "");
+  if (/too many SQL variables/i.test(text)) {
+    return invalidField("", "holds too many values for one request", "too_many_values");
+  }
+  if (/SQLITE_TOOBIG|string or blob too big/i.test(text)) {
+    return invalidField("", "holds a value too large to store", "too_large");
+  }
+  return null;
+}
+
 export function renderError(error: unknown, c: Context) {
   if (error instanceof ApiError) return c.json(errorBody(error.description, error.errors), error.status);
   if (error instanceof HTTPException) {
@@ -66,6 +83,11 @@ export function renderError(error: unknown, c: Context) {
   }
   const constraint = fromConstraintFailure(error);
   if (constraint) return c.json(errorBody(constraint.description, constraint.errors), 422);
+  const tooBig = fromInputSizeFailure(error);
+  if (tooBig) {
+    console.error(JSON.stringify({ level: "warn", requestId: c.get("requestId"), message: String((error as Error)?.message ?? error) }));
+    return c.json(errorBody(tooBig.description, tooBig.errors), 422);
+  }
   const requestId = c.get("requestId") as string | undefined;
   console.error(JSON.stringify({ level: "error", requestId, message: String((error as Error)?.stack ?? error) }));
   const description = `Internal server error (request id ${requestId ?? "unknown"})`;

@@ -25,15 +25,35 @@ export const Int = z.preprocess(
   z.number().int(),
 );
 
+/**
+ * How deep a free JSON object may nest. Stored objects are read by SQLite's JSON functions (filters
+ * use json_extract and json_each), which fail on nesting past 1,000 levels: one contact or conversation
+ * stored that deep made every later filter over the account a 500. Real attributes are a few levels deep.
+ */
+export const MAX_JSON_DEPTH = 32;
+
+/** Whether `value` nests more than `limit` levels of objects and arrays (stops walking at the limit). */
+function deeperThan(value: unknown, limit: number): boolean {
+  if (value === null || typeof value !== "object") return false;
+  if (limit === 0) return true;
+  return Object.values(value).some((child) => deeperThan(child, limit - 1));
+}
+
 /** A JSON object, or a string holding one (multipart clients send objects as strings). */
-export const JsonObject = z.preprocess((v) => {
-  if (typeof v !== "string") return v;
-  try {
-    return JSON.parse(v);
-  } catch {
-    return v;
-  }
-}, z.record(z.string(), z.unknown()));
+export const JsonObject = z.preprocess(
+  (v) => {
+    if (typeof v !== "string") return v;
+    try {
+      return JSON.parse(v);
+    } catch {
+      return v;
+    }
+  },
+  z.record(z.string(), z.unknown()).refine((v) => !deeperThan(v, MAX_JSON_DEPTH), {
+    error: `must not nest deeper than ${MAX_JSON_DEPTH} levels`,
+    params: { code: "too_deep" },
+  }),
+);
 
 /**
  * An enum given by name or by its integer (the index in `names`), resolved to the integer.

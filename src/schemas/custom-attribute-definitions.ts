@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { compileAttributePattern } from "../domain/custom-attribute-values";
+import { attributePatternProblem } from "../domain/custom-attribute-values";
 import { ATTRIBUTE_DISPLAY_TYPES, ATTRIBUTE_MODELS } from "../domain/enums";
 import { EnumParam, LongText, ShortText, wrapped } from "./common";
 
@@ -8,9 +8,10 @@ const Key = ShortText.trim()
   .min(1)
   .regex(/^[a-z0-9_]+$/, { error: "may contain only lower-case letters, digits and underscores" });
 
-const Pattern = ShortText.refine((v) => v === "" || compileAttributePattern(v) !== null, {
-  error: "is not a valid regular expression",
-  params: { code: "invalid_regex" },
+/** A pattern that compiles and whose worst case is bounded (see attributePatternProblem). */
+const Pattern = ShortText.superRefine((v, ctx) => {
+  const problem = v === "" ? null : attributePatternProblem(v);
+  if (problem) ctx.addIssue({ code: "custom", message: problem, params: { code: "invalid_regex" } });
 });
 
 const fields = {

@@ -1,0 +1,326 @@
+/**
+ * A generic driver for hostile-input tests: a route is a method, a path template with real ids, a key
+ * and (for writes) a "body shape" naming its fields and their kinds. The driver sends hostile path
+ * params, query params, JSON, form-urlencoded and multipart bodies, and checks every answer:
+ * never a 5xx, and every failure in the specification's error body.
+ *
+ * Cases come in two strengths:
+ * - strict: input no route can accept (a string id, an object where text goes, a body that is not an
+ *   object, malformed JSON, text/plain). These must be a 4xx, and for writes the database must be
+ *   unchanged afterwards (read back as a fingerprint of every table).
+ * - tolerant: odd but possibly legal input (emoji, 100,000 characters, null, a string "1"). These may
+ *   succeed; they must never be a 5xx, and a failure must carry the error body.
+ */
+import { env } from "cloudflare:workers";
+import { expect } from "vitest";
+import { call, type Reply } from "../../support/http";
+
+/** s text, n integer, f number (Unix seconds: a fraction is fine), id positive id, b boolean, o object, a array, e enum (a name). */
+export type Kind = "s" | "n" | "f" | "id" | "b" | "o" | "a" | "e";
+export type Shape = Record<string, Kind>;
+
+export type Route = {
+  method: "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
+  /** with `:name` placeholders */
+  path: string;
+  /** real values for the placeholders */
+  params: Record<string, string | number>;
+  key: string | null;
+  /** fields of the JSON body (routes that read one) */
+  body?: Shape;
+  /** query parameters the route reads */
+  query?: Shape;
+  /** a body the route accepts; each case changes one field of it, so the domain sees the odd value */
+  valid?: Record<string, unknown>;
+};
+
+export type Problem = { case: string; status: number; body: unknown };
+
+const LONG = "x".repeat(100_000);
+const EMOJI = "👩🏽‍💻 Ünïcödé ☃ \u202e\u0000 \ud83d";
+const deep = (levels: number): unknown => (levels === 0 ? 1 : { a: deep(levels - 1) });
+const deepArray = (levels: number): unknown => (levels === 0 ? 1 : [deepArray(levels - 1)]);
+
+/** Path values no id or slug route may accept (each must be a 4xx). */
+export const HOSTILE_PATH = ["abc", "0", "-1", "1.5", "1e3", "99999999999999999999", "%00", "y".repeat(300), "%F0%9F%92%A9", "null"];
+
+/** Values that are the wrong type for a field of this kind, whatever its schema (strict). */
+function wrongFor(kind: Kind): Array<[string, unknown]> {
+  const objects: Array<[string, unknown]> = [
+    ["object", { a: 1 }],
+    ["deep object", deep(200)],
+    ["__proto__ object", JSON.parse('{"__proto__": {"polluted": 1}}')],
+  ];
+  const arrays: Array<[string, unknown]> = [
+    ["array", [1, "a"]],
+    ["deep array", deepArray(200)],
+  ];
+  switch (kind) {
+    case "s":
+    case "e":
+      return [...objects, ...arrays];
+    case "n":
+      return [...objects, ...arrays, ["word", "abc"], ["float", 1.5], ["huge", 1e300], ["huge string", "99999999999999999999"]];
+    case "f":
+      return [...objects, ...arrays, ["word", "abc"], ["negative", -1], ["huge", 1e300], ["infinity string", "Infinity"]];
+    case "id":
+      return [
+        ...objects,
+        ...arrays,
+        ["word", "abc"],
+        ["zero", 0],
+        ["negative", -1],
+        ["float", 1.5],
+        ["huge", 1e300],
+        ["huge string", "99999999999999999999"],
+        ["unsafe integer", 2 ** 60],
+        ["exponent string", "1e3"],
+      ];
+    case "b":
+      return [...objects, ...arrays, ["word", "maybe"], ["number 2", 2]];
+    case "o":
+      return [...arrays, ["number", 42], ["not json", "{not json"], ["true", true]];
+    case "a":
+      return [["object", { a: 1 }], ["number", 42], ["true", true], ["deep array", deepArray(200)]];
+  }
+}
+
+/** Odd but possibly legal values: any field may see these (tolerant). */
+const ODD: Array<[string, unknown]> = [
+  ["null", null],
+  ["empty string", ""],
+  ["long string", LONG],
+  ["emoji", EMOJI],
+  ["true", true],
+  ["false", false],
+  ["zero", 0],
+  ["negative", -1],
+  ["float", 1.5],
+  ["huge", 1e300],
+  ["huge integer", 99999999999999999999],
+  ["numeric string", "12"],
+  ["empty object", {}],
+  ["empty array", []],
+  ["array of strings", ["abc"]],
+  ["array of huge", [1e300]],
+  ["quotes", `'"; DROP TABLE users; --`],
+  ["like wildcards", "%_%\\"],
+  ["constructor key", JSON.parse('{"constructor": {"prototype": {"polluted": 1}}}')],
+];
+
+/** Whole bodies that are not an object (strict for any route that reads a body). */
+const NOT_OBJECTS: Array<[string, string]> = [
+  ["null", "null"],
+  ["array", "[]"],
+  ["array of objects", '[{"a":1}]'],
+  ["string", '"string"'],
+  ["number", "42"],
+  ["true", "true"],
+];
+
+/** Form bodies (urlencoded and multipart) with Rails-style mistakes; each key is tried per field. */
+function formCases(field: string): Array<[string, Array<[string, string]>]> {
+  return [
+    // "oops", not "abc": a tolerant case may rename a slug to it, and "abc" is a hostile path value
+    [`${field}=oops`, [[field, "oops"]]],
+    [`${field}[]=oops`, [[`${field}[]`, "oops"]]],
+    [`${field}[a][b][c][d]=1`, [[`${field}[a][b][c][d]`, "1"]]],
+    [`${field}={not json`, [[field, "{not json"]]],
+    [`${field}[0]=1&${field}[x]=2`, [[`${field}[0]`, "1"], [`${field}[x]`, "2"]]],
+    [`${field}[__proto__][polluted]=1`, [[`${field}[__proto__][polluted]`, "1"]]],
+    [`${field}=<long>`, [[field, "z".repeat(30_000)]]],
+  ];
+}
+
+const GLOBAL_FORM_CASES: Array<[string, Array<[string, string]>]> = [
+  ["__proto__[polluted]=1", [["__proto__[polluted]", "1"]]],
+  ["constructor[prototype][polluted]=1", [["constructor[prototype][polluted]", "1"]]],
+  ["a[b][c][d]=1", [["a[b][c][d]", "1"]]],
+  ["[]=1", [["[]", "1"]]],
+  ["]]]=1", [["]]]", "1"]]],
+];
+
+/** Query values tried on every route (tolerant), and on the parameters a route reads (strict where wrong). */
+const ODD_QUERY: Array<[string, string]> = [
+  ["page=0", "page=0"],
+  ["page=-1", "page=-1"],
+  ["page=abc", "page=abc"],
+  ["page[]=1", "page[]=1"],
+  ["page=1&page=2", "page=1&page=2"],
+  ["page=huge", "page=99999999999999999999"],
+  ["page=1e3", "page=1e3"],
+  ["sort=bogus", "sort=bogus"],
+  ["sort[]=name", "sort[]=name"],
+  ["sort=-", "sort=-"],
+  ["q=%", "q=%25"],
+  ["nul", "q=%00&page=%00"],
+  ["long", `q=${"q".repeat(10_000)}`],
+  ["bad escape", "q=%E0%A4%A&page=%"],
+  ["__proto__", "__proto__=1&constructor=1"],
+];
+
+function wrongQueryFor(name: string, kind: Kind): Array<[string, string]> {
+  const v = (value: string) => `${encodeURIComponent(name)}=${value}`;
+  const twice = [`${name} twice`, `${v("1")}&${v("2")}`] as [string, string];
+  switch (kind) {
+    case "n":
+    case "id":
+      return [[`${name}=abc`, v("abc")], [`${name}=-1`, v("-1")], [`${name}=1.5`, v("1.5")], [`${name}=huge`, v("99999999999999999999")], twice];
+    case "f":
+      return [[`${name}=abc`, v("abc")], [`${name}=-1`, v("-1")], [`${name}=huge`, v("99999999999999999999")], [`${name}=Infinity`, v("Infinity")], twice];
+    case "a":
+      return []; // a repeated parameter is a list here, as it should be
+    case "e":
+      return [[`${name}=bogus`, v("bogus")], [`${name}=99`, v("99")], twice];
+    default:
+      return [twice];
+  }
+}
+
+export function fillPath(route: Route, override: Record<string, string> = {}) {
+  return route.path.replace(/:(\w+)/g, (_, name: string) => override[name] ?? encodeURIComponent(String(route.params[name])));
+}
+
+/** Every row of every table, as one string: "nothing changed" is this being equal before and after. */
+export async function fingerprint(): Promise<string> {
+  const { results } = await env.DB.prepare(
+    // event_outbox and webhook_deliveries move on their own after earlier successful requests (dispatch
+    // runs after the response); the change a failed request must not make is in the other tables.
+    "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' AND name NOT LIKE 'd1_%' AND name NOT LIKE 'article_search%' AND name NOT IN ('event_outbox', 'webhook_deliveries') ORDER BY name",
+  ).all<{ name: string }>();
+  const tables = results.map((r) => r.name);
+  const rows = await env.DB.batch(tables.map((t) => env.DB.prepare(`SELECT * FROM "${t}" ORDER BY rowid`)));
+  return JSON.stringify(tables.map((t, i) => [t, rows[i].results]));
+}
+
+const isErrorBody = (body: any) =>
+  body !== null &&
+  typeof body === "object" &&
+  typeof body.description === "string" &&
+  Array.isArray(body.errors) &&
+  body.errors.length > 0 &&
+  body.errors.every((e: any) => e && typeof e.field === "string" && typeof e.message === "string" && typeof e.code === "string");
+
+export class Checker {
+  readonly problems: Problem[] = [];
+  count = 0;
+
+  /** Never a 5xx; a failure carries the error body; strict cases must fail with a 4xx. */
+  check(name: string, reply: Reply, strict: boolean, expected?: number[]) {
+    this.count++;
+    const bad =
+      reply.status >= 500 ||
+      (reply.status >= 400 && !isErrorBody(reply.body)) ||
+      (strict && (reply.status < 400 || reply.status >= 500)) ||
+      (expected && !expected.includes(reply.status));
+    if (bad) this.problems.push({ case: name, status: reply.status, body: truncate(reply.body) });
+    // a form key or JSON key must never reach Object.prototype
+    if (({} as any).polluted !== undefined) {
+      this.problems.push({ case: `${name}: Object.prototype polluted`, status: reply.status, body: null });
+      delete (Object.prototype as any).polluted;
+    }
+  }
+
+  assertClean() {
+    const lines = this.problems.map((p) => `${p.status} ${JSON.stringify(p.case).slice(1, -1)} ${JSON.stringify(p.body)}`);
+    expect(lines.join("\n"), `${this.problems.length} of ${this.count} cases failed`).toBe("");
+  }
+}
+
+const truncate = (body: unknown) => {
+  const text = JSON.stringify(body);
+  return text && text.length > 300 ? `${text.slice(0, 300)}…` : body;
+};
+
+const send = (route: Route, path: string, init: { body?: unknown; rawBody?: BodyInit; headers?: Record<string, string> } = {}) =>
+  call(route.method, path, { key: route.key, ...init });
+
+function multipart(pairs: Array<[string, string]>): FormData {
+  const form = new FormData();
+  for (const [k, v] of pairs) form.append(k, v);
+  return form;
+}
+
+const urlencoded = (pairs: Array<[string, string]>) => new URLSearchParams(pairs).toString();
+
+const WRITES = new Set(["POST", "PATCH", "PUT", "DELETE"]);
+
+/**
+ * Runs every hostile case against one route. Strict cases run first, inside a database fingerprint
+ * for writes; tolerant cases follow (they may succeed and change things).
+ */
+export async function attack(route: Route, checker: Checker) {
+  const name = (what: string) => `${route.method} ${route.path} ${what}`;
+  const isWrite = WRITES.has(route.method);
+  const before = isWrite ? await fingerprint() : "";
+  const base = route.valid ?? {};
+
+  // path params
+  for (const param of Object.keys(route.params)) {
+    for (const value of HOSTILE_PATH) {
+      const reply = await send(route, fillPath(route, { [param]: value }), route.body ? { body: base } : {});
+      checker.check(name(`:${param}=${value.slice(0, 20)}`), reply, true);
+    }
+  }
+  const path = fillPath(route);
+
+  // bodies every write must refuse, whatever it reads
+  if (isWrite) {
+    checker.check(name("malformed JSON"), await send(route, path, { rawBody: '{"a": ', headers: { "content-type": "application/json" } }), true, [400]);
+    checker.check(name("text/plain"), await send(route, path, { rawBody: "a=1", headers: { "content-type": "text/plain" } }), true, [415]);
+    checker.check(name("bad multipart"), await send(route, path, { rawBody: "--x\r\nbroken", headers: { "content-type": "multipart/form-data; boundary=x" } }), true);
+  }
+
+  if (route.body) {
+    for (const [label, raw] of NOT_OBJECTS) {
+      checker.check(name(`body ${label}`), await send(route, path, { rawBody: raw, headers: { "content-type": "application/json" } }), true);
+    }
+    for (const [field, kind] of Object.entries(route.body)) {
+      for (const [label, value] of wrongFor(kind)) {
+        checker.check(name(`${field}: ${label}`), await send(route, path, { body: { ...base, [field]: value } }), true);
+      }
+    }
+  }
+  if (route.query) {
+    for (const [field, kind] of Object.entries(route.query)) {
+      for (const [label, qs] of wrongQueryFor(field, kind)) {
+        checker.check(name(`?${label}`), await send(route, `${path}?${qs}`, route.body ? { body: base } : {}), true);
+      }
+    }
+  }
+
+  if (isWrite) {
+    const after = await fingerprint();
+    if (after !== before) checker.problems.push({ case: name("strict cases changed the database"), status: 0, body: diff(before, after) });
+  }
+
+  // tolerant: odd values, form bodies, odd query strings
+  if (route.body) {
+    for (const [field] of Object.entries(route.body)) {
+      for (const [label, value] of ODD) {
+        checker.check(name(`${field}: ${label}`), await send(route, path, { body: { ...base, [field]: value } }), false);
+      }
+      for (const [label, pairs] of formCases(field)) {
+        checker.check(name(`urlencoded ${label}`), await send(route, path, { rawBody: urlencoded(pairs), headers: { "content-type": "application/x-www-form-urlencoded" } }), false);
+        checker.check(name(`multipart ${label}`), await send(route, path, { rawBody: multipart(pairs) }), false);
+      }
+    }
+    for (const [label, pairs] of GLOBAL_FORM_CASES) {
+      checker.check(name(`urlencoded ${label}`), await send(route, path, { rawBody: urlencoded(pairs), headers: { "content-type": "application/x-www-form-urlencoded" } }), false);
+      checker.check(name(`multipart ${label}`), await send(route, path, { rawBody: multipart(pairs) }), false);
+    }
+    const everything = Object.fromEntries(Object.keys(route.body).map((f) => [f, EMOJI]));
+    checker.check(name("every field emoji"), await send(route, path, { body: everything }), false);
+    checker.check(name("__proto__ body"), await send(route, path, { rawBody: '{"__proto__": {"polluted": 1}, "constructor": {"prototype": {"polluted": 1}}}', headers: { "content-type": "application/json" } }), false);
+    checker.check(name("deep body"), await send(route, path, { body: deep(5_000) }), false);
+  }
+  if (route.method === "GET") {
+    for (const [label, qs] of ODD_QUERY) checker.check(name(`?${label}`), await send(route, `${path}?${qs}`), false);
+  }
+}
+
+function diff(before: string, after: string) {
+  const a = new Map<string, string>(JSON.parse(before).map(([t, rows]: [string, unknown]) => [t, JSON.stringify(rows)]));
+  const changed = (JSON.parse(after) as Array<[string, unknown]>).filter(([t, rows]) => a.get(t) !== JSON.stringify(rows)).map(([t]) => t);
+  return { changedTables: changed };
+}

@@ -1,0 +1,374 @@
+/**
+ * Every route of the three surfaces and /api/v2, with real ids from a world built through the API,
+ * and the fields each route reads (from the route files and src/schemas). Groups let the table be
+ * split across test files (each test file has its own database).
+ */
+import { createWorld, createUser } from "../../support/world";
+import { post } from "../../support/http";
+import type { Route } from "./driver";
+
+async function made(path: string, key: string, body: unknown): Promise<any> {
+  const res = await post(path, key, body);
+  if (res.status !== 200) throw new Error(`setup ${path} failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body;
+}
+
+export async function buildWorld() {
+  const world = await createWorld("Hostile");
+  const { base, admin, agent, platformKey } = world;
+  const inbox = await made(`${base}/inboxes`, admin.key, { name: "Support", channel: { type: "api" } });
+  const contact = (await made(`${base}/contacts`, admin.key, { name: "Customer", email: "customer@example.com", inbox_id: inbox.id })).payload.contact;
+  const other = (await made(`${base}/contacts`, admin.key, { name: "Other", email: "other@example.com" })).payload.contact;
+  const conversation = await made(`${base}/conversations`, admin.key, { inbox_id: inbox.id, contact_id: contact.id });
+  const message = await made(`${base}/conversations/${conversation.id}/messages`, admin.key, { content: "hello" });
+  const team = await made(`${base}/teams`, admin.key, { name: "Tier 1" });
+  const label = await made(`${base}/labels`, admin.key, { title: "vip" });
+  const canned = await made(`${base}/canned_responses`, admin.key, { short_code: "hi", content: "Hello!" });
+  const definition = await made(`${base}/custom_attribute_definitions`, admin.key, {
+    attribute_display_name: "Plan",
+    attribute_key: "plan",
+    attribute_model: 1,
+  });
+  const filter = await made(`${base}/custom_filters`, admin.key, { name: "Mine", query: { payload: [] } });
+  const webhook = (await made(`${base}/webhooks`, admin.key, { url: "https://hooks.example.com/in" })).payload.webhook;
+  const dashboardApp = await made(`${base}/dashboard_apps`, admin.key, { title: "CRM", content: [{ type: "frame", url: "https://crm.example.com" }] });
+  const bot = await made(`${base}/agent_bots`, admin.key, { name: "Helper" });
+  const portal = await made(`${base}/portals`, admin.key, { name: "Docs", slug: "docs", config: { allowed_locales: ["en"], default_locale: "en" } });
+  const category = (await made(`${base}/portals/docs/categories`, admin.key, { name: "Start", slug: "start" })).payload;
+  const article = (await made(`${base}/portals/docs/articles`, admin.key, { title: "Reset password", content: "Steps", status: "published", category_id: category.id })).payload;
+  // the platform surface works on its own account and user, so nothing it does reaches the account above
+  const platformAccount = await made("/platform/api/v1/accounts", platformKey, { name: "Provisioned" });
+  const platformUser = await createUser(platformKey, "Provisioned User");
+  const platformBot = await made("/platform/api/v1/agent_bots", platformKey, { name: "Platform bot" });
+  return {
+    ...world,
+    agent,
+    inbox,
+    contact,
+    other,
+    conversation,
+    message,
+    team,
+    label,
+    canned,
+    definition,
+    filter,
+    webhook,
+    dashboardApp,
+    bot,
+    portal,
+    category,
+    article,
+    platformAccount,
+    platformUser,
+    platformBot,
+  };
+}
+
+export type World = Awaited<ReturnType<typeof buildWorld>>;
+
+export type Group = "account" | "contacts" | "conversations" | "help-center" | "platform";
+
+export function routeTable(w: World): Record<Group, Route[]> {
+  const acc = "/api/v1/accounts/:account_id";
+  const a = w.admin.key;
+  const p = { account_id: w.accountId };
+  const r = (method: Route["method"], path: string, params: Record<string, string | number>, extra: Partial<Route> = {}): Route => ({
+    method,
+    path: `${acc}${path}`,
+    params: { ...p, ...params },
+    key: a,
+    ...extra,
+  });
+  const accountShape = { name: "s", locale: "s", domain: "s", support_email: "s", industry: "s", auto_resolve_after: "n", auto_resolve_ignore_waiting: "b" } as const;
+  const agentShape = { email: "s", name: "s", role: "e", availability: "e", auto_offline: "b" } as const;
+  const botShape = { name: "s", description: "s", outgoing_url: "s", avatar_url: "s", bot_type: "e", bot_config: "o" } as const;
+  const inboxShape = {
+    name: "s",
+    channel: "o",
+    greeting_enabled: "b",
+    greeting_message: "s",
+    timezone: "s",
+    working_hours: "a",
+    csat_config: "o",
+    sender_name_type: "e",
+    avatar_url: "s",
+  } as const;
+  const teamShape = { name: "s", description: "s", allow_auto_assign: "b" } as const;
+  const members = { user_ids: "a" } as const;
+  const inboxMembers = { inbox_id: "id", user_ids: "a" } as const;
+  const labelShape = { title: "s", description: "s", color: "s", show_on_sidebar: "b" } as const;
+  const definitionShape = {
+    attribute_display_name: "s",
+    attribute_key: "s",
+    attribute_display_type: "e",
+    attribute_model: "e",
+    attribute_description: "s",
+    attribute_values: "a",
+    regex_pattern: "s",
+    regex_cue: "s",
+  } as const;
+  const webhookShape = { url: "s", name: "s", subscriptions: "a", inbox_id: "id" } as const;
+  const contactShape = {
+    name: "s",
+    email: "s",
+    phone_number: "s",
+    identifier: "s",
+    blocked: "b",
+    avatar_url: "s",
+    additional_attributes: "o",
+    custom_attributes: "o",
+  } as const;
+  const conversationShape = {
+    source_id: "s",
+    inbox_id: "id",
+    contact_id: "id",
+    additional_attributes: "o",
+    custom_attributes: "o",
+    status: "e",
+    assignee_id: "id",
+    team_id: "id",
+    snoozed_until: "f",
+    message: "o",
+  } as const;
+  const messageShape = {
+    content: "s",
+    message_type: "e",
+    private: "b",
+    content_type: "e",
+    content_attributes: "o",
+    campaign_id: "id",
+    template_params: "o",
+    echo_id: "s",
+    source_id: "s",
+    sender_type: "e",
+    sender_id: "id",
+  } as const;
+  const portalShape = { name: "s", slug: "s", custom_domain: "s", color: "s", header_text: "s", archived: "b", config: "o", inbox_id: "id" } as const;
+  const categoryShape = { name: "s", slug: "s", locale: "s", description: "s", position: "n", icon: "s", parent_category_id: "id", associated_category_id: "id" } as const;
+  const articleShape = {
+    title: "s",
+    slug: "s",
+    position: "n",
+    content: "s",
+    description: "s",
+    category_id: "id",
+    author_id: "id",
+    associated_article_id: "id",
+    status: "e",
+    locale: "s",
+    meta: "o",
+  } as const;
+  const cid = { conversation_id: w.conversation.id };
+  const slug = { portal_slug: w.portal.slug };
+
+  return {
+    account: [
+      r("GET", "", {}),
+      r("PATCH", "", {}, { body: accountShape }),
+      r("PUT", "", {}, { body: accountShape }),
+      r("GET", "/agents", {}),
+      r("POST", "/agents", {}, { body: agentShape, valid: { email: "new.agent@example.com" } }),
+      r("PATCH", "/agents/:id", { id: w.agent.id }, { body: { name: "s", role: "e", availability: "e", auto_offline: "b" } }),
+      r("PUT", "/agents/:id", { id: w.agent.id }, { body: { name: "s", role: "e", availability: "e", auto_offline: "b" } }),
+      r("DELETE", "/agents/:id", { id: w.agent.id }),
+      r("GET", "/agent_bots", {}),
+      r("POST", "/agent_bots", {}, { body: botShape, valid: { name: "Bot" } }),
+      r("POST", "/agent_bots/:id/reset_access_token", { id: w.bot.id }),
+      r("GET", "/agent_bots/:id", { id: w.bot.id }),
+      r("PATCH", "/agent_bots/:id", { id: w.bot.id }, { body: botShape }),
+      r("PUT", "/agent_bots/:id", { id: w.bot.id }, { body: botShape }),
+      r("DELETE", "/agent_bots/:id", { id: w.bot.id }),
+      r("GET", "/inboxes", {}),
+      r("POST", "/inboxes", {}, { body: inboxShape, valid: { name: "Other", channel: { type: "api" } } }),
+      r("GET", "/inboxes/:id/assignable_agents", { id: w.inbox.id }),
+      r("GET", "/inboxes/:id/agent_bot", { id: w.inbox.id }),
+      r("POST", "/inboxes/:id/set_agent_bot", { id: w.inbox.id }, { body: { agent_bot: "id" } }),
+      r("GET", "/inboxes/:id", { id: w.inbox.id }),
+      r("PATCH", "/inboxes/:id", { id: w.inbox.id }, { body: inboxShape }),
+      r("PUT", "/inboxes/:id", { id: w.inbox.id }, { body: inboxShape }),
+      r("DELETE", "/inboxes/:id", { id: w.inbox.id }),
+      r("GET", "/inbox_members/:inbox_id", { inbox_id: w.inbox.id }),
+      r("POST", "/inbox_members", {}, { body: inboxMembers, valid: { inbox_id: w.inbox.id, user_ids: [w.agent.id] } }),
+      r("PATCH", "/inbox_members", {}, { body: inboxMembers, valid: { inbox_id: w.inbox.id, user_ids: [w.agent.id] } }),
+      r("DELETE", "/inbox_members", {}, { body: inboxMembers, valid: { inbox_id: w.inbox.id, user_ids: [w.agent.id] } }),
+      r("GET", "/teams", {}),
+      r("POST", "/teams", {}, { body: teamShape, valid: { name: "Other team" } }),
+      r("GET", "/teams/:id/team_members", { id: w.team.id }),
+      r("POST", "/teams/:id/team_members", { id: w.team.id }, { body: members, valid: { user_ids: [w.agent.id] } }),
+      r("PATCH", "/teams/:id/team_members", { id: w.team.id }, { body: members, valid: { user_ids: [w.agent.id] } }),
+      r("DELETE", "/teams/:id/team_members", { id: w.team.id }, { body: members, valid: { user_ids: [w.agent.id] } }),
+      r("GET", "/teams/:id", { id: w.team.id }),
+      r("PATCH", "/teams/:id", { id: w.team.id }, { body: teamShape }),
+      r("PUT", "/teams/:id", { id: w.team.id }, { body: teamShape }),
+      r("DELETE", "/teams/:id", { id: w.team.id }),
+      r("GET", "/canned_responses", {}, { query: { search: "s" } }),
+      r("POST", "/canned_responses", {}, { body: { short_code: "s", content: "s" }, valid: { short_code: "other", content: "Other" } }),
+      r("PATCH", "/canned_responses/:id", { id: w.canned.id }, { body: { short_code: "s", content: "s" } }),
+      r("PUT", "/canned_responses/:id", { id: w.canned.id }, { body: { short_code: "s", content: "s" } }),
+      r("DELETE", "/canned_responses/:id", { id: w.canned.id }),
+      r("GET", "/labels", {}),
+      r("GET", "/labels/:id", { id: w.label.id }),
+      r("POST", "/labels", {}, { body: labelShape, valid: { title: "other" } }),
+      r("PATCH", "/labels/:id", { id: w.label.id }, { body: labelShape }),
+      r("PUT", "/labels/:id", { id: w.label.id }, { body: labelShape }),
+      r("DELETE", "/labels/:id", { id: w.label.id }),
+      r("GET", "/custom_attribute_definitions", {}, { query: { attribute_model: "e" } }),
+      r("GET", "/custom_attribute_definitions/:id", { id: w.definition.id }),
+      r("POST", "/custom_attribute_definitions", {}, { body: definitionShape, valid: { attribute_display_name: "Tier", attribute_key: "tier", attribute_model: 1 } }),
+      r("PATCH", "/custom_attribute_definitions/:id", { id: w.definition.id }, { body: definitionShape }),
+      r("PUT", "/custom_attribute_definitions/:id", { id: w.definition.id }, { body: definitionShape }),
+      r("DELETE", "/custom_attribute_definitions/:id", { id: w.definition.id }),
+      r("GET", "/custom_filters", {}, { query: { filter_type: "e" } }),
+      r("GET", "/custom_filters/:id", { id: w.filter.id }),
+      r("POST", "/custom_filters", {}, { body: { name: "s", filter_type: "e", query: "o" }, valid: { name: "Other", query: {} } }),
+      r("PATCH", "/custom_filters/:id", { id: w.filter.id }, { body: { name: "s", filter_type: "e", query: "o" } }),
+      r("PUT", "/custom_filters/:id", { id: w.filter.id }, { body: { name: "s", filter_type: "e", query: "o" } }),
+      r("DELETE", "/custom_filters/:id", { id: w.filter.id }),
+      r("GET", "/webhooks", {}),
+      r("POST", "/webhooks", {}, { body: webhookShape, valid: { url: "https://other.example.com/in" } }),
+      r("PATCH", "/webhooks/:id", { id: w.webhook.id }, { body: webhookShape }),
+      r("PUT", "/webhooks/:id", { id: w.webhook.id }, { body: webhookShape }),
+      r("DELETE", "/webhooks/:id", { id: w.webhook.id }),
+      r("GET", "/integrations/apps", {}),
+      r("GET", "/integrations/apps/:id", { id: "webhook" }),
+      r("POST", "/integrations/hooks", {}, { body: { app_id: "s", inbox_id: "id", status: "e", settings: "o" }, valid: { app_id: "webhook" } }),
+      r("PATCH", "/integrations/hooks/:id", { id: 1 }, { body: { status: "e", settings: "o" } }),
+      r("PUT", "/integrations/hooks/:id", { id: 1 }, { body: { status: "e", settings: "o" } }),
+      r("DELETE", "/integrations/hooks/:id", { id: 1 }),
+      r("GET", "/dashboard_apps", {}),
+      r("GET", "/dashboard_apps/:id", { id: w.dashboardApp.id }),
+      r("POST", "/dashboard_apps", {}, { body: { title: "s", content: "a" }, valid: { title: "Other", content: [{ type: "frame", url: "https://other.example.com" }] } }),
+      r("PATCH", "/dashboard_apps/:id", { id: w.dashboardApp.id }, { body: { title: "s", content: "a" } }),
+      r("PUT", "/dashboard_apps/:id", { id: w.dashboardApp.id }, { body: { title: "s", content: "a" } }),
+      r("DELETE", "/dashboard_apps/:id", { id: w.dashboardApp.id }),
+      { method: "GET", path: "/api/v1/profile", params: {}, key: a },
+      {
+        method: "PUT",
+        path: "/api/v1/profile",
+        params: {},
+        key: a,
+        body: { name: "s", display_name: "s", email: "s", message_signature: "s", ui_settings: "o", phone_number: "s", current_password: "s", password: "s" },
+      },
+      { method: "PATCH", path: "/api/v1/profile", params: {}, key: a, body: { name: "s", email: "s", ui_settings: "o", password: "s" } },
+      {
+        method: "GET",
+        path: "/api/v2/accounts/:account_id/reports/summary",
+        params: p,
+        key: a,
+        query: { since: "f", until: "f", type: "e" },
+      },
+    ],
+    contacts: [
+      r("GET", "/contacts", {}, { query: { page: "n", sort: "e", labels: "a" } }),
+      r("GET", "/contacts/search", {}, { query: { q: "s", page: "n", sort: "e" } }),
+      r("GET", "/contacts/active", {}, { query: { page: "n" } }),
+      r("POST", "/contacts/filter", {}, { body: { payload: "a" }, query: { page: "n" }, valid: { payload: [{ attribute_key: "name", filter_operator: "equal_to", values: ["x"] }] } }),
+      r("POST", "/contacts", {}, { body: { ...contactShape, inbox_id: "id", source_id: "s" } }),
+      r("GET", "/contacts/:id", { id: w.contact.id }),
+      r("PATCH", "/contacts/:id", { id: w.contact.id }, { body: contactShape }),
+      r("PUT", "/contacts/:id", { id: w.contact.id }, { body: contactShape }),
+      r("DELETE", "/contacts/:id", { id: w.other.id }),
+      r("GET", "/contacts/:id/contactable_inboxes", { id: w.contact.id }),
+      r("POST", "/contacts/:id/contact_inboxes", { id: w.contact.id }, { body: { inbox_id: "id", source_id: "s", hmac_verified: "b" }, valid: { inbox_id: w.inbox.id } }),
+      r("POST", "/contacts/:id/destroy_custom_attributes", { id: w.contact.id }, { body: { custom_attributes: "a" }, valid: { custom_attributes: ["plan"] } }),
+      r("GET", "/contacts/:id/conversations", { id: w.contact.id }),
+      r("GET", "/contacts/:id/labels", { id: w.contact.id }),
+      r("POST", "/contacts/:id/labels", { id: w.contact.id }, { body: { labels: "a" }, valid: { labels: ["vip"] } }),
+      r("POST", "/actions/contact_merge", {}, { body: { base_contact_id: "id", mergee_contact_id: "id" }, valid: { base_contact_id: w.contact.id, mergee_contact_id: w.other.id } }),
+    ],
+    conversations: [
+      r("GET", "/conversations", {}, { query: { status: "e", inbox_id: "id", team_id: "id", page: "n", labels: "a" } }),
+      r("GET", "/conversations/meta", {}, { query: { status: "e", inbox_id: "id", team_id: "id" } }),
+      r("POST", "/conversations/filter", {}, { body: { payload: "a", page: "n" }, query: { page: "n" }, valid: { payload: [{ attribute_key: "status", filter_operator: "equal_to", values: ["open"] }] } }),
+      r("POST", "/conversations", {}, { body: conversationShape, valid: { inbox_id: w.inbox.id, contact_id: w.contact.id } }),
+      r("GET", "/conversations/:conversation_id", cid),
+      r("PATCH", "/conversations/:conversation_id", cid, { body: { priority: "e", sla_policy_id: "id" } }),
+      r("PUT", "/conversations/:conversation_id", cid, { body: { priority: "e", sla_policy_id: "id" } }),
+      r("POST", "/conversations/:conversation_id/toggle_status", cid, { body: { status: "e", snoozed_until: "f" } }),
+      r("POST", "/conversations/:conversation_id/toggle_priority", cid, { body: { priority: "e" } }),
+      r("POST", "/conversations/:conversation_id/assignments", cid, { body: { assignee_id: "id", assignee_type: "e", team_id: "id" } }),
+      r("GET", "/conversations/:conversation_id/labels", cid),
+      r("POST", "/conversations/:conversation_id/labels", cid, { body: { labels: "a" }, valid: { labels: ["vip"] } }),
+      r("POST", "/conversations/:conversation_id/custom_attributes", cid, { body: { custom_attributes: "o" }, valid: { custom_attributes: {} } }),
+      r("POST", "/conversations/:conversation_id/mute", cid),
+      r("POST", "/conversations/:conversation_id/unmute", cid),
+      r("POST", "/conversations/:conversation_id/unread", cid),
+      r("POST", "/conversations/:conversation_id/update_last_seen", cid),
+      r("GET", "/conversations/:conversation_id/messages", cid, { query: { before: "id", after: "id" } }),
+      r("POST", "/conversations/:conversation_id/messages", cid, { body: messageShape, valid: { content: "hi" } }),
+      r("PATCH", "/conversations/:conversation_id/messages/:message_id", { ...cid, message_id: w.message.id }, { body: { status: "e", external_error: "s" } }),
+      r("PUT", "/conversations/:conversation_id/messages/:message_id", { ...cid, message_id: w.message.id }, { body: { status: "e", external_error: "s" } }),
+      r("DELETE", "/conversations/:conversation_id/messages/:message_id", { ...cid, message_id: w.message.id }),
+    ],
+    "help-center": [
+      r("GET", "/portals", {}),
+      r("POST", "/portals", {}, { body: portalShape, valid: { name: "Other", slug: "other" } }),
+      r("GET", "/portals/:portal_slug", slug, { query: { locale: "s" } }),
+      r("PATCH", "/portals/:portal_slug", slug, { body: portalShape }),
+      r("PUT", "/portals/:portal_slug", slug, { body: portalShape }),
+      r("GET", "/portals/:portal_slug/categories", slug, { query: { locale: "s", page: "n" } }),
+      r("POST", "/portals/:portal_slug/categories", slug, { body: categoryShape, valid: { name: "Other", slug: "other" } }),
+      r("GET", "/portals/:portal_slug/categories/:id", { ...slug, id: w.category.id }),
+      r("PATCH", "/portals/:portal_slug/categories/:id", { ...slug, id: w.category.id }, { body: categoryShape }),
+      r("PUT", "/portals/:portal_slug/categories/:id", { ...slug, id: w.category.id }, { body: categoryShape }),
+      r("GET", "/portals/:portal_slug/articles", slug, { query: { page: "n", status: "e", locale: "s", category_slug: "s", author_id: "id", query: "s" } }),
+      r("POST", "/portals/:portal_slug/articles/reorder", slug, { body: { positions_hash: "o" }, valid: { positions_hash: { [w.article.id]: 1 } } }),
+      r("POST", "/portals/:portal_slug/articles", slug, { body: articleShape, valid: { title: "Other", content: "Other" } }),
+      r("GET", "/portals/:portal_slug/articles/:id", { ...slug, id: w.article.id }),
+      r("PATCH", "/portals/:portal_slug/articles/:id", { ...slug, id: w.article.id }, { body: articleShape }),
+      r("PUT", "/portals/:portal_slug/articles/:id", { ...slug, id: w.article.id }, { body: articleShape }),
+      { method: "GET", path: "/public/api/v1/portals/:portal_slug", params: slug, key: null },
+      { method: "GET", path: "/public/api/v1/portals/:portal_slug/categories", params: slug, key: null, query: { locale: "s", page: "n" } },
+      { method: "GET", path: "/public/api/v1/portals/:portal_slug/articles", params: slug, key: null, query: { page: "n", locale: "s", category_slug: "s", query: "s" } },
+      { method: "GET", path: "/public/api/v1/portals/:portal_slug/articles/:article_slug", params: { ...slug, article_slug: w.article.slug }, key: null },
+      // deletes last: their strict cases must leave the objects in place for the routes above
+      r("DELETE", "/portals/:portal_slug/articles/:id", { ...slug, id: w.article.id }),
+      r("DELETE", "/portals/:portal_slug/categories/:id", { ...slug, id: w.category.id }),
+      r("DELETE", "/portals/:portal_slug", slug),
+    ],
+    platform: platformRoutes(w),
+  };
+}
+
+function platformRoutes(w: World): Route[] {
+  const k = w.platformKey;
+  const accountShape = { name: "s", locale: "s", domain: "s", support_email: "s", status: "e", limits: "o", custom_attributes: "o", features: "o" } as const;
+  const userShape = { name: "s", display_name: "s", email: "s", password: "s", custom_attributes: "o" } as const;
+  const botShape = { name: "s", description: "s", outgoing_url: "s", avatar_url: "s", bot_type: "e", bot_config: "o", account_id: "id" } as const;
+  const pr = (method: Route["method"], path: string, params: Record<string, string | number> = {}, extra: Partial<Route> = {}): Route => ({
+    method,
+    path: `/platform/api/v1${path}`,
+    params,
+    key: k,
+    ...extra,
+  });
+  const acct = { id: w.platformAccount.id };
+  const user = { id: w.platformUser.id };
+  const bot = { id: w.platformBot.id };
+  return [
+    pr("GET", "/accounts"),
+    pr("POST", "/accounts", {}, { body: accountShape, valid: { name: "Other" } }),
+    pr("GET", "/accounts/:id", acct),
+    pr("PATCH", "/accounts/:id", acct, { body: accountShape }),
+    pr("PUT", "/accounts/:id", acct, { body: accountShape }),
+    pr("GET", "/accounts/:account_id/account_users", { account_id: w.platformAccount.id }),
+    pr("POST", "/accounts/:account_id/account_users", { account_id: w.platformAccount.id }, { body: { user_id: "id", role: "e" }, valid: { user_id: w.platformUser.id } }),
+    pr("DELETE", "/accounts/:account_id/account_users", { account_id: w.platformAccount.id }, { body: { user_id: "id" }, valid: { user_id: w.platformUser.id } }),
+    pr("POST", "/users", {}, { body: userShape, valid: { name: "Other", email: "other.user@example.com" } }),
+    pr("GET", "/users/:id", user),
+    pr("PATCH", "/users/:id", user, { body: userShape }),
+    pr("PUT", "/users/:id", user, { body: userShape }),
+    pr("GET", "/users/:id/login", user),
+    pr("POST", "/users/:id/token", user),
+    pr("GET", "/agent_bots"),
+    pr("POST", "/agent_bots", {}, { body: botShape, valid: { name: "Other bot" } }),
+    pr("GET", "/agent_bots/:id", bot),
+    pr("PATCH", "/agent_bots/:id", bot, { body: botShape }),
+    pr("PUT", "/agent_bots/:id", bot, { body: botShape }),
+    pr("DELETE", "/agent_bots/:id/avatar", bot),
+    pr("DELETE", "/agent_bots/:id", bot),
+    pr("DELETE", "/users/:id", user),
+    pr("DELETE", "/accounts/:id", acct),
+  ];
+}
