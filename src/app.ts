@@ -1,4 +1,5 @@
 import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
 import { requestId } from "hono/request-id";
 import pkg from "../package.json";
 import { createDb } from "./db/client";
@@ -6,7 +7,7 @@ import { dispatchPendingEvents } from "./events/dispatch";
 import { QueryMeter, meterD1 } from "./db/metering";
 import type { AppEnv } from "./http/app-env";
 import { normalizeBody } from "./http/body";
-import { renderError, renderUnknownRoute } from "./http/errors";
+import { ApiError, renderError, renderUnknownRoute } from "./http/errors";
 import { applicationApi } from "./routes/account";
 import { platformApi } from "./routes/platform";
 import { publicApi } from "./routes/public";
@@ -38,6 +39,20 @@ app.use("*", async (c, next) => {
     ),
   );
 });
+
+/** The largest body accepted. Messages allow 150,000 characters; nothing legitimate comes near 1 MiB. */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+app.use(
+  "*",
+  bodyLimit({
+    maxSize: MAX_BODY_BYTES,
+    onError: () => {
+      const message = `The request body is larger than ${MAX_BODY_BYTES} bytes`;
+      throw new ApiError(413, message, [{ field: "", message, code: "body_too_large" }]);
+    },
+  }),
+);
 
 app.use("*", normalizeBody);
 

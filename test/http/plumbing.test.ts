@@ -83,6 +83,14 @@ describe("errors", () => {
 });
 
 describe("request bodies", () => {
+  it("refuses a body over 1 MiB with 413 and changes nothing", async () => {
+    const before = (await get("/platform/api/v1/accounts", platformKey)).body.length;
+    const res = await post("/platform/api/v1/accounts", platformKey, { name: "Huge", custom_attributes: { blob: "x".repeat(1024 * 1024) } });
+    expect(res.status).toBe(413);
+    expect(res.body.errors[0].code).toBe("body_too_large");
+    expect((await get("/platform/api/v1/accounts", platformKey)).body.length).toBe(before);
+  });
+
   it("accepts form-urlencoded bodies with Rails-style nested keys", async () => {
     const res = await call("POST", "/platform/api/v1/accounts", {
       key: platformKey,
