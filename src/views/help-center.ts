@@ -21,18 +21,23 @@ const sum = <T>(rows: T[], value: (row: T) => number) => rows.reduce((total, row
 const statusCount = (tallies: Array<{ status: number; count: number }>, name: (typeof ARTICLE_STATUSES)[number]) =>
   sum(tallies.filter((t) => t.status === enumValue(ARTICLE_STATUSES, name)), (t) => t.count);
 
+/** What everyone may see of a portal, the public help center included. */
+const portalPublicFields = (portal: PortalRow) => ({
+  id: portal.id,
+  name: portal.name,
+  slug: portal.slug,
+  color: portal.color,
+  custom_domain: portal.customDomain,
+  header_text: portal.headerText,
+  homepage_link: portal.homepageLink,
+  page_title: portal.pageTitle,
+});
+
 export function portalView({ portal, articleTallies, categoryTallies }: PortalRecord) {
   const locales = portalLocales(portal);
   return {
-    id: portal.id,
+    ...portalPublicFields(portal),
     account_id: portal.accountId,
-    name: portal.name,
-    slug: portal.slug,
-    color: portal.color,
-    custom_domain: portal.customDomain,
-    header_text: portal.headerText,
-    homepage_link: portal.homepageLink,
-    page_title: portal.pageTitle,
     archived: portal.archived,
     inbox_id: portal.inboxId,
     config: {
@@ -60,14 +65,7 @@ export function portalView({ portal, articleTallies, categoryTallies }: PortalRe
 export function publicPortalView(portal: PortalRow) {
   const locales = portalLocales(portal);
   return {
-    id: portal.id,
-    name: portal.name,
-    slug: portal.slug,
-    color: portal.color,
-    custom_domain: portal.customDomain,
-    header_text: portal.headerText,
-    homepage_link: portal.homepageLink,
-    page_title: portal.pageTitle,
+    ...portalPublicFields(portal),
     config: { default_locale: locales.default_locale, allowed_locales: locales.allowed_locales },
   };
 }
