@@ -5,7 +5,7 @@
  * A message is acked once its step is recorded; a failure of our own (database, queue) retries it.
  */
 import { createDb } from "../db/client";
-import { wakeSnoozedConversations } from "../domain/snoozes";
+import { wakeSnoozedConversations } from "../domain/conversations/snoozes";
 import { type DeliveryMessage, attemptDelivery, fanOut } from "../webhooks/deliveries";
 import { type EventMessage, dispatchPendingEvents } from "./dispatch";
 

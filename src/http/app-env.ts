@@ -1,8 +1,8 @@
 import type { Context } from "hono";
 import type { Database } from "../db/client";
 import type { QueryMeter } from "../db/metering";
-import type { AccountRow, AccountUserRow, Actor } from "../domain/access";
-import type { Role } from "../domain/enums";
+import type { AccountRow, AccountUserRow, Actor } from "../domain/identity/access";
+import type { Role } from "../domain/kernel/enums";
 
 export type AppEnv = {
   Bindings: Env;

@@ -7,8 +7,8 @@
  * A missing or unknown key is a 401; a valid key without permission is a 403.
  */
 import { createMiddleware } from "hono/factory";
-import { type Actor, resolveAccountAccess, resolveKey } from "../domain/access";
-import { ROLES, enumName } from "../domain/enums";
+import { type Actor, resolveAccountAccess, resolveKey } from "../domain/identity/access";
+import { ROLES, enumName } from "../domain/kernel/enums";
 import { Id } from "../schemas/common";
 import type { AppEnv } from "./app-env";
 import { forbidden, invalidField, notFound, unauthorized } from "./errors";

@@ -1,4 +1,4 @@
-import { hmacSha256Hex } from "../domain/keys";
+import { hmacSha256Hex } from "../domain/identity/keys";
 
 /** HMAC of the user's email under DESK_USER_HMAC_KEY, for clients that validate agent identity; "" without a key. */
 export async function userHmacIdentifier(env: Env, email: string): Promise<string> {

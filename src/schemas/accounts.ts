@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ACCOUNT_STATUSES } from "../domain/enums";
+import { ACCOUNT_STATUSES } from "../domain/kernel/enums";
 import { Bool, Email, EnumValue, Int, JsonObject, ShortText, wrapped } from "./common";
 
 const Name = ShortText.trim().min(1);

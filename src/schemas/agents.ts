@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { AVAILABILITIES, ROLES } from "../domain/enums";
+import { AVAILABILITIES, ROLES } from "../domain/kernel/enums";
 import { Bool, Email, EnumValue, ShortText, wrapped } from "./common";
 
 const agentFields = {

@@ -1,6 +1,6 @@
 /** Request schemas of /api/v1/accounts/:account_id/contacts and the contact merge action. */
 import { z } from "zod";
-import { CONTACT_SORT_KEYS, type ContactSort, type ContactSortKey } from "../domain/contact-order";
+import { CONTACT_SORT_KEYS, type ContactSort, type ContactSortKey } from "../domain/contacts/order";
 import { Bool, Email, HttpUrl, Id, JsonObject, ShortText, wrapped } from "./common";
 
 /** Clients clear a field with "" or null; both are stored as null. */

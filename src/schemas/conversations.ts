@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { CONVERSATION_STATUSES, PRIORITIES } from "../domain/enums";
+import { CONVERSATION_STATUSES, PRIORITIES } from "../domain/kernel/enums";
 import { Id, Int, JsonObject, EnumValue, ShortText, wrapped } from "./common";
 
 /** Path of every conversation member route: the per-account display id. */

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { attributePatternProblem } from "../domain/custom-attribute-values";
-import { ATTRIBUTE_DISPLAY_TYPES, ATTRIBUTE_MODELS } from "../domain/enums";
+import { attributePatternProblem } from "../domain/custom-attributes/values";
+import { ATTRIBUTE_DISPLAY_TYPES, ATTRIBUTE_MODELS } from "../domain/kernel/enums";
 import { EnumParam, LongText, ShortText, wrapped } from "./common";
 
 /** Chatwoot's dashboard derives keys this way from the display name; contacts and filters address them by it. */

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { FILTER_TYPES } from "../domain/enums";
+import { FILTER_TYPES } from "../domain/kernel/enums";
 import { EnumParam, JsonObject, ShortText, wrapped } from "./common";
 
 const fields = {

@@ -3,7 +3,7 @@
  * the public reading routes. Bodies may be flat or wrapped (`{"portal": {...}}`), as Rails accepts both.
  */
 import { z } from "zod";
-import { ARTICLE_STATUSES } from "../domain/enums";
+import { ARTICLE_STATUSES } from "../domain/kernel/enums";
 import { Bool, EnumParam, Id, Int, JsonObject, LongText, ShortText, wrapped } from "./common";
 
 /** Portal, category and article slugs: lower-case letters, digits and hyphens (they appear in URLs). */

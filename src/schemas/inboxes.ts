@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { REPLY_TIMES, SENDER_NAME_TYPES, WIDGET_FEATURES } from "../domain/enums";
+import { REPLY_TIMES, SENDER_NAME_TYPES, WIDGET_FEATURES } from "../domain/kernel/enums";
 import { Bool, EnumValue, HttpUrl, Id, Int, JsonObject, ShortText, wrapped } from "./common";
 
 /** An IANA time-zone name (Chatwoot checks against TZInfo's identifiers). */

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { CONTENT_TYPES, MESSAGE_STATUSES } from "../domain/enums";
+import { CONTENT_TYPES, MESSAGE_STATUSES } from "../domain/kernel/enums";
 import { Bool, Id, JsonObject, ShortText } from "./common";
 
 export const MessageParam = z.object({ conversation_id: Id, message_id: Id });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ROLES } from "../domain/enums";
+import { ROLES } from "../domain/kernel/enums";
 import { EnumValue, HttpUrl, Id, JsonObject, ShortText } from "./common";
 
 /** POST /platform/api/v1/accounts/:account_id/account_users */

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { WEBHOOK_EVENTS } from "../domain/webhooks";
+import { WEBHOOK_EVENTS } from "../domain/settings/webhooks";
 import { HttpUrl, Id, ShortText, wrapped } from "./common";
 
 const known = new Set<string>(WEBHOOK_EVENTS);

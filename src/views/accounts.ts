@@ -1,5 +1,5 @@
-import type { AccountRow } from "../domain/access";
-import { ACCOUNT_STATUSES, enumName } from "../domain/enums";
+import type { AccountRow } from "../domain/identity/access";
+import { ACCOUNT_STATUSES, enumName } from "../domain/kernel/enums";
 import { iso } from "./time";
 
 const enabledFeatures = (account: AccountRow) =>

@@ -1,4 +1,4 @@
-import type { AgentBotRecord } from "../domain/agent-bots";
+import type { AgentBotRecord } from "../domain/people/agent-bots";
 
 /**
  * An agent bot. `access_token` is included only for viewers that may use the bot's key (administrators

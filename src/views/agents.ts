@@ -1,5 +1,5 @@
-import type { AgentRow } from "../domain/agents";
-import { AVAILABILITIES, ROLES, enumName } from "../domain/enums";
+import type { AgentRow } from "../domain/people/agents";
+import { AVAILABILITIES, ROLES, enumName } from "../domain/kernel/enums";
 
 /**
  * An agent as Chatwoot shows people inside an account: agents, inbox and team members, assignees.

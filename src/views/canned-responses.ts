@@ -1,4 +1,4 @@
-import type { CannedResponseRow } from "../domain/canned-responses";
+import type { CannedResponseRow } from "../domain/settings/canned-responses";
 import { iso } from "./time";
 
 /** Chatwoot renders the raw record, so the times are ISO strings. */

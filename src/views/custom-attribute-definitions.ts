@@ -1,5 +1,5 @@
-import type { AttributeDefinition } from "../domain/custom-attribute-values";
-import { ATTRIBUTE_DISPLAY_TYPES, ATTRIBUTE_MODELS, enumName } from "../domain/enums";
+import type { AttributeDefinition } from "../domain/custom-attributes/values";
+import { ATTRIBUTE_DISPLAY_TYPES, ATTRIBUTE_MODELS, enumName } from "../domain/kernel/enums";
 import { iso } from "./time";
 
 /** Enums render as names; times are ISO strings (Chatwoot's jbuilder passes the Time through). */

@@ -1,5 +1,5 @@
-import type { CustomFilterRow } from "../domain/custom-filters";
-import { FILTER_TYPES, enumName } from "../domain/enums";
+import type { CustomFilterRow } from "../domain/settings/custom-filters";
+import { FILTER_TYPES, enumName } from "../domain/kernel/enums";
 import { iso } from "./time";
 
 export function customFilterView(row: CustomFilterRow) {

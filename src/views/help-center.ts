@@ -5,11 +5,11 @@
  * Text is returned exactly as stored. The service renders nothing as HTML except the search snippet,
  * which is built here by escaping the article text and adding only <mark> around the matches.
  */
-import { MATCH_END, MATCH_START } from "../domain/article-search";
-import type { ArticleRecord, ArticleRow, ArticleTally, CategorySummary } from "../domain/articles";
-import type { CategoryRecord, CategoryRow } from "../domain/categories";
-import { ARTICLE_STATUSES, enumName, enumValue } from "../domain/enums";
-import { type PortalRecord, type PortalRow, portalLocales } from "../domain/portals";
+import { MATCH_END, MATCH_START } from "../domain/help-center/article-search";
+import type { ArticleRecord, ArticleRow, ArticleTally, CategorySummary } from "../domain/help-center/articles";
+import type { CategoryRecord, CategoryRow } from "../domain/help-center/categories";
+import { ARTICLE_STATUSES, enumName, enumValue } from "../domain/kernel/enums";
+import { type PortalRecord, type PortalRow, portalLocales } from "../domain/help-center/portals";
 import { agentView } from "./agents";
 import { unixSeconds } from "./time";
 

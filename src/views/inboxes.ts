@@ -1,5 +1,5 @@
-import { type InboxRecord, API_CHANNEL } from "../domain/inboxes";
-import { REPLY_TIMES, SENDER_NAME_TYPES, WIDGET_FEATURES, enumName } from "../domain/enums";
+import { type InboxRecord, API_CHANNEL } from "../domain/inboxes/inboxes";
+import { REPLY_TIMES, SENDER_NAME_TYPES, WIDGET_FEATURES, enumName } from "../domain/kernel/enums";
 
 export type InboxViewer = {
   isAdministrator: boolean;

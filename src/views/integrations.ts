@@ -1,4 +1,4 @@
-import type { AppRecord } from "../domain/integrations";
+import type { AppRecord } from "../domain/settings/integrations";
 
 /** The specification's integration app fields, plus Chatwoot's short_description. */
 export function integrationAppView({ app, enabled }: AppRecord) {

@@ -1,4 +1,4 @@
-import type { LabelRow } from "../domain/labels";
+import type { LabelRow } from "../domain/settings/labels";
 
 export function labelView(row: LabelRow) {
   return {

@@ -1,8 +1,8 @@
-import { CONTENT_TYPES, MESSAGE_STATUSES, enumName } from "../domain/enums";
-import type { ContactRow, MessageWithSender, Sender } from "../domain/records";
-import type { AgentBotRow } from "../domain/access";
+import { CONTENT_TYPES, MESSAGE_STATUSES, enumName } from "../domain/kernel/enums";
+import type { ContactRow, MessageWithSender, Sender } from "../domain/conversations/records";
+import type { AgentBotRow } from "../domain/identity/access";
 import { agentPushView } from "./agents";
-import type { MessageList, MessageResult } from "../domain/messages";
+import type { MessageList, MessageResult } from "../domain/conversations/messages";
 import { iso, unixSeconds } from "./time";
 
 /** The specification's sender_type names for the stored Chatwoot class names. */

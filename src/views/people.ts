@@ -1,6 +1,6 @@
 /** Bots and teams as a conversation shows them (agents: src/views/agents.ts). */
-import type { AgentBotRow } from "../domain/access";
-import type { TeamRow } from "../domain/records";
+import type { AgentBotRow } from "../domain/identity/access";
+import type { TeamRow } from "../domain/conversations/records";
 import { iso } from "./time";
 
 /** Chatwoot's AgentBotSlim: a bot as a conversation's assignee. */

@@ -1,4 +1,4 @@
-import type { SummaryMetrics } from "../domain/reports";
+import type { SummaryMetrics } from "../domain/reports/summary";
 
 const metricsView = (m: SummaryMetrics) => ({
   conversations_count: m.conversationsCount,

@@ -1,4 +1,4 @@
-import type { TeamRecord } from "../domain/teams";
+import type { TeamRecord } from "../domain/people/teams";
 
 export function teamView({ team, isMember }: TeamRecord) {
   return {

@@ -1,5 +1,5 @@
-import { AVAILABILITIES, ROLES, enumName } from "../domain/enums";
-import type { UserRecord } from "../domain/users";
+import { AVAILABILITIES, ROLES, enumName } from "../domain/kernel/enums";
+import type { UserRecord } from "../domain/identity/users";
 import { iso } from "./time";
 
 /**

@@ -1,4 +1,4 @@
-import type { WebhookRecord } from "../domain/webhooks";
+import type { WebhookRecord } from "../domain/settings/webhooks";
 
 /** Only administrators reach webhooks, so the signing secret is shown. */
 export function webhookView({ webhook, inbox }: WebhookRecord) {

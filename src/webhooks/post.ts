@@ -4,7 +4,7 @@
  * - X-Chatwoot-Timestamp: Unix seconds of this attempt;
  * - X-Chatwoot-Signature: `sha256=` + hex HMAC-SHA256(secret, `<timestamp>.<body>`).
  */
-import { hmacSha256Hex } from "../domain/keys";
+import { hmacSha256Hex } from "../domain/identity/keys";
 
 export const DELIVERY_TIMEOUT_MS = 5_000;
 

@@ -2,7 +2,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createDb } from "../../src/db/client";
-import { wakeSnoozedConversations } from "../../src/domain/snoozes";
+import { wakeSnoozedConversations } from "../../src/domain/conversations/snoozes";
 import { conversationRowId, createContact, createContactInbox, createInbox, outboxFor } from "../support/fixtures";
 import { get, post } from "../support/http";
 import { createWorld } from "../support/world";

@@ -1,6 +1,6 @@
 /** Custom-attribute patterns run inside the request: only those with a bounded worst case are accepted. */
 import { describe, expect, it } from "vitest";
-import { attributePatternProblem, compileAttributePattern } from "../../src/domain/custom-attribute-values";
+import { attributePatternProblem, compileAttributePattern } from "../../src/domain/custom-attributes/values";
 
 const SAFE = [
   "^ord-\\d+$",

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { type AttributeDefinition, checkCustomAttributeValues, compileAttributePattern } from "../../src/domain/custom-attribute-values";
-import { ATTRIBUTE_DISPLAY_TYPES } from "../../src/domain/enums";
+import { type AttributeDefinition, checkCustomAttributeValues, compileAttributePattern } from "../../src/domain/custom-attributes/values";
+import { ATTRIBUTE_DISPLAY_TYPES } from "../../src/domain/kernel/enums";
 
 let nextId = 1;
 function definition(key: string, type: (typeof ATTRIBUTE_DISPLAY_TYPES)[number], extra: Partial<AttributeDefinition> = {}): AttributeDefinition {

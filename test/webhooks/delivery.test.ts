@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createDb, schema } from "../../src/db/client";
-import { hmacSha256Hex } from "../../src/domain/keys";
+import { hmacSha256Hex } from "../../src/domain/identity/keys";
 import { MAX_ATTEMPTS, RETRY_DELAYS_S, attemptDelivery } from "../../src/webhooks/deliveries";
 import { postWebhook } from "../../src/webhooks/post";
 import { createContact, createContactInbox } from "../support/fixtures";

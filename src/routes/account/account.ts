@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import pkg from "../../../package.json";
-import { updateAccount } from "../../domain/accounts";
+import { updateAccount } from "../../domain/identity/accounts";
 import type { AppEnv } from "../../http/app-env";
 import { requireAdministrator } from "../../http/auth";
 import { validate } from "../../http/validate";

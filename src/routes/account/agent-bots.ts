@@ -8,7 +8,7 @@ import {
   listAccountAgentBots,
   resetAgentBotKey,
   updateAccountAgentBot,
-} from "../../domain/agent-bots";
+} from "../../domain/people/agent-bots";
 import { type AppContext, type AppEnv, accountScope } from "../../http/app-env";
 import { requireAdministrator } from "../../http/auth";
 import { validate } from "../../http/validate";

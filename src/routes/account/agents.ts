@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { createAgent, deleteAgent, listAgents, updateAgent } from "../../domain/agents";
+import { createAgent, deleteAgent, listAgents, updateAgent } from "../../domain/people/agents";
 import { type AppEnv, accountScope } from "../../http/app-env";
 import { requireAdministrator } from "../../http/auth";
 import { validate } from "../../http/validate";

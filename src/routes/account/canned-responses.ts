@@ -4,7 +4,7 @@ import {
   deleteCannedResponse,
   listCannedResponses,
   updateCannedResponse,
-} from "../../domain/canned-responses";
+} from "../../domain/settings/canned-responses";
 import { type AppEnv, accountScope } from "../../http/app-env";
 import { validate } from "../../http/validate";
 import { CannedResponseCreate, CannedResponseQuery, CannedResponseUpdate } from "../../schemas/canned-responses";

@@ -1,10 +1,10 @@
 import { Hono } from "hono";
 import type { z } from "zod";
-import { filterContacts, listContacts, searchContacts } from "../../domain/contact-lists";
-import { contactConversations } from "../../domain/contact-conversations";
-import { contactableInboxes, createContactInbox } from "../../domain/contact-inboxes";
-import { listContactLabels, replaceContactLabels } from "../../domain/contact-labels";
-import { mergeContacts } from "../../domain/contact-merge";
+import { filterContacts, listContacts, searchContacts } from "../../domain/contacts/lists";
+import { contactConversations } from "../../domain/contacts/conversations";
+import { contactableInboxes, createContactInbox } from "../../domain/contacts/contact-inboxes";
+import { listContactLabels, replaceContactLabels } from "../../domain/contacts/labels";
+import { mergeContacts } from "../../domain/contacts/merge";
 import {
   type ContactInput,
   createContact,
@@ -12,7 +12,7 @@ import {
   destroyCustomAttributes,
   showContact,
   updateContact,
-} from "../../domain/contacts";
+} from "../../domain/contacts/contacts";
 import { accountScope, type AppEnv } from "../../http/app-env";
 import { requireAdministrator } from "../../http/auth";
 import { validate } from "../../http/validate";

@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { conversationCounts, filterConversations, listConversations, type ListInput } from "../../domain/conversation-lists";
+import { conversationCounts, filterConversations, listConversations, type ListInput } from "../../domain/conversations/lists";
 import {
   assignConversation,
   conversationLabels,
@@ -13,8 +13,8 @@ import {
   toggleStatus,
   updateConversation,
   updateLastSeen,
-} from "../../domain/conversations";
-import { CONVERSATION_STATUSES } from "../../domain/enums";
+} from "../../domain/conversations/conversations";
+import { CONVERSATION_STATUSES } from "../../domain/kernel/enums";
 import { type AppEnv, accountScope } from "../../http/app-env";
 import { validate } from "../../http/validate";
 import {

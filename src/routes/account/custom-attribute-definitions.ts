@@ -6,7 +6,7 @@ import {
   getDefinition,
   listDefinitions,
   updateDefinition,
-} from "../../domain/custom-attribute-definitions";
+} from "../../domain/custom-attributes/definitions";
 import { type AppEnv, accountScope } from "../../http/app-env";
 import { validate } from "../../http/validate";
 import { IdParam } from "../../schemas/common";

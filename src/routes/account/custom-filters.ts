@@ -5,7 +5,7 @@ import {
   getCustomFilter,
   listCustomFilters,
   updateCustomFilter,
-} from "../../domain/custom-filters";
+} from "../../domain/settings/custom-filters";
 import { type AppEnv, accountScope } from "../../http/app-env";
 import { validate } from "../../http/validate";
 import { IdParam } from "../../schemas/common";

@@ -5,7 +5,7 @@ import {
   getDashboardApp,
   listDashboardApps,
   updateDashboardApp,
-} from "../../domain/dashboard-apps";
+} from "../../domain/settings/dashboard-apps";
 import { type AppEnv, accountScope } from "../../http/app-env";
 import { requireAdministrator } from "../../http/auth";
 import { validate } from "../../http/validate";

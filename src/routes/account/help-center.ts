@@ -4,9 +4,9 @@
  * and articles; administrators do the rest (article show included). Refusals are 403.
  */
 import { Hono } from "hono";
-import { createArticle, deleteArticle, listArticles, reorderArticles, showArticle, updateArticle } from "../../domain/articles";
-import { createCategory, deleteCategory, listCategories, showCategory, updateCategory } from "../../domain/categories";
-import { createPortal, deletePortal, listPortals, showPortal, updatePortal } from "../../domain/portals";
+import { createArticle, deleteArticle, listArticles, reorderArticles, showArticle, updateArticle } from "../../domain/help-center/articles";
+import { createCategory, deleteCategory, listCategories, showCategory, updateCategory } from "../../domain/help-center/categories";
+import { createPortal, deletePortal, listPortals, showPortal, updatePortal } from "../../domain/help-center/portals";
 import { type AppEnv, accountScope } from "../../http/app-env";
 import { requireAdministrator } from "../../http/auth";
 import { validate } from "../../http/validate";

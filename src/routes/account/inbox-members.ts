@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { addInboxMembers, listInboxMembers, removeInboxMembers, replaceInboxMembers } from "../../domain/inbox-members";
+import { addInboxMembers, listInboxMembers, removeInboxMembers, replaceInboxMembers } from "../../domain/inboxes/members";
 import { type AppEnv, accountScope } from "../../http/app-env";
 import { requireAdministrator } from "../../http/auth";
 import { validate } from "../../http/validate";

@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import type { z } from "zod";
-import { listAssignableAgents } from "../../domain/inbox-members";
+import { listAssignableAgents } from "../../domain/inboxes/members";
 import {
   type ChannelInput,
   type InboxInput,
@@ -12,7 +12,7 @@ import {
   listInboxes,
   setInboxAgentBot,
   updateInbox,
-} from "../../domain/inboxes";
+} from "../../domain/inboxes/inboxes";
 import { type AppContext, type AppEnv, accountScope } from "../../http/app-env";
 import { requireAdministrator } from "../../http/auth";
 import { validate } from "../../http/validate";

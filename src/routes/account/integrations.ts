@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { createHook, deleteHook, getApp, listApps, updateHook } from "../../domain/integrations";
+import { createHook, deleteHook, getApp, listApps, updateHook } from "../../domain/settings/integrations";
 import { type AppEnv, accountScope } from "../../http/app-env";
 import { requireAdministrator } from "../../http/auth";
 import { validate } from "../../http/validate";

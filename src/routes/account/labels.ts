@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { createLabel, deleteLabel, getLabel, listLabels, updateLabel } from "../../domain/labels";
+import { createLabel, deleteLabel, getLabel, listLabels, updateLabel } from "../../domain/settings/labels";
 import { type AppEnv, accountScope } from "../../http/app-env";
 import { requireAdministrator } from "../../http/auth";
 import { validate } from "../../http/validate";

@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { createMessage, deleteMessage, listMessages, type MessageResult, updateMessageStatus } from "../../domain/messages";
+import { createMessage, deleteMessage, listMessages, type MessageResult, updateMessageStatus } from "../../domain/conversations/messages";
 import { type AppEnv, accountScope } from "../../http/app-env";
 import { validate } from "../../http/validate";
 import { ConversationParam } from "../../schemas/conversations";

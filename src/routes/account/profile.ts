@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { changeOwnPassword, loadUserRecord, updateUser } from "../../domain/users";
+import { changeOwnPassword, loadUserRecord, updateUser } from "../../domain/identity/users";
 import type { AppContext, AppEnv } from "../../http/app-env";
 import { userAuth } from "../../http/auth";
 import { validate } from "../../http/validate";

@@ -9,7 +9,7 @@ import {
   removeTeamMembers,
   replaceTeamMembers,
   updateTeam,
-} from "../../domain/teams";
+} from "../../domain/people/teams";
 import { type AppEnv, accountScope } from "../../http/app-env";
 import { requireAdministrator } from "../../http/auth";
 import { validate } from "../../http/validate";

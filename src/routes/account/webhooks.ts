@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import type { z } from "zod";
-import { createWebhook, deleteWebhook, listWebhooks, updateWebhook } from "../../domain/webhooks";
+import { createWebhook, deleteWebhook, listWebhooks, updateWebhook } from "../../domain/settings/webhooks";
 import { type AppEnv, accountScope } from "../../http/app-env";
 import { requireAdministrator } from "../../http/auth";
 import { validate } from "../../http/validate";

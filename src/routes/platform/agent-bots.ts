@@ -2,7 +2,7 @@ import { and, eq, inArray } from "drizzle-orm";
 import { Hono } from "hono";
 import type { z } from "zod";
 import { schema } from "../../db/client";
-import { type AgentBotRecord, createAgentBot, deleteAgentBot, updateAgentBot } from "../../domain/agent-bots";
+import { type AgentBotRecord, createAgentBot, deleteAgentBot, updateAgentBot } from "../../domain/people/agent-bots";
 import type { AppEnv } from "../../http/app-env";
 import { validate } from "../../http/validate";
 import { IdParam } from "../../schemas/common";

@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import type { z } from "zod";
-import { deleteUser, findOrCreateUser, issueLoginToken, loadUserRecord, updateUser, type UserRecord } from "../../domain/users";
+import { deleteUser, findOrCreateUser, issueLoginToken, loadUserRecord, updateUser, type UserRecord } from "../../domain/identity/users";
 import type { AppContext, AppEnv } from "../../http/app-env";
 import { validate } from "../../http/validate";
 import { IdParam } from "../../schemas/common";

@@ -4,7 +4,7 @@
  */
 import { Hono } from "hono";
 import { cors } from "hono/cors";
-import { listPublicArticles, listPublicCategories, readPublicArticle, readPublicPortal } from "../../domain/help-center-public";
+import { listPublicArticles, listPublicCategories, readPublicArticle, readPublicPortal } from "../../domain/help-center/public";
 import type { AppEnv } from "../../http/app-env";
 import { validate } from "../../http/validate";
 import { CategoryListQuery, PortalParam, PublicArticleListQuery, PublicArticleParam } from "../../schemas/help-center";

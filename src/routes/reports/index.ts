@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { accountSummary } from "../../domain/reports";
+import { accountSummary } from "../../domain/reports/summary";
 import { type AppEnv, accountScope } from "../../http/app-env";
 import { accountAuth, requireAdministrator } from "../../http/auth";
 import { validate } from "../../http/validate";

@@ -1,0 +1,298 @@
+/**
+ * Contacts: create, show, update, delete and custom attributes, plus the pieces every contact write
+ * shares (contact-inboxes.ts, contact-labels.ts, contact-merge.ts use them). Each function reads in one
+ * batch and writes in one atomic batch; the "contacts.resolved" counter and the contact_created /
+ * contact_updated outbox rows are written in the same batch as the change.
+ */
+import { type SQL, and, eq, inArray, ne, or, sql } from "drizzle-orm";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
+import type { JsonObject } from "../../../drizzle/schema";
+import { type Statement, lastInsertedId, now, schema } from "../../db/client";
+import { changedAttributes, eventStatement } from "../../events/outbox";
+import type { AccountScope } from "../../http/app-env";
+import { type ErrorEntry, invalid, notFound } from "../../http/errors";
+import { type ContactFields, derivedContactColumns } from "./fields";
+import { type ContactRecord, type ContactRow, contactRecordsQuery, oneContactIds, toContactRecords } from "./records";
+import { counterMoves } from "../conversations/counters";
+import { counterStatement } from "../kernel/counters";
+import { type AttributeModel, checkCustomAttributeValues, customAttributeDefinitionsQuery } from "../custom-attributes/values";
+import { ATTRIBUTE_MODELS, enumValue } from "../kernel/enums";
+import { randomToken } from "../identity/keys";
+
+const { contacts, contactInboxes, inboxes, taggings, conversations, messages } = schema;
+
+/** The key of the counter behind `meta.count` of the contact list. */
+export const RESOLVED_CONTACTS = "contacts.resolved";
+
+/** `attribute_model` of the custom attribute definitions that apply to contacts. */
+export const CONTACT_ATTRIBUTE = enumValue(ATTRIBUTE_MODELS, "contact_attribute") as AttributeModel;
+
+export type ContactInput = {
+  name?: string;
+  email?: string | null;
+  phoneNumber?: string | null;
+  identifier?: string | null;
+  blocked?: boolean;
+  avatarUrl?: string | null;
+  additionalAttributes?: JsonObject;
+  customAttributes?: JsonObject;
+};
+
+type InboxRow = typeof inboxes.$inferSelect;
+export type ContactInboxResult = { sourceId: string; inbox: InboxRow };
+
+// ---------------------------------------------------------------- shared pieces
+
+/**
+ * Moves the resolved-contacts counter by `delta`, evaluated inside the write batch: deltas that read
+ * the stored `resolved` flag stay right even when two requests change the same contact at once.
+ */
+export const resolvedCounter = (scope: AccountScope, delta: number | SQL<number>) =>
+  counterStatement(scope.db, scope.accountId, RESOLVED_CONTACTS, delta);
+
+/** The stored `resolved` flag of a contact as a number, 0 when the row is gone (for counter deltas). */
+export const storedResolved = (contactId: number) =>
+  sql<number>`coalesce((SELECT resolved FROM contacts WHERE id = ${contactId}), 0)`;
+
+/** The attributes the API shows, by their Chatwoot names: what `changed_attributes` compares. */
+function visibleAttributes(c: ContactFields & Pick<ContactRow, "blocked" | "avatarUrl" | "customAttributes">) {
+  return {
+    name: c.name,
+    email: c.email,
+    phone_number: c.phoneNumber,
+    identifier: c.identifier,
+    blocked: c.blocked,
+    thumbnail: c.avatarUrl,
+    additional_attributes: c.additionalAttributes,
+    custom_attributes: c.customAttributes,
+  };
+}
+
+async function readContactRecord(scope: AccountScope, contactId: number, withInboxes: boolean) {
+  const [rows] = await scope.db.batch([contactRecordsQuery(scope.db, oneContactIds(scope.accountId, contactId), withInboxes)]);
+  const record = toContactRecords(rows, withInboxes)[0];
+  if (!record) throw notFound("Contact", contactId);
+  return record;
+}
+
+/** Email, phone number and identifier each belong to one contact of the account. */
+function uniquenessQuery(scope: AccountScope, fields: Pick<ContactInput, "email" | "phoneNumber" | "identifier">, exceptId?: number) {
+  const { db, accountId } = scope;
+  const clauses = [
+    fields.email ? eq(contacts.email, fields.email) : undefined,
+    fields.phoneNumber ? eq(contacts.phoneNumber, fields.phoneNumber) : undefined,
+    fields.identifier ? eq(contacts.identifier, fields.identifier) : undefined,
+  ].filter((c) => c !== undefined);
+  const match = clauses.length > 0 ? or(...clauses) : sql`0`;
+  return db
+    .select({ id: contacts.id, email: contacts.email, phoneNumber: contacts.phoneNumber, identifier: contacts.identifier })
+    .from(contacts)
+    .where(and(eq(contacts.accountId, accountId), match, exceptId ? ne(contacts.id, exceptId) : undefined))
+    .limit(3);
+}
+
+function uniquenessErrors(
+  taken: { email: string | null; phoneNumber: string | null; identifier: string | null }[],
+  fields: Pick<ContactInput, "email" | "phoneNumber" | "identifier">,
+): ErrorEntry[] {
+  const clash = (name: keyof typeof fields, field: string): ErrorEntry[] =>
+    fields[name] && taken.some((t) => t[name] === fields[name])
+      ? [{ field, message: "has already been taken", code: "taken" }]
+      : [];
+  return [...clash("email", "email"), ...clash("phoneNumber", "phone_number"), ...clash("identifier", "identifier")];
+}
+
+function throwIfAny(errors: ErrorEntry[]) {
+  if (errors.length > 0) throw invalid(errors);
+}
+
+/** The values of a contact after `input` is applied: attributes are merged, as Chatwoot does on update. */
+export function applyInput(current: ContactFields & Pick<ContactRow, "blocked" | "avatarUrl" | "customAttributes">, input: ContactInput) {
+  const next = {
+    name: input.name ?? current.name,
+    email: input.email !== undefined ? input.email : current.email,
+    phoneNumber: input.phoneNumber !== undefined ? input.phoneNumber : current.phoneNumber,
+    identifier: input.identifier !== undefined ? input.identifier : current.identifier,
+    blocked: input.blocked ?? current.blocked,
+    avatarUrl: input.avatarUrl !== undefined ? input.avatarUrl : current.avatarUrl,
+    additionalAttributes: { ...current.additionalAttributes, ...input.additionalAttributes },
+    customAttributes: { ...current.customAttributes, ...input.customAttributes },
+  };
+  return { ...next, ...derivedContactColumns(next) };
+}
+
+const EMPTY_CONTACT = {
+  name: "",
+  email: null,
+  phoneNumber: null,
+  identifier: null,
+  blocked: false,
+  avatarUrl: null,
+  additionalAttributes: {},
+  customAttributes: {},
+};
+
+/** `source_id` of a new contact inbox: the one given, or a random one as Chatwoot makes for API inboxes. */
+export const newSourceId = (given: string | undefined) => given || crypto.randomUUID();
+
+export function contactInboxInsert(scope: AccountScope, contactId: number | SQL<number>, inboxId: number, sourceId: string, hmacVerified = false) {
+  const at = now();
+  return scope.db.insert(contactInboxes).values({
+    accountId: scope.accountId,
+    contactId,
+    inboxId,
+    sourceId,
+    hmacVerified,
+    pubsubToken: randomToken(),
+    createdAt: at,
+    updatedAt: at,
+  });
+}
+
+export const inboxQuery = (scope: AccountScope, inboxId: number) =>
+  scope.db.select().from(inboxes).where(and(eq(inboxes.id, inboxId), eq(inboxes.accountId, scope.accountId)));
+
+export const contactQuery = (scope: AccountScope, contactId: number) =>
+  scope.db.select().from(contacts).where(and(eq(contacts.id, contactId), eq(contacts.accountId, scope.accountId)));
+
+// ---------------------------------------------------------------- create, show, update, delete
+
+export async function showContact(scope: AccountScope, contactId: number, withInboxes: boolean): Promise<ContactRecord> {
+  return readContactRecord(scope, contactId, withInboxes);
+}
+
+/**
+ * Creates a contact; with `inboxId`, also its contact inbox there (the inbox must be the account's),
+ * under `sourceId` or a random one.
+ */
+export async function createContact(
+  scope: AccountScope,
+  input: ContactInput & { inboxId?: number; sourceId?: string },
+): Promise<{ record: ContactRecord; contactInbox: ContactInboxResult | null }> {
+  const { db, accountId } = scope;
+  const [definitions, taken, inboxRows] = await db.batch([
+    customAttributeDefinitionsQuery(db, accountId, CONTACT_ATTRIBUTE),
+    uniquenessQuery(scope, input),
+    inboxQuery(scope, input.inboxId ?? 0),
+  ]);
+  if (input.inboxId !== undefined && !inboxRows[0]) throw notFound("Inbox", input.inboxId, "inbox_id");
+  throwIfAny([
+    ...uniquenessErrors(taken, input),
+    ...checkCustomAttributeValues(definitions, input.customAttributes ?? {}, "custom_attributes"),
+  ]);
+
+  const values = applyInput(EMPTY_CONTACT, input);
+  const at = now();
+  const contactId = lastInsertedId(contacts);
+  const sourceId = inboxRows[0] ? newSourceId(input.sourceId) : null;
+  const statements: Statement[] = [
+    db.insert(contacts).values({ ...values, accountId, createdAt: at, updatedAt: at }),
+    ...(values.resolved ? [resolvedCounter(scope, 1)] : []),
+    ...(inboxRows[0] && sourceId ? [contactInboxInsert(scope, contactId, inboxRows[0].id, sourceId)] : []),
+    eventStatement(db, { accountId, eventName: "contact_created", subjectType: "Contact", subjectId: contactId }),
+    contactRecordsQuery(db, sql`SELECT ${contactId} AS id`, true),
+  ];
+  const results = await db.batch(statements as [Statement, ...Statement[]]);
+  const record = toContactRecords(results.at(-1) as Record<string, unknown>[], true)[0];
+  return { record, contactInbox: inboxRows[0] && sourceId ? { sourceId, inbox: inboxRows[0] } : null };
+}
+
+/** Applies `input`: given fields replace, custom and additional attributes are merged into the stored ones. */
+export async function updateContact(
+  scope: AccountScope,
+  contactId: number,
+  input: ContactInput,
+  withInboxes: boolean,
+): Promise<ContactRecord> {
+  const { db, accountId } = scope;
+  const [current, definitions, taken] = await db.batch([
+    contactQuery(scope, contactId),
+    customAttributeDefinitionsQuery(db, accountId, CONTACT_ATTRIBUTE),
+    uniquenessQuery(scope, input, contactId),
+  ]);
+  if (!current[0]) throw notFound("Contact", contactId);
+  throwIfAny([
+    ...uniquenessErrors(taken, input),
+    ...checkCustomAttributeValues(definitions, input.customAttributes ?? {}, "custom_attributes"),
+  ]);
+  return writeContactChange(scope, current[0], applyInput(current[0], input), withInboxes);
+}
+
+/** Removes the given keys from the contact's custom attributes. */
+export async function destroyCustomAttributes(scope: AccountScope, contactId: number, keys: string[]): Promise<ContactRecord> {
+  const [current] = await scope.db.batch([contactQuery(scope, contactId)]);
+  if (!current[0]) throw notFound("Contact", contactId);
+  const customAttributes = Object.fromEntries(Object.entries(current[0].customAttributes).filter(([k]) => !keys.includes(k)));
+  return writeContactChange(scope, current[0], { ...current[0], customAttributes }, true);
+}
+
+/**
+ * Writes the new values of one contact with its counter move and its contact_updated event (only when
+ * something the API shows changed), then reads the record back in the same batch.
+ */
+export async function writeContactChange(
+  scope: AccountScope,
+  before: ContactRow,
+  after: ReturnType<typeof applyInput>,
+  withInboxes: boolean,
+  precede: Statement[] = [],
+): Promise<ContactRecord> {
+  const { db, accountId } = scope;
+  const [shownBefore, shownAfter] = [visibleAttributes(before), visibleAttributes(after)];
+  const changes = changedAttributes(shownBefore, shownAfter, Object.keys(shownAfter) as Array<keyof typeof shownAfter>);
+  const readBack = contactRecordsQuery(db, oneContactIds(accountId, before.id), withInboxes);
+  if (changes.length === 0 && precede.length === 0) {
+    const [rows] = await db.batch([readBack]);
+    return toContactRecords(rows, withInboxes)[0];
+  }
+  const { name, email, phoneNumber, identifier, blocked, avatarUrl, additionalAttributes, customAttributes } = after;
+  const derived = derivedContactColumns(after);
+  const statements: Statement[] = [
+    ...precede,
+    resolvedCounter(scope, sql<number>`${derived.resolved ? 1 : 0} - ${storedResolved(before.id)}`),
+    db
+      .update(contacts)
+      .set({ name, email, phoneNumber, identifier, blocked, avatarUrl, additionalAttributes, customAttributes, ...derived, updatedAt: now() })
+      .where(and(eq(contacts.id, before.id), eq(contacts.accountId, accountId))),
+    ...(changes.length > 0
+      ? [eventStatement(db, { accountId, eventName: "contact_updated", subjectType: "Contact", subjectId: before.id, data: { changed_attributes: changes } })]
+      : []),
+    readBack,
+  ];
+  const results = await db.batch(statements as [Statement, ...Statement[]]);
+  return toContactRecords(results.at(-1) as Record<string, unknown>[], withInboxes)[0];
+}
+
+/**
+ * Deletes the contact with its contact inboxes, labels, and its conversations and their messages
+ * (Chatwoot destroys them with the contact).
+ */
+export async function deleteContact(scope: AccountScope, contactId: number): Promise<void> {
+  const { db, accountId } = scope;
+  const own = (t: { accountId: SQLiteColumn }) => eq(t.accountId, accountId);
+  const [current, removedConversations] = await db.batch([
+    contactQuery(scope, contactId),
+    db
+      .select({ inboxId: conversations.inboxId, teamId: conversations.teamId, status: conversations.status, assigneeId: conversations.assigneeId })
+      .from(conversations)
+      .where(and(own(conversations), eq(conversations.contactId, contactId))),
+  ]);
+  if (!current[0]) throw notFound("Contact", contactId);
+  const contactConversations = db
+    .select({ id: conversations.id })
+    .from(conversations)
+    .where(and(own(conversations), eq(conversations.contactId, contactId)));
+  await db.batch([
+    resolvedCounter(scope, sql<number>`-${storedResolved(contactId)}`),
+    // the contact's conversations go with it, and leave the conversation counts
+    ...counterMoves(db, accountId, removedConversations.map((before) => ({ before, after: null }))),
+    db.delete(messages).where(and(own(messages), inArray(messages.conversationId, contactConversations))),
+    db
+      .delete(taggings)
+      .where(and(own(taggings), eq(taggings.taggableType, "Conversation"), inArray(taggings.taggableId, contactConversations))),
+    db.delete(conversations).where(and(own(conversations), eq(conversations.contactId, contactId))),
+    db.delete(taggings).where(and(own(taggings), eq(taggings.taggableType, "Contact"), eq(taggings.taggableId, contactId))),
+    db.delete(contactInboxes).where(and(own(contactInboxes), eq(contactInboxes.contactId, contactId))),
+    db.delete(contacts).where(and(own(contacts), eq(contacts.id, contactId))),
+  ]);
+}

@@ -1,0 +1,38 @@
+/** The conversations of a contact, as the contact page shows them. */
+import { and, desc, eq } from "drizzle-orm";
+import { schema } from "../../db/client";
+import type { AccountScope } from "../../http/app-env";
+import { notFound } from "../../http/errors";
+import { contactQuery } from "./contacts";
+import { visibleInboxCondition } from "../inboxes/access";
+import { type ConversationRecord, loadConversationRecords } from "../conversations/records";
+
+const { conversations } = schema;
+
+/** Chatwoot shows a contact's latest 20 conversations, unpaginated. */
+const CONTACT_CONVERSATIONS_LIMIT = 20;
+
+/**
+ * The contact's conversations the caller may see (agents: those of inboxes they are members of),
+ * latest activity first.
+ */
+export async function contactConversations(scope: AccountScope, contactId: number): Promise<ConversationRecord[]> {
+  const { db, accountId } = scope;
+  const [contactRows, rows] = await db.batch([
+    contactQuery(scope, contactId),
+    db
+      .select()
+      .from(conversations)
+      .where(
+        and(
+          eq(conversations.accountId, accountId),
+          eq(conversations.contactId, contactId),
+          visibleInboxCondition(scope, conversations.inboxId),
+        ),
+      )
+      .orderBy(desc(conversations.lastActivityAt), desc(conversations.id))
+      .limit(CONTACT_CONVERSATIONS_LIMIT),
+  ]);
+  if (!contactRows[0]) throw notFound("Contact", contactId);
+  return loadConversationRecords(db, accountId, rows);
+}

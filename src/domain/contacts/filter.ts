@@ -1,0 +1,207 @@
+/**
+ * Chatwoot's contact filter payload (`POST /contacts/filter`) turned into a SQL condition.
+ * Attribute keys, filter operators and query operators come only from the allow-lists below; every
+ * value is bound (a condition's values travel as one JSON array parameter, read with json_each), so
+ * the statement stays within D1's 100-parameter limit whatever the number of values.
+ */
+import { type SQL, sql } from "drizzle-orm";
+import { type ErrorEntry, invalid } from "../../http/errors";
+import type { AttributeDefinition } from "../custom-attributes/values";
+import { ATTRIBUTE_DISPLAY_TYPES, enumName } from "../kernel/enums";
+
+export type FilterCondition = {
+  attribute_key: string;
+  filter_operator: string;
+  values: Array<string | number | boolean>;
+  query_operator?: string | null;
+};
+
+type Operator =
+  | "equal_to"
+  | "not_equal_to"
+  | "contains"
+  | "does_not_contain"
+  | "starts_with"
+  | "is_present"
+  | "is_not_present"
+  | "is_greater_than"
+  | "is_less_than"
+  | "days_before";
+
+/** How a key is compared: case-insensitive text, a bare text, epoch-ms time, boolean, number, date text, labels. */
+type Kind = "ci_text" | "text" | "time" | "boolean" | "number" | "date" | "labels";
+type Attribute = { expression: SQL; kind: Kind; operators: readonly Operator[] };
+
+const TEXT_OPS = ["equal_to", "not_equal_to", "contains", "does_not_contain"] as const;
+const TIME_OPS = ["is_greater_than", "is_less_than", "days_before"] as const;
+const PRESENCE = ["is_present", "is_not_present"] as const;
+
+/** Chatwoot's contact filter keys (reference §7.6) and the columns that hold them. */
+const STANDARD: Record<string, Attribute> = {
+  name: { expression: sql`contacts.name`, kind: "ci_text", operators: TEXT_OPS },
+  email: { expression: sql`contacts.email`, kind: "ci_text", operators: TEXT_OPS },
+  phone_number: { expression: sql`contacts.phone_number`, kind: "text", operators: [...TEXT_OPS, "starts_with"] },
+  identifier: { expression: sql`contacts.identifier`, kind: "text", operators: ["equal_to", "not_equal_to"] },
+  country_code: {
+    expression: sql`json_extract(contacts.additional_attributes, '$.country_code')`,
+    kind: "ci_text",
+    operators: ["equal_to", "not_equal_to"],
+  },
+  city: { expression: sql`contacts.city_sort`, kind: "ci_text", operators: TEXT_OPS },
+  company: { expression: sql`contacts.company_sort`, kind: "ci_text", operators: TEXT_OPS },
+  labels: { expression: sql`contacts.id`, kind: "labels", operators: ["equal_to", "not_equal_to", ...PRESENCE] },
+  created_at: { expression: sql`contacts.created_at`, kind: "time", operators: TIME_OPS },
+  last_activity_at: { expression: sql`contacts.last_activity_at`, kind: "time", operators: TIME_OPS },
+  blocked: { expression: sql`contacts.blocked`, kind: "boolean", operators: ["equal_to", "not_equal_to"] },
+};
+
+/** Custom attributes: operators by display type, as the dashboard offers them. */
+function customAttribute(definition: AttributeDefinition): Attribute {
+  // Looked up by key rather than by JSON path, so no key (quotes, dots) can make a malformed path.
+  const expression = sql`(SELECT value FROM json_each(contacts.custom_attributes) WHERE key = ${definition.attributeKey})`;
+  switch (enumName(ATTRIBUTE_DISPLAY_TYPES, definition.attributeDisplayType)) {
+    case "number":
+    case "currency":
+    case "percent":
+      return { expression, kind: "number", operators: ["equal_to", "not_equal_to", "is_greater_than", "is_less_than", ...PRESENCE] };
+    case "date":
+      return { expression, kind: "date", operators: ["equal_to", "not_equal_to", ...TIME_OPS, ...PRESENCE] };
+    case "checkbox":
+      return { expression, kind: "boolean", operators: ["equal_to", "not_equal_to"] };
+    case "list":
+      return { expression, kind: "ci_text", operators: ["equal_to", "not_equal_to", ...PRESENCE] };
+    default:
+      return { expression, kind: "ci_text", operators: [...TEXT_OPS, ...PRESENCE] };
+  }
+}
+
+const DAY_MS = 86_400_000;
+
+/** The values as bound parameters of the key's kind, or null when one of them does not fit. */
+function boundValues(kind: Kind, operator: Operator, values: FilterCondition["values"]): unknown[] | null {
+  if (operator === "is_present" || operator === "is_not_present") return [];
+  if (values.length === 0) return null;
+  if (operator === "days_before") {
+    const days = values.map(Number);
+    return days.length === 1 && Number.isInteger(days[0]) && days[0] >= 0 ? days : null;
+  }
+  const out: unknown[] = [];
+  for (const v of values) {
+    const text = String(v).trim();
+    switch (kind) {
+      case "time": {
+        const ms = typeof v === "number" ? v * 1000 : Date.parse(text);
+        if (!Number.isFinite(ms)) return null;
+        out.push(ms);
+        break;
+      }
+      case "number":
+        if (text === "" || !Number.isFinite(Number(text))) return null;
+        out.push(Number(text));
+        break;
+      case "boolean":
+        if (!["true", "false", "1", "0"].includes(text.toLowerCase())) return null;
+        out.push(text === "true" || text === "1" ? 1 : 0);
+        break;
+      case "date":
+        if (!/^\d{4}-\d{2}-\d{2}/.test(text) || Number.isNaN(Date.parse(text))) return null;
+        out.push(text);
+        break;
+      case "ci_text":
+      case "labels":
+        out.push(text.toLowerCase());
+        break;
+      default:
+        out.push(text);
+    }
+  }
+  return out;
+}
+
+function conditionSql(attribute: Attribute, operator: Operator, values: unknown[], at: number): SQL {
+  // Text compares case-insensitively; numbers numerically even when a client stored "12" as a string.
+  const col =
+    attribute.kind === "ci_text"
+      ? sql`lower(${attribute.expression})`
+      : attribute.kind === "number"
+        ? sql`CAST(${attribute.expression} AS REAL)`
+        : attribute.expression;
+  const list = sql`(SELECT value FROM json_each(${JSON.stringify(values)}))`;
+  if (attribute.kind === "labels") {
+    const tagged = (tags: SQL | null) =>
+      sql`EXISTS (SELECT 1 FROM taggings t WHERE t.taggable_type = 'Contact' AND t.taggable_id = contacts.id${tags ? sql` AND lower(t.tag) IN ${tags}` : sql``})`;
+    if (operator === "equal_to") return tagged(list);
+    if (operator === "not_equal_to") return sql`NOT ${tagged(list)}`;
+    return operator === "is_present" ? tagged(null) : sql`NOT ${tagged(null)}`;
+  }
+  const anyContains = sql`EXISTS (SELECT 1 FROM json_each(${JSON.stringify(values)}) v WHERE instr(${col}, v.value) > 0)`;
+  const first = values[0];
+  switch (operator) {
+    case "equal_to":
+      return sql`${col} IN ${list}`;
+    case "not_equal_to":
+      return sql`(${col} IS NULL OR ${col} NOT IN ${list})`;
+    case "contains":
+      return anyContains;
+    case "does_not_contain":
+      return sql`(${col} IS NULL OR NOT ${anyContains})`;
+    case "starts_with":
+      return sql`EXISTS (SELECT 1 FROM json_each(${JSON.stringify(values)}) v WHERE substr(${col}, 1, length(v.value)) = v.value)`;
+    case "is_present":
+      return sql`(${col} IS NOT NULL AND ${col} != '')`;
+    case "is_not_present":
+      return sql`(${col} IS NULL OR ${col} = '')`;
+    case "is_greater_than":
+      return sql`${col} > ${first}`;
+    case "is_less_than":
+      return sql`${col} < ${first}`;
+    case "days_before": {
+      const limit = at - Number(first) * DAY_MS;
+      return attribute.kind === "date" ? sql`${col} < ${new Date(limit).toISOString().slice(0, 10)}` : sql`${col} < ${limit}`;
+    }
+  }
+}
+
+/**
+ * The condition of the whole payload. `query_operator` links a condition to the next one; SQL's own
+ * precedence applies (AND binds tighter than OR), as in Chatwoot. A problem is a 422 naming
+ * `payload[i].<field>`.
+ */
+export function contactFilterSql(conditions: FilterCondition[], definitions: AttributeDefinition[], at: number): SQL {
+  const custom = new Map(definitions.map((d) => [d.attributeKey, d]));
+  const errors: ErrorEntry[] = [];
+  const parts: SQL[] = [];
+  conditions.forEach((condition, i) => {
+    const field = (name: string) => `payload[${i}].${name}`;
+    const definition = custom.get(condition.attribute_key);
+    // own keys only: "constructor" or "__proto__" must not find Object.prototype's members
+    const standard = Object.hasOwn(STANDARD, condition.attribute_key) ? STANDARD[condition.attribute_key] : undefined;
+    const attribute = standard ?? (definition && customAttribute(definition));
+    if (!attribute) {
+      const message = `is not a contact attribute or a custom attribute of this account: ${condition.attribute_key}`;
+      errors.push({ field: field("attribute_key"), message, code: "unknown_attribute" });
+      return;
+    }
+    const operator = condition.filter_operator as Operator;
+    if (!attribute.operators.includes(operator)) {
+      const message = `must be one of ${attribute.operators.join(", ")} for ${condition.attribute_key}`;
+      errors.push({ field: field("filter_operator"), message, code: "invalid_operator" });
+      return;
+    }
+    const values = boundValues(attribute.kind, operator, condition.values);
+    if (values === null) {
+      errors.push({ field: field("values"), message: `are not valid for ${condition.attribute_key} ${operator}`, code: "invalid_value" });
+      return;
+    }
+    const last = i === conditions.length - 1;
+    const link = condition.query_operator?.toUpperCase();
+    if (!last && link !== "AND" && link !== "OR") {
+      errors.push({ field: field("query_operator"), message: "must be AND or OR", code: "invalid_query_operator" });
+      return;
+    }
+    parts.push(sql`(${conditionSql(attribute, operator, values, at)})`);
+    if (!last) parts.push(link === "AND" ? sql` AND ` : sql` OR `);
+  });
+  if (errors.length > 0) throw invalid(errors);
+  return sql`(${sql.join(parts)})`;
+}

@@ -1,0 +1,437 @@
+/**
+ * Conversation actions. Each one: one batch of reads (the conversation by display id, the caller's
+ * memberships, what the action checks), then one batch that writes the change with its counters and
+ * events and loads the record the response shows.
+ */
+import { and, desc, eq, sql } from "drizzle-orm";
+import { chunks } from "../../db/chunks";
+import { type Statement, lastInsertedId, now, schema } from "../../db/client";
+import type { AccountScope } from "../../http/app-env";
+import { type ErrorEntry, forbidden, invalid, invalidField } from "../../http/errors";
+import { eventStatement } from "../../events/outbox";
+import {
+  MESSAGE_TYPE,
+  STATUS,
+  activityStatement,
+  callerName,
+  callerQueries,
+  callerUserId,
+  changeStatements,
+  commitAndLoad,
+  conversationColumn,
+  performer,
+  readConversation,
+  reportingStatement,
+  runBatch,
+  toCaller,
+} from "./changes";
+import { counterStatements } from "./counters";
+import { checkCustomAttributeValues, customAttributeDefinitionsQuery, type AttributeDefinition } from "../custom-attributes/values";
+import { randomToken } from "../identity/keys";
+import { conversationChangeForMessage, messageEventStatement, messageInsert } from "./messages";
+import {
+  type ConversationRecord,
+  type ConversationRecordResults,
+  type ConversationRow,
+  type TeamRow,
+  assembleConversationRecords,
+  conversationRecordQueries,
+  loadConversationRecords,
+} from "./records";
+import type { AgentBotRow } from "../identity/access";
+import { type AgentRow, usersAsAgentsQuery } from "../people/agents";
+
+const { conversations, inboxes, contacts, contactInboxes, inboxMembers, teams, agentBots, agentBotInboxes, taggings, messages } = schema;
+
+export async function showConversation(scope: AccountScope, displayId: number): Promise<ConversationRecord> {
+  const { conversation } = await readConversation(scope, displayId, []);
+  const [record] = await loadConversationRecords(scope.db, scope.accountId, [conversation]);
+  return record;
+}
+
+// ---------------------------------------------------------------- assignees and teams
+
+/** An agent may be assigned when they belong to the account and are a member of the inbox, or an administrator. */
+function assigneeQueries(scope: AccountScope, userId: number | null | undefined, inboxId: number | ReturnType<typeof sql<number>>) {
+  return [
+    usersAsAgentsQuery(scope.db, scope.accountId, eq(schema.users.id, userId ?? 0)),
+    scope.db
+      .select({ id: inboxMembers.id })
+      .from(inboxMembers)
+      .where(and(eq(inboxMembers.userId, userId ?? 0), sql`${inboxMembers.inboxId} = ${inboxId}`)),
+  ] as const;
+}
+
+function checkAssignee(userId: number, agents: AgentRow[], inboxMemberships: unknown[]): AgentRow {
+  const agent = agents[0];
+  if (!agent || agent.role === null) throw invalidField("assignee_id", `user ${userId} is not an agent of this account`, "not_an_agent");
+  if (agent.role !== 1 && inboxMemberships.length === 0) {
+    throw invalidField("assignee_id", `agent ${userId} is not a member of the conversation's inbox`, "not_an_inbox_member");
+  }
+  return agent;
+}
+
+const teamQuery = (scope: AccountScope, teamId: number | null | undefined) =>
+  scope.db.select().from(teams).where(and(eq(teams.accountId, scope.accountId), eq(teams.id, teamId ?? 0)));
+
+function checkTeam(teamId: number, rows: TeamRow[]): TeamRow {
+  if (!rows[0]) throw invalidField("team_id", `team ${teamId} does not exist in this account`, "not_found");
+  return rows[0];
+}
+
+function checkCustomAttributes(definitions: AttributeDefinition[], values: Record<string, unknown> | undefined, field = "custom_attributes") {
+  const errors: ErrorEntry[] = values ? checkCustomAttributeValues(definitions, values, field) : [];
+  if (errors.length) throw invalid(errors);
+}
+
+// ---------------------------------------------------------------- create
+
+export type ConversationCreateInput = {
+  sourceId?: string;
+  inboxId?: number;
+  contactId?: number;
+  additionalAttributes?: Record<string, unknown>;
+  customAttributes?: Record<string, unknown>;
+  status?: number;
+  assigneeId?: number | null;
+  teamId?: number | null;
+  /** epoch ms */
+  snoozedUntil?: number | null;
+  message?: { content: string };
+};
+
+/**
+ * Creates a conversation for a contact in an inbox (reusing or creating their contact inbox), or for an
+ * existing contact inbox given by `source_id`. The status follows Chatwoot: resolved for a blocked
+ * contact, pending when a bot serves the inbox, otherwise the given status (open by default).
+ */
+export async function createConversation(scope: AccountScope, input: ConversationCreateInput): Promise<ConversationRecord> {
+  const { db, accountId } = scope;
+  const bySource = input.sourceId !== undefined;
+  const sourceMatch = and(
+    eq(contactInboxes.accountId, accountId),
+    eq(contactInboxes.sourceId, input.sourceId ?? ""),
+    input.inboxId !== undefined ? eq(contactInboxes.inboxId, input.inboxId) : undefined,
+  );
+  const fromSource = (column: typeof contactInboxes.inboxId | typeof contactInboxes.contactId) =>
+    sql<number>`(SELECT ${column} FROM ${contactInboxes} WHERE ${sourceMatch} LIMIT 1)`;
+  const inboxRef = input.inboxId ?? fromSource(contactInboxes.inboxId);
+  const contactRef = input.contactId ?? fromSource(contactInboxes.contactId);
+
+  const [inboxRows, contactRows, sourceRows, ownRows, memberInboxes, memberTeams, assigneeRows, assigneeInboxRows, teamRows, definitions, botRows] =
+    await runBatch(db, [
+      db.select().from(inboxes).where(and(eq(inboxes.accountId, accountId), sql`${inboxes.id} = ${inboxRef}`)),
+      db.select().from(contacts).where(and(eq(contacts.accountId, accountId), sql`${contacts.id} = ${contactRef}`)),
+      db.select().from(contactInboxes).where(and(sourceMatch, sql`${contactInboxes.inboxId} = ${inboxRef}`)).limit(1),
+      db
+        .select()
+        .from(contactInboxes)
+        .where(and(eq(contactInboxes.accountId, accountId), sql`${contactInboxes.inboxId} = ${inboxRef}`, sql`${contactInboxes.contactId} = ${contactRef}`))
+        .orderBy(desc(contactInboxes.id))
+        .limit(1),
+      ...callerQueries(scope),
+      ...assigneeQueries(scope, input.assigneeId, inboxRef),
+      teamQuery(scope, input.teamId),
+      customAttributeDefinitionsQuery(db, accountId, 0),
+      db.select({ id: agentBotInboxes.id }).from(agentBotInboxes).where(and(sql`${agentBotInboxes.inboxId} = ${inboxRef}`, eq(agentBotInboxes.status, 0))),
+    ]);
+
+  const inbox = (inboxRows as Array<typeof inboxes.$inferSelect>)[0];
+  const contact = (contactRows as Array<typeof contacts.$inferSelect>)[0];
+  if (bySource && input.inboxId === undefined && input.contactId === undefined && !inbox) {
+    throw invalidField("source_id", `no contact inbox with source id ${input.sourceId} in this account`, "not_found");
+  }
+  if (!inbox) throw invalidField("inbox_id", `inbox ${input.inboxId} does not exist in this account`, "not_found");
+  if (!contact) throw invalidField("contact_id", `contact ${input.contactId} does not exist in this account`, "not_found");
+  const sourceInbox = (sourceRows as Array<typeof contactInboxes.$inferSelect>)[0];
+  if (sourceInbox && sourceInbox.contactId !== contact.id) throw invalidField("source_id", "is already used by another contact in this inbox", "taken");
+  if (bySource && input.contactId === undefined && !sourceInbox) throw invalidField("source_id", `no contact inbox with source id ${input.sourceId}`, "not_found");
+
+  const caller = toCaller(scope, memberInboxes as Array<{ inboxId: number }>, memberTeams as Array<{ teamId: number }>);
+  if (!caller.isAdmin && !caller.isBot && !caller.inboxIds.includes(inbox.id)) {
+    throw forbidden(`You are not a member of inbox ${inbox.id}`, "inbox_not_accessible");
+  }
+  if (input.assigneeId) checkAssignee(input.assigneeId, assigneeRows as AgentRow[], assigneeInboxRows as unknown[]);
+  if (input.teamId) checkTeam(input.teamId, teamRows as TeamRow[]);
+  checkCustomAttributes(definitions as AttributeDefinition[], input.customAttributes);
+
+  const at = now();
+  const existing = sourceInbox ?? (bySource ? undefined : (ownRows as Array<typeof contactInboxes.$inferSelect>)[0]);
+  const writes: Statement[] = [];
+  if (!existing) {
+    writes.push(
+      db.insert(contactInboxes).values({
+        accountId,
+        contactId: contact.id,
+        inboxId: inbox.id,
+        sourceId: input.sourceId ?? crypto.randomUUID(),
+        pubsubToken: randomToken(),
+        createdAt: at,
+        updatedAt: at,
+      }),
+    );
+  }
+  const contactInboxId = existing?.id ?? lastInsertedId(contactInboxes);
+  let status = input.status ?? STATUS.open;
+  if ((botRows as unknown[]).length > 0) status = STATUS.pending;
+  if (contact.blocked) status = STATUS.resolved;
+
+  const conversationId = lastInsertedId(conversations);
+  const draft = {
+    accountId,
+    inboxId: inbox.id,
+    contactId: contact.id,
+    assigneeId: input.assigneeId ?? null,
+    teamId: input.teamId ?? null,
+    status,
+    snoozedUntil: status === STATUS.snoozed ? (input.snoozedUntil ?? null) : null,
+    // Chatwoot starts the wait when the conversation is created
+    waitingSince: at as number | null,
+    firstReplyCreatedAt: null as number | null,
+    lastActivityAt: at,
+    additionalAttributes: input.additionalAttributes ?? {},
+    customAttributes: input.customAttributes ?? {},
+  };
+  const messageWrites: Statement[] = [];
+  if (input.message) {
+    const messageType = MESSAGE_TYPE.outgoing;
+    const sender =
+      scope.actor.type === "agent_bot" ? { senderType: "AgentBot", senderId: scope.actor.bot.id } : { senderType: "User", senderId: callerUserId(scope) ?? 0 };
+    Object.assign(
+      draft,
+      conversationChangeForMessage({ ...draft, firstReplyCreatedAt: null } as ConversationRow, { messageType, private: false, senderType: sender.senderType }, { inboxHasActiveBot: false, contactBlocked: false }, at),
+    );
+    messageWrites.push(
+      messageInsert(scope, { id: conversationId, inboxId: inbox.id }, { content: input.message.content }, messageType, sender, at),
+      ...messageEventStatement(scope, "message_created", lastInsertedId(messages), messageType),
+    );
+    if (draft.firstReplyCreatedAt) messageWrites.push(reportingStatement(scope, { id: conversationId, inboxId: inbox.id }, "first_response", 0, at));
+  }
+
+  writes.push(
+    db
+      .insert(conversations)
+      .values({
+        ...draft,
+        contactInboxId,
+        // allocated inside the INSERT, served by the (account_id, display_id) unique index
+        displayId: sql`(SELECT coalesce(max(${conversations.displayId}), 0) + 1 FROM ${conversations} WHERE ${conversations.accountId} = ${accountId})`,
+        uuid: crypto.randomUUID(),
+        createdAt: at,
+        updatedAt: at,
+      })
+      .returning(),
+    ...counterStatements(db, accountId, null, draft),
+    eventStatement(db, { accountId, eventName: "conversation_created", subjectType: "Conversation", subjectId: conversationId, data: { performer: performer(scope) } }),
+    reportingStatement(scope, { id: conversationId, inboxId: inbox.id }, "conversation_created", 0, at),
+    ...messageWrites,
+  );
+  const loads = conversationRecordQueries(db, accountId, [{ ...draft, id: conversationId, contactInboxId, assigneeAgentBotId: null }]);
+  const results = await runBatch(db, [...writes, ...loads]);
+  const created = (results[existing ? 0 : 1] as ConversationRow[])[0];
+  return assembleConversationRecords([created], results.slice(writes.length) as unknown as ConversationRecordResults)[0];
+}
+
+// ---------------------------------------------------------------- update, status, priority
+
+/** PATCH: priority (and the SLA policy id, kept as given). */
+export async function updateConversation(scope: AccountScope, displayId: number, input: { priority?: number | null; slaPolicyId?: number | null }) {
+  const { conversation } = await readConversation(scope, displayId, []);
+  const { after, statements } = changeStatements(scope, conversation, { ...(input.priority !== undefined && { priority: input.priority }) });
+  const sla = input.slaPolicyId !== undefined && input.slaPolicyId !== conversation.slaPolicyId;
+  const row = sla ? { ...after, slaPolicyId: input.slaPolicyId ?? null } : after;
+  const writes = sla ? [...statements, scope.db.update(conversations).set({ slaPolicyId: input.slaPolicyId ?? null }).where(eq(conversations.id, conversation.id))] : statements;
+  return commitAndLoad(scope, row, writes);
+}
+
+export async function togglePriority(scope: AccountScope, displayId: number, priority: number | null) {
+  const { conversation } = await readConversation(scope, displayId, []);
+  const { after, statements } = changeStatements(scope, conversation, { priority });
+  return commitAndLoad(scope, after, statements);
+}
+
+const STATUS_ACTIVITY: Record<number, string> = {
+  [STATUS.open]: "Conversation was reopened by",
+  [STATUS.resolved]: "Conversation was marked resolved by",
+  [STATUS.pending]: "Conversation was marked as pending by",
+  [STATUS.snoozed]: "Conversation was snoozed by",
+};
+
+/**
+ * Chatwoot's toggle_status: without a status, open becomes resolved and every other status becomes open;
+ * with one, exactly that status. Only snoozed keeps snoozed_until; resolving ends the wait. An agent who
+ * opens a conversation takes it; a bot opening a pending conversation hands it off (success null).
+ */
+export async function toggleStatus(scope: AccountScope, displayId: number, input: { status?: number; snoozedUntil?: number | null }) {
+  const { conversation } = await readConversation(scope, displayId, []);
+  const status = input.status ?? (conversation.status === STATUS.open ? STATUS.resolved : STATUS.open);
+  const change = {
+    status,
+    snoozedUntil: status === STATUS.snoozed ? (input.snoozedUntil ?? null) : null,
+    ...(status === STATUS.resolved && { waitingSince: null }),
+    ...(status === STATUS.open && scope.role === "agent" && { assigneeId: callerUserId(scope) }),
+  };
+  const at = now();
+  const { after, statements } = changeStatements(scope, conversation, change, [], at);
+  const handoff = scope.actor.type === "agent_bot" && conversation.status === STATUS.pending && status === STATUS.open;
+  const writes = [...statements];
+  if (conversation.status !== status) writes.push(activityStatement(scope, conversation, `${STATUS_ACTIVITY[status]} ${callerName(scope)}`, at));
+  if (handoff) {
+    writes.push(eventStatement(scope.db, { accountId: scope.accountId, eventName: "conversation_bot_handoff", subjectType: "Conversation", subjectId: conversation.id, data: { performer: performer(scope) } }));
+  }
+  const record = await commitAndLoad(scope, after, writes);
+  return { success: handoff ? null : true, record };
+}
+
+// ---------------------------------------------------------------- assignments
+
+export type AssignmentInput = { assigneeId?: number | null; assigneeType?: "User" | "AgentBot"; teamId?: number | null };
+export type AssignmentResult =
+  | { kind: "agent"; agent: AgentRow }
+  | { kind: "agent_bot"; bot: AgentBotRow }
+  | { kind: "team"; team: TeamRow | null }
+  | { kind: "none" };
+
+/**
+ * Assigns an agent (checked: agent of the account, member of the inbox or administrator), a bot of the
+ * account, or a team of the account. `assignee_id: null` unassigns.
+ */
+export async function assignConversation(scope: AccountScope, displayId: number, input: AssignmentInput): Promise<AssignmentResult> {
+  const { db, accountId } = scope;
+  const inboxOf = conversationColumn(scope, displayId, conversations.inboxId);
+  const wantsBot = input.assigneeType === "AgentBot";
+  const { conversation, extra } = await readConversation(scope, displayId, [
+    ...assigneeQueries(scope, wantsBot ? null : input.assigneeId, inboxOf),
+    teamQuery(scope, input.teamId),
+    db.select().from(agentBots).where(eq(agentBots.id, wantsBot ? (input.assigneeId ?? 0) : 0)),
+  ]);
+  const [agentRows, memberships, teamRows, botRows] = extra;
+
+  if (input.assigneeId !== undefined) {
+    if (wantsBot) {
+      const bot = botRows[0];
+      if (input.assigneeId !== null && (!bot || (bot.accountId !== null && bot.accountId !== accountId))) {
+        throw invalidField("assignee_id", `agent bot ${input.assigneeId} does not exist in this account`, "not_found");
+      }
+      const { after, statements } = changeStatements(scope, conversation, { assigneeAgentBotId: input.assigneeId, assigneeId: null });
+      await runBatch(db, statements);
+      return bot && after.assigneeAgentBotId ? { kind: "agent_bot", bot } : { kind: "none" };
+    }
+    const agent = input.assigneeId === null ? null : checkAssignee(input.assigneeId, agentRows as AgentRow[], memberships);
+    const { statements } = changeStatements(scope, conversation, { assigneeId: input.assigneeId, assigneeAgentBotId: null });
+    await runBatch(db, statements);
+    return agent ? { kind: "agent", agent } : { kind: "none" };
+  }
+  if (input.teamId !== undefined) {
+    const team = input.teamId === null ? null : checkTeam(input.teamId, teamRows as TeamRow[]);
+    const { statements } = changeStatements(scope, conversation, { teamId: input.teamId });
+    await runBatch(db, statements);
+    return { kind: "team", team };
+  }
+  return { kind: "none" };
+}
+
+// ---------------------------------------------------------------- labels and custom attributes
+
+const labelsQuery = (scope: AccountScope, displayId: number) =>
+  scope.db
+    .select({ tag: taggings.tag })
+    .from(taggings)
+    .where(and(eq(taggings.taggableType, "Conversation"), sql`${taggings.taggableId} = ${conversationColumn(scope, displayId, conversations.id)}`))
+    .orderBy(taggings.id);
+
+export async function conversationLabels(scope: AccountScope, displayId: number): Promise<string[]> {
+  const { extra } = await readConversation(scope, displayId, [labelsQuery(scope, displayId)]);
+  return extra[0].map((r) => r.tag);
+}
+
+/** Replaces the conversation's labels (Chatwoot's POST never appends). */
+export async function replaceLabels(scope: AccountScope, displayId: number, labels: string[]): Promise<string[]> {
+  const { db, accountId } = scope;
+  const wanted = [...new Set(labels)];
+  const { conversation, extra } = await readConversation(scope, displayId, [labelsQuery(scope, displayId)]);
+  const current = extra[0].map((r) => r.tag);
+  if (JSON.stringify([...current].sort()) === JSON.stringify([...wanted].sort())) return current;
+  const at = now();
+  const labelChange = [{ label_list: { previous_value: current, current_value: wanted } }];
+  const { statements } = changeStatements(scope, conversation, {}, labelChange, at);
+  const added = wanted.filter((l) => !current.includes(l));
+  // D1 binds at most 100 parameters a statement and `labels` may hold 100: the kept labels travel as one
+  // JSON parameter, and the new taggings (5 columns each) are inserted 19 at a time.
+  const kept = sql`${taggings.tag} NOT IN (SELECT value FROM json_each(${JSON.stringify(wanted)}))`;
+  await runBatch(db, [
+    db
+      .delete(taggings)
+      .where(and(eq(taggings.taggableType, "Conversation"), eq(taggings.taggableId, conversation.id), wanted.length ? kept : undefined)),
+    ...chunks(added, 19).map((tags) =>
+      db.insert(taggings).values(tags.map((tag) => ({ accountId, taggableType: "Conversation", taggableId: conversation.id, tag, createdAt: at }))).onConflictDoNothing(),
+    ),
+    ...statements,
+  ]);
+  return wanted;
+}
+
+/** Replaces the whole custom attribute hash, each value checked against its definition. */
+export async function replaceCustomAttributes(scope: AccountScope, displayId: number, values: Record<string, unknown>) {
+  const { conversation, extra } = await readConversation(scope, displayId, [customAttributeDefinitionsQuery(scope.db, scope.accountId, 0)]);
+  checkCustomAttributes(extra[0], values);
+  const { after, statements } = changeStatements(scope, conversation, { customAttributes: values });
+  await runBatch(scope.db, statements);
+  return after.customAttributes;
+}
+
+// ---------------------------------------------------------------- mute, read state
+
+/** Mute resolves the conversation and blocks its contact; unmute unblocks. Both leave an activity message. */
+export async function setMuted(scope: AccountScope, displayId: number, muted: boolean): Promise<void> {
+  const { db } = scope;
+  const { conversation, extra } = await readConversation(scope, displayId, [db.select().from(contacts).where(sql`${contacts.id} = ${conversationColumn(scope, displayId, conversations.contactId)}`)]);
+  const contact = extra[0][0];
+  const at = now();
+  const { statements } = muted ? changeStatements(scope, conversation, { status: STATUS.resolved, snoozedUntil: null, waitingSince: null }, [], at) : { statements: [] };
+  const writes: Statement[] = [...statements, activityStatement(scope, conversation, `${callerName(scope)} has ${muted ? "muted" : "unmuted"} the conversation`, at)];
+  if (contact && contact.blocked !== muted) {
+    writes.push(
+      db.update(contacts).set({ blocked: muted, updatedAt: at }).where(eq(contacts.id, contact.id)),
+      eventStatement(db, {
+        accountId: scope.accountId,
+        eventName: "contact_updated",
+        subjectType: "Contact",
+        subjectId: contact.id,
+        data: { performer: performer(scope), changed_attributes: [{ blocked: { previous_value: contact.blocked, current_value: muted } }] },
+      }),
+    );
+  }
+  await runBatch(db, writes);
+}
+
+/** Marks the conversation unread: last seen one second before its latest incoming message. */
+export async function markUnread(scope: AccountScope, displayId: number) {
+  const { conversation, extra } = await readConversation(scope, displayId, [
+    scope.db
+      .select({ createdAt: messages.createdAt })
+      .from(messages)
+      .where(and(sql`${messages.conversationId} = ${conversationColumn(scope, displayId, conversations.id)}`, eq(messages.messageType, MESSAGE_TYPE.incoming)))
+      .orderBy(desc(messages.id))
+      .limit(1),
+  ]);
+  const lastIncoming = extra[0][0]?.createdAt;
+  if (lastIncoming === undefined) return commitAndLoad(scope, conversation, []);
+  return seen(scope, conversation, { agentLastSeenAt: lastIncoming - 1000, assigneeLastSeenAt: lastIncoming - 1000 });
+}
+
+/** The caller has read the conversation; the assignee's own read time moves only when they are the caller. */
+export async function updateLastSeen(scope: AccountScope, displayId: number) {
+  const { conversation } = await readConversation(scope, displayId, []);
+  const at = now();
+  const isAssignee = conversation.assigneeId !== null && conversation.assigneeId === callerUserId(scope);
+  return seen(scope, conversation, { agentLastSeenAt: at, ...(isAssignee && { assigneeLastSeenAt: at }) });
+}
+
+/** Read times are bookkeeping, not changes anyone subscribes to: no events, no updated_at (as Chatwoot's update_columns). */
+function seen(scope: AccountScope, conversation: ConversationRow, times: { agentLastSeenAt: number; assigneeLastSeenAt?: number }) {
+  const after = { ...conversation, ...times };
+  return commitAndLoad(scope, after, [scope.db.update(conversations).set(times).where(eq(conversations.id, conversation.id))]);
+}
+
+

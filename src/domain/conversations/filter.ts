@@ -1,0 +1,182 @@
+/**
+ * The conversation filter payload (Chatwoot §7.6) turned into one SQL condition: keys and operators
+ * come from an allow-list, every value is bound. Conditions join left to right with their
+ * query_operator, with SQL's precedence (AND before OR), as Chatwoot's generated SQL does.
+ */
+import { sql, type SQL } from "drizzle-orm";
+import { schema } from "../../db/client";
+import { type ErrorEntry, invalid } from "../../http/errors";
+import type { FilterCondition } from "../../schemas/conversations";
+import type { AttributeDefinition } from "../custom-attributes/values";
+import { CONVERSATION_STATUSES, PRIORITIES } from "../kernel/enums";
+
+const { conversations: c } = schema;
+
+const EQ = ["equal_to", "not_equal_to"];
+const PRESENCE = ["is_present", "is_not_present"];
+const TEXT = [...EQ, "contains", "does_not_contain"];
+const DATE = ["is_greater_than", "is_less_than", "days_before"];
+
+type Kind = "status" | "priority" | "id" | "labels" | "display_id" | "additional" | "date";
+const STANDARD_KEYS: Record<string, { kind: Kind; operators: string[]; column?: SQL }> = {
+  status: { kind: "status", operators: EQ },
+  priority: { kind: "priority", operators: EQ },
+  assignee_id: { kind: "id", operators: [...EQ, ...PRESENCE], column: sql`${c.assigneeId}` },
+  inbox_id: { kind: "id", operators: [...EQ, ...PRESENCE], column: sql`${c.inboxId}` },
+  team_id: { kind: "id", operators: [...EQ, ...PRESENCE], column: sql`${c.teamId}` },
+  campaign_id: { kind: "id", operators: [...EQ, ...PRESENCE], column: sql`${c.campaignId}` },
+  labels: { kind: "labels", operators: [...EQ, ...PRESENCE] },
+  display_id: { kind: "display_id", operators: TEXT },
+  browser_language: { kind: "additional", operators: EQ },
+  conversation_language: { kind: "additional", operators: EQ },
+  referer: { kind: "additional", operators: TEXT },
+  mail_subject: { kind: "additional", operators: TEXT },
+  created_at: { kind: "date", operators: DATE, column: sql`${c.createdAt}` },
+  last_activity_at: { kind: "date", operators: DATE, column: sql`${c.lastActivityAt}` },
+};
+const CUSTOM_OPERATORS = [...TEXT, ...PRESENCE, "is_greater_than", "is_less_than"];
+
+const DAY_MS = 86_400_000;
+
+class ConditionError extends Error {
+  constructor(readonly entry: ErrorEntry) {
+    super(entry.message);
+  }
+}
+
+const fail = (field: string, message: string, code: string): never => {
+  throw new ConditionError({ field, message, code });
+};
+
+/**
+ * The values of a condition as one JSON parameter read with json_each: binding each value would take
+ * 20 conditions of 50 values past D1's 100 bound parameters a statement ("too many SQL variables").
+ */
+const bound = (values: unknown[]) => sql`SELECT value FROM json_each(${JSON.stringify(values)})`;
+
+function equality(column: SQL, operator: string, values: unknown[]) {
+  const inList = sql`${column} IN (${bound(values)})`;
+  return operator === "equal_to" ? inList : sql`(${column} IS NULL OR NOT ${inList})`;
+}
+
+function textMatch(column: SQL, operator: string, values: unknown[]) {
+  if (operator === "contains" || operator === "does_not_contain") {
+    const any = sql`EXISTS (SELECT 1 FROM json_each(${JSON.stringify(values.map(String))}) v WHERE instr(lower(${column}), lower(v.value)) > 0)`;
+    return operator === "contains" ? sql`(${any})` : sql`NOT coalesce((${any}), 0)`;
+  }
+  return equality(column, operator, values.map(String));
+}
+
+/** A date value: Unix seconds, or a date string. */
+function toMs(value: unknown, field: string): number {
+  if (typeof value === "number" || (typeof value === "string" && /^\d+$/.test(value))) return Number(value) * 1000;
+  const parsed = typeof value === "string" ? Date.parse(value) : Number.NaN;
+  return Number.isNaN(parsed) ? fail(field, "must be dates (YYYY-MM-DD or Unix seconds)", "invalid_value") : parsed;
+}
+
+function dateMatch(column: SQL, operator: string, values: unknown[], field: string, at: number) {
+  if (operator === "days_before") {
+    const days = Number(values[0]);
+    if (!Number.isFinite(days) || days < 0) fail(field, "must be a number of days", "invalid_value");
+    return sql`${column} < ${at - days * DAY_MS}`;
+  }
+  const ms = toMs(values[0], field);
+  return operator === "is_greater_than" ? sql`${column} > ${ms}` : sql`${column} < ${ms}`;
+}
+
+function enumValues(names: readonly string[], values: unknown[], field: string) {
+  return values.map((v) => {
+    const index = names.indexOf(String(v));
+    return index >= 0 ? index : fail(field, `must be among: ${names.join(", ")}`, "invalid_value");
+  });
+}
+
+function standardCondition(key: string, kind: Kind, column: SQL | undefined, op: string, values: unknown[], field: string, at: number): SQL {
+  switch (kind) {
+    case "status":
+      return equality(sql`${c.status}`, op, enumValues(CONVERSATION_STATUSES, values, field));
+    case "priority":
+      return equality(sql`${c.priority}`, op, enumValues(PRIORITIES, values, field));
+    case "id": {
+      if (op === "is_present") return sql`${column} IS NOT NULL`;
+      if (op === "is_not_present") return sql`${column} IS NULL`;
+      const ids = values.map((v) => (Number.isInteger(Number(v)) && v !== null && v !== "" ? Number(v) : fail(field, "must be ids", "invalid_value")));
+      return equality(column!, op, ids);
+    }
+    case "labels": {
+      const tagged = (tags: SQL | undefined) =>
+        sql`EXISTS (SELECT 1 FROM taggings t WHERE t.taggable_type = 'Conversation' AND t.taggable_id = ${c.id}${tags ?? sql``})`;
+      if (op === "is_present") return tagged(undefined);
+      if (op === "is_not_present") return sql`NOT ${tagged(undefined)}`;
+      const any = tagged(sql` AND t.tag IN (${bound(values.map(String))})`);
+      return op === "equal_to" ? any : sql`NOT ${any}`;
+    }
+    case "display_id":
+      return op === "contains" || op === "does_not_contain"
+        ? textMatch(sql`CAST(${c.displayId} AS TEXT)`, op, values)
+        : equality(sql`${c.displayId}`, op, values.map(Number));
+    case "additional":
+      return textMatch(sql`json_extract(${c.additionalAttributes}, ${`$."${key}"`})`, op, values);
+    case "date":
+      return dateMatch(column!, op, values, field, at);
+  }
+}
+
+function customCondition(value: SQL, op: string, values: unknown[], field: string) {
+  if (op === "is_present") return sql`${value} IS NOT NULL`;
+  if (op === "is_not_present") return sql`${value} IS NULL`;
+  if (op === "is_greater_than" || op === "is_less_than") {
+    const n = Number(values[0]);
+    if (!Number.isFinite(n)) fail(field, "must be a number", "invalid_value");
+    return op === "is_greater_than" ? sql`${value} > ${n}` : sql`${value} < ${n}`;
+  }
+  return textMatch(value, op, values);
+}
+
+/**
+ * The WHERE fragment for `payload`. Custom attribute keys must be defined in the account
+ * (`definitions`, both models; "unchecked" builds the SQL first, for a caller that reads the definitions
+ * in the same batch and checks again). Throws a 422 naming each bad condition.
+ */
+export function filterCondition(payload: FilterCondition[], definitions: AttributeDefinition[] | "unchecked", at: number): SQL {
+  const errors: ErrorEntry[] = [];
+  const parts: SQL[] = [];
+  payload.forEach((condition, i) => {
+    const base = `payload[${i}]`;
+    try {
+      const key = condition.attribute_key;
+      const op = condition.filter_operator;
+      const values = condition.values;
+      // own keys only: "constructor" or "__proto__" must not find Object.prototype's members
+      const standard = Object.hasOwn(STANDARD_KEYS, key) ? STANDARD_KEYS[key] : undefined;
+      let part: SQL;
+      if (standard && condition.custom_attribute_type == null) {
+        if (!standard.operators.includes(op)) fail(`${base}.filter_operator`, `must be one of ${standard.operators.join(", ")} for ${key}`, "invalid_operator");
+        if (!PRESENCE.includes(op) && values.length === 0) fail(`${base}.values`, "must not be empty", "invalid_value");
+        part = standardCondition(key, standard.kind, standard.column, op, values, `${base}.values`, at);
+      } else {
+        const model = condition.custom_attribute_type === "contact_attribute" ? 1 : 0;
+        const defined = definitions === "unchecked" || definitions.some((d) => d.attributeKey === key && d.attributeModel === model);
+        if (!defined) {
+          fail(`${base}.attribute_key`, `must be one of ${Object.keys(STANDARD_KEYS).join(", ")} or a custom attribute defined in the account`, "invalid_attribute_key");
+        }
+        if (!CUSTOM_OPERATORS.includes(op)) fail(`${base}.filter_operator`, `must be one of ${CUSTOM_OPERATORS.join(", ")}`, "invalid_operator");
+        if (!PRESENCE.includes(op) && values.length === 0) fail(`${base}.values`, "must not be empty", "invalid_value");
+        const path = `$."${key}"`;
+        part =
+          model === 0
+            ? customCondition(sql`json_extract(${c.customAttributes}, ${path})`, op, values, `${base}.values`)
+            : sql`EXISTS (SELECT 1 FROM contacts ct WHERE ct.id = ${c.contactId} AND ${customCondition(sql`json_extract(ct.custom_attributes, ${path})`, op, values, `${base}.values`)})`;
+      }
+      const link = (condition.query_operator ?? "").toUpperCase();
+      const last = i === payload.length - 1;
+      if (!last && link !== "AND" && link !== "OR") fail(`${base}.query_operator`, 'must be either "AND" or "OR"', "invalid_query_operator");
+      parts.push(last ? sql`(${part})` : sql`(${part}) ${sql.raw(link)} `);
+    } catch (error) {
+      if (error instanceof ConditionError) errors.push(error.entry);
+      else throw error;
+    }
+  });
+  if (errors.length) throw invalid(errors);
+  return sql`(${sql.join(parts, sql``)})`;
+}

@@ -1,0 +1,49 @@
+import { and, eq } from "drizzle-orm";
+import { type Database, now, schema } from "../../db/client";
+
+const { accountUsers, inboxMembers, teamMembers, conversations } = schema;
+
+export type AccountUserRecord = { accountId: number; userId: number; role: number };
+
+export async function listAccountUsers(db: Database, accountId: number): Promise<AccountUserRecord[]> {
+  const [rows] = await db.batch([
+    db
+      .select({ accountId: accountUsers.accountId, userId: accountUsers.userId, role: accountUsers.role })
+      .from(accountUsers)
+      .where(eq(accountUsers.accountId, accountId))
+      .orderBy(accountUsers.id),
+  ]);
+  return rows;
+}
+
+/**
+ * Makes the user a member of the account with `role`, or changes the role of an existing member.
+ * The caller has loaded both the account and the user.
+ */
+export async function upsertAccountUser(db: Database, accountId: number, userId: number, role: number): Promise<AccountUserRecord> {
+  const at = now();
+  const [rows] = await db.batch([
+    db
+      .insert(accountUsers)
+      .values({ accountId, userId, role, activeAt: at, createdAt: at, updatedAt: at })
+      .onConflictDoUpdate({ target: [accountUsers.accountId, accountUsers.userId], set: { role, updatedAt: at } })
+      .returning({ accountId: accountUsers.accountId, userId: accountUsers.userId, role: accountUsers.role }),
+  ]);
+  return rows[0];
+}
+
+/**
+ * Ends a membership; nothing happens when there is none. The user leaves the account's inboxes and teams
+ * too, and its open assignments in the account are released.
+ */
+export async function removeAccountUser(db: Database, accountId: number, userId: number) {
+  await db.batch([
+    db
+      .update(conversations)
+      .set({ assigneeId: null, updatedAt: now() })
+      .where(and(eq(conversations.accountId, accountId), eq(conversations.assigneeId, userId))),
+    db.delete(inboxMembers).where(and(eq(inboxMembers.accountId, accountId), eq(inboxMembers.userId, userId))),
+    db.delete(teamMembers).where(and(eq(teamMembers.accountId, accountId), eq(teamMembers.userId, userId))),
+    db.delete(accountUsers).where(and(eq(accountUsers.accountId, accountId), eq(accountUsers.userId, userId))),
+  ]);
+}

@@ -1,0 +1,186 @@
+import { and, desc, eq, sql } from "drizzle-orm";
+import { type Database, type Statement, lastInsertedId, now, schema } from "../../db/client";
+import { invalidField } from "../../http/errors";
+import type { UserRow } from "./access";
+import { hashPassword, randomKey, randomToken, sha256Hex, toHex, verifyPassword } from "./keys";
+import { grantStatement } from "./platform-apps";
+
+const { users, accessTokens, accountUsers, accounts, ssoTokens, inboxMembers, teamMembers, customFilters, conversations, platformAppPermissibles } =
+  schema;
+
+export type UserInput = {
+  name?: string;
+  displayName?: string | null;
+  email?: string;
+  password?: string;
+  messageSignature?: string | null;
+  avatarUrl?: string | null;
+  /** merged into the stored attributes */
+  customAttributes?: Record<string, unknown>;
+  /** merged into the stored settings */
+  uiSettings?: Record<string, unknown>;
+};
+
+/** A user with what every user view shows: the API key and the accounts the user belongs to. */
+export type UserRecord = {
+  user: UserRow;
+  accessToken: string | null;
+  memberships: Array<{
+    accountId: number;
+    accountName: string;
+    accountStatus: number;
+    role: number;
+    availability: number;
+    autoOffline: boolean;
+    activeAt: number | null;
+  }>;
+};
+
+function recordQueries(db: Database, userId: number) {
+  return [
+    db.select().from(users).where(eq(users.id, userId)),
+    db
+      .select({ token: accessTokens.token })
+      .from(accessTokens)
+      .where(and(eq(accessTokens.ownerType, "User"), eq(accessTokens.ownerId, userId)))
+      .limit(1),
+    db
+      .select({
+        accountId: accountUsers.accountId,
+        accountName: accounts.name,
+        accountStatus: accounts.status,
+        role: accountUsers.role,
+        availability: accountUsers.availability,
+        autoOffline: accountUsers.autoOffline,
+        activeAt: accountUsers.activeAt,
+      })
+      .from(accountUsers)
+      .innerJoin(accounts, eq(accounts.id, accountUsers.accountId))
+      .where(eq(accountUsers.userId, userId))
+      .orderBy(desc(sql`coalesce(${accountUsers.activeAt}, 0)`), accountUsers.id),
+  ] as const;
+}
+
+function toRecord(
+  userRows: UserRow[],
+  tokenRows: Array<{ token: string | null }>,
+  memberships: UserRecord["memberships"],
+): UserRecord | undefined {
+  const user = userRows[0];
+  return user && { user, accessToken: tokenRows[0]?.token ?? null, memberships };
+}
+
+/** The user and its view data; `extra` statements ride in the same round trip (e.g. an ownership check). */
+export async function loadUserRecord<E extends Statement[]>(db: Database, userId: number, ...extra: E) {
+  const [userRows, tokenRows, memberships, ...rest] = await db.batch([...recordQueries(db, userId), ...extra]);
+  return { record: toRecord(userRows, tokenRows, memberships), extra: rest as unknown[][] };
+}
+
+async function assertEmailFree(db: Database, email: string, exceptUserId?: number) {
+  const [rows] = await db.batch([db.select({ id: users.id }).from(users).where(eq(users.email, email))]);
+  if (rows[0] && rows[0].id !== exceptUserId) throw invalidField("email", "has already been taken", "taken");
+}
+
+/**
+ * Chatwoot's platform rule: a user with this email (case-insensitive) is returned unchanged, otherwise
+ * one is created, confirmed, with its own API key. Either way the calling platform app comes to own it.
+ */
+export async function findOrCreateUser(
+  db: Database,
+  input: UserInput & { name: string; email: string },
+  createdBy: { platformAppId: number },
+): Promise<UserRecord> {
+  const [existing] = await db.batch([db.select({ id: users.id }).from(users).where(eq(users.email, input.email))]);
+  if (existing[0]) {
+    await db.batch([grantStatement(db, createdBy.platformAppId, "User", existing[0].id)]);
+    return (await loadUserRecord(db, existing[0].id)).record!;
+  }
+  const created = await newUserStatements(db, {
+    name: input.name,
+    displayName: input.displayName ?? null,
+    email: input.email,
+    passwordHash: input.password ? await hashPassword(input.password) : null,
+    messageSignature: input.messageSignature ?? null,
+    avatarUrl: input.avatarUrl ?? null,
+    customAttributes: input.customAttributes ?? {},
+    uiSettings: input.uiSettings ?? {},
+    confirmedAt: now(),
+  });
+  const [inserted] = await db.batch([...created.statements, grantStatement(db, createdBy.platformAppId, "User", created.userId)]);
+  return { user: inserted[0], accessToken: created.key, memberships: [] };
+}
+
+type NewUser = Omit<typeof users.$inferInsert, "id" | "pubsubToken" | "createdAt" | "updatedAt">;
+
+/**
+ * Statements that create a user with its own API key: the user insert (returning the row) first, then
+ * the key. Later statements of the same batch refer to the new user as `userId`.
+ */
+export async function newUserStatements(db: Database, fields: NewUser) {
+  const at = now();
+  const key = randomKey();
+  const userId = lastInsertedId(users);
+  const statements = [
+    db
+      .insert(users)
+      .values({ ...fields, pubsubToken: randomToken(), createdAt: at, updatedAt: at })
+      .returning(),
+    db.insert(accessTokens).values({ ownerType: "User", ownerId: userId, token: key, tokenDigest: await sha256Hex(key), createdAt: at }),
+  ] as const;
+  return { statements, userId, key };
+}
+
+/** Applies `input`; custom attributes and UI settings are merged into the stored ones. */
+export async function updateUser(db: Database, user: UserRow, input: UserInput): Promise<void> {
+  if (input.email !== undefined && input.email !== user.email) await assertEmailFree(db, input.email, user.id);
+  const { password, customAttributes, uiSettings, ...fields } = input;
+  await db.batch([
+    db
+      .update(users)
+      .set({
+        ...fields,
+        ...(password !== undefined && { passwordHash: await hashPassword(password) }),
+        ...(customAttributes && { customAttributes: { ...user.customAttributes, ...customAttributes } }),
+        ...(uiSettings && { uiSettings: { ...user.uiSettings, ...uiSettings } }),
+        updatedAt: now(),
+      })
+      .where(eq(users.id, user.id)),
+  ]);
+}
+
+/** A password change from the user's own profile needs the current password. */
+export async function changeOwnPassword(db: Database, user: UserRow, currentPassword: string | undefined, password: string) {
+  if (!(await verifyPassword(currentPassword ?? "", user.passwordHash))) {
+    throw invalidField("current_password", "is not correct", "invalid_current_password");
+  }
+  await updateUser(db, user, { password });
+}
+
+/** Deletes the user, its key and memberships; conversations it was assigned to become unassigned. */
+export async function deleteUser(db: Database, userId: number) {
+  await db.batch([
+    db.update(conversations).set({ assigneeId: null, updatedAt: now() }).where(eq(conversations.assigneeId, userId)),
+    db.delete(accessTokens).where(and(eq(accessTokens.ownerType, "User"), eq(accessTokens.ownerId, userId))),
+    db.delete(ssoTokens).where(eq(ssoTokens.userId, userId)),
+    db.delete(accountUsers).where(eq(accountUsers.userId, userId)),
+    db.delete(inboxMembers).where(eq(inboxMembers.userId, userId)),
+    db.delete(teamMembers).where(eq(teamMembers.userId, userId)),
+    db.delete(customFilters).where(eq(customFilters.userId, userId)),
+    db
+      .delete(platformAppPermissibles)
+      .where(and(eq(platformAppPermissibles.permissibleType, "User"), eq(platformAppPermissibles.permissibleId, userId))),
+    db.delete(users).where(eq(users.id, userId)),
+  ]);
+}
+
+const LOGIN_TOKEN_TTL_MS = 5 * 60 * 1000;
+
+/** A single-use login token, valid for five minutes; only its digest is stored. */
+export async function issueLoginToken(db: Database, userId: number): Promise<string> {
+  const token = toHex(crypto.getRandomValues(new Uint8Array(32)));
+  const at = now();
+  await db.batch([
+    db.insert(ssoTokens).values({ userId, tokenDigest: await sha256Hex(token), expiresAt: at + LOGIN_TOKEN_TTL_MS, createdAt: at }),
+  ]);
+  return token;
+}

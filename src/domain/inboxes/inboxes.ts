@@ -1,0 +1,365 @@
+/**
+ * Inboxes of an account with their channel (API or website). Administrators see every inbox; agents
+ * only those they are members of.
+ */
+import { type SQL, and, asc, eq, inArray, isNull, or, sql } from "drizzle-orm";
+import { type Database, type Statement, lastInsertedId, now, schema } from "../../db/client";
+import type { AccountScope } from "../../http/app-env";
+import { type ErrorEntry, forbidden, invalid, invalidField, notFound } from "../../http/errors";
+import type { AgentBotRow } from "../identity/access";
+import { actorUserId } from "../people/agents";
+import type { AgentBotRecord } from "../people/agent-bots";
+import { WIDGET_FEATURES } from "../kernel/enums";
+import { changedAttributes, eventStatement } from "../../events/outbox";
+import { randomToken } from "../identity/keys";
+
+const { inboxes, apiChannels, webWidgetChannels, inboxMembers, agentBotInboxes, agentBots, accessTokens } = schema;
+
+export const API_CHANNEL = "Channel::Api";
+export const WIDGET_CHANNEL = "Channel::WebWidget";
+
+export type InboxRow = typeof inboxes.$inferSelect;
+export type ApiChannelRow = typeof apiChannels.$inferSelect;
+export type WidgetChannelRow = typeof webWidgetChannels.$inferSelect;
+export type InboxRecord = { inbox: InboxRow; api: ApiChannelRow | null; widget: WidgetChannelRow | null };
+
+export type WorkingHour = {
+  day_of_week: number;
+  closed_all_day: boolean;
+  open_all_day: boolean;
+  open_hour: number | null;
+  open_minutes: number | null;
+  close_hour: number | null;
+  close_minutes: number | null;
+};
+
+export type InboxInput = {
+  name?: string;
+  greetingEnabled?: boolean;
+  greetingMessage?: string | null;
+  enableEmailCollect?: boolean;
+  csatSurveyEnabled?: boolean;
+  csatConfig?: Record<string, unknown>;
+  enableAutoAssignment?: boolean;
+  autoAssignmentConfig?: Record<string, unknown>;
+  workingHoursEnabled?: boolean;
+  outOfOfficeMessage?: string | null;
+  timezone?: string;
+  allowMessagesAfterResolved?: boolean;
+  lockToSingleConversation?: boolean;
+  senderNameType?: number;
+  businessName?: string | null;
+  avatarUrl?: string | null;
+  /** days to change, merged into the stored week by day_of_week */
+  workingHours?: Array<Partial<WorkingHour> & { day_of_week: number }>;
+};
+
+export type ChannelInput = {
+  webhookUrl?: string | null;
+  hmacMandatory?: boolean;
+  additionalAttributes?: Record<string, unknown>;
+  websiteUrl?: string;
+  widgetColor?: string;
+  welcomeTitle?: string | null;
+  welcomeTagline?: string | null;
+  replyTime?: number;
+  preChatFormEnabled?: boolean;
+  preChatFormOptions?: Record<string, unknown>;
+  continuityViaEmail?: boolean;
+  featureFlags?: Array<(typeof WIDGET_FEATURES)[number]>;
+  allowedDomains?: string | null;
+};
+
+// ---------------------------------------------------------------- reading
+
+/** Statements: inboxes matching `where` and their channels; `toRecords` pairs them up. */
+function recordQueries(db: Database, where: SQL | undefined) {
+  const channelIds = (type: string) =>
+    db.select({ id: inboxes.channelId }).from(inboxes).where(and(where, eq(inboxes.channelType, type)));
+  return [
+    db.select().from(inboxes).where(where).orderBy(asc(sql`lower(${inboxes.name})`), asc(inboxes.id)),
+    db.select().from(apiChannels).where(inArray(apiChannels.id, channelIds(API_CHANNEL))),
+    db.select().from(webWidgetChannels).where(inArray(webWidgetChannels.id, channelIds(WIDGET_CHANNEL))),
+  ] as const;
+}
+
+function toRecords(rows: InboxRow[], apis: ApiChannelRow[], widgets: WidgetChannelRow[]): InboxRecord[] {
+  const api = new Map(apis.map((a) => [a.id, a]));
+  const widget = new Map(widgets.map((w) => [w.id, w]));
+  return rows.map((inbox) => ({
+    inbox,
+    api: inbox.channelType === API_CHANNEL ? (api.get(inbox.channelId) ?? null) : null,
+    widget: inbox.channelType === WIDGET_CHANNEL ? (widget.get(inbox.channelId) ?? null) : null,
+  }));
+}
+
+const isAdministrator = (scope: AccountScope) => scope.role === "administrator";
+
+/** Statement: the caller's seat in the inbox (empty when none). */
+const callerSeatQuery = (scope: AccountScope, inboxId: number) =>
+  scope.db
+    .select({ id: inboxMembers.id })
+    .from(inboxMembers)
+    .where(and(eq(inboxMembers.inboxId, inboxId), eq(inboxMembers.userId, actorUserId(scope))));
+
+/** Statements that `assertInboxAccess` judges: the inbox (id only) and the caller's seat in it. */
+export function inboxAccessQueries(scope: AccountScope, inboxId: number) {
+  return [
+    scope.db.select({ id: inboxes.id }).from(inboxes).where(and(eq(inboxes.accountId, scope.accountId), eq(inboxes.id, inboxId))),
+    callerSeatQuery(scope, inboxId),
+  ] as const;
+}
+
+/** 404 for an inbox that is not the account's; 403 for an agent who is not a member of it. */
+export function assertInboxAccess(scope: AccountScope, inboxId: number, inboxRows: unknown[], seatRows: unknown[], field = "id") {
+  if (inboxRows.length === 0) throw notFound("Inbox", inboxId, field);
+  if (!isAdministrator(scope) && seatRows.length === 0) {
+    throw forbidden(`You are not a member of inbox ${inboxId}`, "not_an_inbox_member");
+  }
+}
+
+export async function listInboxes(scope: AccountScope): Promise<InboxRecord[]> {
+  const { db, accountId } = scope;
+  const own = eq(inboxes.accountId, accountId);
+  const seats = db.select({ id: inboxMembers.inboxId }).from(inboxMembers).where(eq(inboxMembers.userId, actorUserId(scope)));
+  const where = isAdministrator(scope) ? own : and(own, inArray(inboxes.id, seats));
+  const [rows, apis, widgets] = await db.batch([...recordQueries(db, where)]);
+  return toRecords(rows, apis, widgets);
+}
+
+/** The inbox with its channel, without a caller's access check (event payloads). */
+export async function loadInboxRecord(db: Database, accountId: number, inboxId: number): Promise<InboxRecord | undefined> {
+  const [rows, apis, widgets] = await db.batch([...recordQueries(db, and(eq(inboxes.accountId, accountId), eq(inboxes.id, inboxId)))]);
+  return toRecords(rows, apis, widgets)[0];
+}
+
+export async function getInbox(scope: AccountScope, inboxId: number): Promise<InboxRecord> {
+  const where = and(eq(inboxes.accountId, scope.accountId), eq(inboxes.id, inboxId));
+  const [rows, apis, widgets, seat] = await scope.db.batch([...recordQueries(scope.db, where), callerSeatQuery(scope, inboxId)]);
+  assertInboxAccess(scope, inboxId, rows, seat);
+  return toRecords(rows, apis, widgets)[0];
+}
+
+// ---------------------------------------------------------------- writing
+
+/** A new inbox is open Monday to Friday, 9:00 to 17:00, and closed at the weekend (Chatwoot's default). */
+export const DEFAULT_WORKING_HOURS: WorkingHour[] = [0, 1, 2, 3, 4, 5, 6].map((day) =>
+  day === 0 || day === 6
+    ? { day_of_week: day, closed_all_day: true, open_all_day: false, open_hour: null, open_minutes: null, close_hour: null, close_minutes: null }
+    : { day_of_week: day, closed_all_day: false, open_all_day: false, open_hour: 9, open_minutes: 0, close_hour: 17, close_minutes: 0 },
+);
+
+/**
+ * Merges changed days into the stored week. A day closed or open all day carries no hours; any
+ * other day needs an opening time before its closing time.
+ */
+export function mergeWorkingHours(stored: WorkingHour[], changes: NonNullable<InboxInput["workingHours"]>): WorkingHour[] {
+  const week = new Map(DEFAULT_WORKING_HOURS.map((d) => [d.day_of_week, d]));
+  for (const day of stored) week.set(day.day_of_week, day);
+  const errors: ErrorEntry[] = [];
+  changes.forEach((change, i) => {
+    const defined = Object.fromEntries(Object.entries(change).filter(([, v]) => v !== undefined));
+    const day = { ...week.get(change.day_of_week)!, ...defined } as WorkingHour;
+    if (day.closed_all_day) Object.assign(day, { open_all_day: false, open_hour: null, open_minutes: null, close_hour: null, close_minutes: null });
+    else if (day.open_all_day) Object.assign(day, { open_hour: 0, open_minutes: 0, close_hour: 23, close_minutes: 59 });
+    else {
+      day.open_minutes ??= 0;
+      day.close_minutes ??= 0;
+      if (day.open_hour == null) errors.push({ field: `working_hours[${i}].open_hour`, message: "is required on an open day", code: "required" });
+      else if (day.close_hour == null) errors.push({ field: `working_hours[${i}].close_hour`, message: "is required on an open day", code: "required" });
+      else if (day.close_hour * 60 + day.close_minutes <= day.open_hour * 60 + day.open_minutes) {
+        errors.push({ field: `working_hours[${i}].close_hour`, message: "must be after the opening time", code: "invalid_range" });
+      } else if (day.close_hour === 24 && day.close_minutes > 0) {
+        errors.push({ field: `working_hours[${i}].close_minutes`, message: "must be 0 when closing at 24", code: "out_of_range" });
+      }
+    }
+    week.set(day.day_of_week, day);
+  });
+  if (errors.length > 0) throw invalid(errors);
+  return [...week.values()].sort((a, b) => a.day_of_week - b.day_of_week);
+}
+
+export const featureBits = (flags: readonly string[]) =>
+  WIDGET_FEATURES.reduce((bits, name, i) => (flags.includes(name) ? bits | (1 << i) : bits), 0);
+
+function inboxColumns(input: InboxInput, storedHours: WorkingHour[]) {
+  const { workingHours, ...fields } = input;
+  return { ...fields, ...(workingHours && { workingHours: mergeWorkingHours(storedHours, workingHours) }) };
+}
+
+function apiColumns(input: ChannelInput) {
+  return {
+    ...(input.webhookUrl !== undefined && { webhookUrl: input.webhookUrl || null }),
+    additionalAttributes: input.additionalAttributes,
+  };
+}
+
+function widgetColumns(input: ChannelInput) {
+  return {
+    websiteUrl: input.websiteUrl,
+    widgetColor: input.widgetColor,
+    welcomeTitle: input.welcomeTitle,
+    welcomeTagline: input.welcomeTagline,
+    replyTime: input.replyTime,
+    preChatFormEnabled: input.preChatFormEnabled,
+    preChatFormOptions: input.preChatFormOptions,
+    continuityViaEmail: input.continuityViaEmail,
+    ...(input.featureFlags && { featureFlags: featureBits(input.featureFlags) }),
+    ...(input.allowedDomains !== undefined && { allowedDomains: input.allowedDomains ?? "" }),
+  };
+}
+
+/** Creates the channel and its inbox in one batch. */
+export async function createInbox(
+  scope: AccountScope,
+  input: InboxInput & { name: string },
+  channel: ChannelInput & { type: "api" | "web_widget" },
+): Promise<InboxRecord> {
+  const { db, accountId } = scope;
+  const at = now();
+  const isApi = channel.type === "api";
+  const insertChannel = isApi
+    ? db
+        .insert(apiChannels)
+        .values({ ...apiColumns(channel), accountId, secret: randomToken(24), createdAt: at, updatedAt: at })
+        .returning()
+    : db
+        .insert(webWidgetChannels)
+        .values({ ...widgetColumns(channel), websiteUrl: channel.websiteUrl!, accountId, createdAt: at, updatedAt: at })
+        .returning();
+  const [channels, rows] = await db.batch([
+    insertChannel,
+    db
+      .insert(inboxes)
+      .values({
+        workingHours: DEFAULT_WORKING_HOURS,
+        ...inboxColumns(input, DEFAULT_WORKING_HOURS),
+        name: input.name,
+        accountId,
+        channelType: isApi ? API_CHANNEL : WIDGET_CHANNEL,
+        channelId: lastInsertedId(isApi ? apiChannels : webWidgetChannels),
+        identifier: randomToken(24),
+        hmacToken: randomToken(24),
+        hmacMandatory: channel.hmacMandatory ?? false,
+        createdAt: at,
+        updatedAt: at,
+      })
+      .returning(),
+    eventStatement(db, { accountId, eventName: "inbox_created", subjectType: "Inbox", subjectId: lastInsertedId(inboxes) }),
+  ]);
+  const row = channels[0];
+  return { inbox: rows[0], api: isApi ? (row as ApiChannelRow) : null, widget: isApi ? null : (row as WidgetChannelRow) };
+}
+
+/** Applies inbox attributes and the channel's own editable attributes. */
+export async function updateInbox(scope: AccountScope, inboxId: number, input: InboxInput, channel: ChannelInput = {}): Promise<InboxRecord> {
+  const { db } = scope;
+  const current = await getInbox(scope, inboxId);
+  const at = now();
+  const { hmacMandatory, ...channelFields } = channel;
+  const inboxChanges = { ...inboxColumns(input, current.inbox.workingHours as WorkingHour[]), hmacMandatory };
+  const channelChanges = current.api ? apiColumns(channelFields) : widgetColumns(channelFields);
+  const changes = [
+    ...changedColumns(current.inbox, inboxChanges),
+    ...changedColumns(current.api ?? current.widget ?? {}, channelChanges),
+  ];
+  const statements: Statement[] = [
+    db.update(inboxes).set({ ...inboxChanges, updatedAt: at }).where(eq(inboxes.id, inboxId)),
+  ];
+  if (current.api) {
+    statements.push(db.update(apiChannels).set({ ...channelChanges, updatedAt: at }).where(eq(apiChannels.id, current.api.id)));
+  }
+  if (current.widget) {
+    statements.push(db.update(webWidgetChannels).set({ ...channelChanges, updatedAt: at }).where(eq(webWidgetChannels.id, current.widget.id)));
+  }
+  // Chatwoot announces an inbox update only when something changed.
+  if (changes.length > 0) {
+    statements.push(
+      eventStatement(db, {
+        accountId: scope.accountId,
+        eventName: "inbox_updated",
+        subjectType: "Inbox",
+        subjectId: inboxId,
+        data: { changed_attributes: changes },
+      }),
+    );
+  }
+  const where = eq(inboxes.id, inboxId);
+  statements.push(...recordQueries(db, where));
+  const results = await db.batch(statements as [Statement, ...Statement[]]);
+  const [rows, apis, widgets] = results.slice(-3) as [InboxRow[], ApiChannelRow[], WidgetChannelRow[]];
+  return toRecords(rows, apis, widgets)[0];
+}
+
+/** `changedAttributes` over the columns an update sets, named as Chatwoot names them (snake_case). */
+function changedColumns(before: Record<string, unknown>, changes: Record<string, unknown>) {
+  const keys = Object.keys(changes).filter((key) => changes[key] !== undefined);
+  return changedAttributes(before, { ...before, ...changes }, keys).map((entry) => {
+    const [[key, value]] = Object.entries(entry);
+    return { [key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)]: value };
+  });
+}
+
+/**
+ * Deletes the inbox, its channel, its members and its agent bot link at once (Chatwoot deletes in the
+ * background). Its conversations and contact inboxes stay, so history is not lost with the inbox.
+ */
+export async function deleteInbox(scope: AccountScope, inboxId: number) {
+  const { db } = scope;
+  const { inbox } = await getInbox(scope, inboxId);
+  const channelTable = inbox.channelType === API_CHANNEL ? apiChannels : webWidgetChannels;
+  await db.batch([
+    db.delete(inboxMembers).where(eq(inboxMembers.inboxId, inboxId)),
+    db.delete(agentBotInboxes).where(eq(agentBotInboxes.inboxId, inboxId)),
+    db.delete(channelTable).where(eq(channelTable.id, inbox.channelId)),
+    db.delete(inboxes).where(eq(inboxes.id, inboxId)),
+  ]);
+}
+
+// ---------------------------------------------------------------- agent bot
+
+/** The bot connected to the inbox, or null. Its key is shown only for the account's own bots. */
+export async function getInboxAgentBot(scope: AccountScope, inboxId: number): Promise<AgentBotRecord | null> {
+  const { db } = scope;
+  const botIds = db.select({ id: agentBotInboxes.agentBotId }).from(agentBotInboxes).where(eq(agentBotInboxes.inboxId, inboxId));
+  const [inboxRows, seat, bots, tokens] = await db.batch([
+    ...inboxAccessQueries(scope, inboxId),
+    db.select().from(agentBots).where(inArray(agentBots.id, botIds)),
+    db
+      .select({ token: accessTokens.token })
+      .from(accessTokens)
+      .where(and(eq(accessTokens.ownerType, "AgentBot"), inArray(accessTokens.ownerId, botIds))),
+  ]);
+  assertInboxAccess(scope, inboxId, inboxRows, seat);
+  const bot: AgentBotRow | undefined = bots[0];
+  if (!bot) return null;
+  return { bot, accessToken: bot.accountId === scope.accountId ? (tokens[0]?.token ?? null) : null };
+}
+
+/**
+ * Connects a bot (the account's own or a system bot) to the inbox, replacing any other; null
+ * disconnects. Chatwoot accepts any bot id here, even another account's.
+ */
+export async function setInboxAgentBot(scope: AccountScope, inboxId: number, botId: number | null) {
+  const { db, accountId } = scope;
+  const [inboxRows, seat, bots] = await db.batch([
+    ...inboxAccessQueries(scope, inboxId),
+    db
+      .select({ id: agentBots.id })
+      .from(agentBots)
+      .where(and(eq(agentBots.id, botId ?? 0), or(eq(agentBots.accountId, accountId), isNull(agentBots.accountId)))),
+  ]);
+  assertInboxAccess(scope, inboxId, inboxRows, seat);
+  if (botId !== null && bots.length === 0) {
+    throw invalidField("agent_bot", `Agent bot ${botId} does not exist in this account`, "not_found");
+  }
+  const at = now();
+  const disconnect = db.delete(agentBotInboxes).where(eq(agentBotInboxes.inboxId, inboxId));
+  if (botId === null) await db.batch([disconnect]);
+  else {
+    await db.batch([
+      disconnect,
+      db.insert(agentBotInboxes).values({ accountId, inboxId, agentBotId: botId, status: 0, createdAt: at, updatedAt: at }),
+    ]);
+  }
+}

@@ -1,0 +1,101 @@
+/**
+ * Who works an inbox. Members must be agents of the account (Chatwoot accepts any user); a request
+ * naming anyone else changes nothing.
+ */
+import { and, eq, inArray, or } from "drizzle-orm";
+import { chunks } from "../../db/chunks";
+import { type Database, type Statement, now, schema } from "../../db/client";
+import type { AccountScope } from "../../http/app-env";
+import { notFound } from "../../http/errors";
+import { type AgentRow, agentsQuery, assertAllAgents, memberIdsQueries } from "../people/agents";
+import { assertInboxAccess, inboxAccessQueries } from "./inboxes";
+
+const { inboxes, inboxMembers, accountUsers } = schema;
+
+const seatsOf = (db: Database, inboxId: number) =>
+  db.select({ userId: inboxMembers.userId }).from(inboxMembers).where(eq(inboxMembers.inboxId, inboxId));
+
+const inboxAgentsQuery = (db: Database, accountId: number, inboxId: number) =>
+  agentsQuery(db, accountId, inArray(accountUsers.userId, seatsOf(db, inboxId)));
+
+/** The inbox's members; an agent must be one of them to look. */
+export async function listInboxMembers(scope: AccountScope, inboxId: number): Promise<AgentRow[]> {
+  const [inboxRows, seat, agents] = await scope.db.batch([
+    ...inboxAccessQueries(scope, inboxId),
+    inboxAgentsQuery(scope.db, scope.accountId, inboxId),
+  ]);
+  assertInboxAccess(scope, inboxId, inboxRows, seat, "inbox_id");
+  return agents;
+}
+
+/** Who may be assigned the inbox's conversations: its members and every administrator. */
+export async function listAssignableAgents(scope: AccountScope, inboxId: number): Promise<AgentRow[]> {
+  const { db, accountId } = scope;
+  const [inboxRows, seat, agents] = await db.batch([
+    ...inboxAccessQueries(scope, inboxId),
+    agentsQuery(db, accountId, or(eq(accountUsers.role, 1), inArray(accountUsers.userId, seatsOf(db, inboxId)))),
+  ]);
+  assertInboxAccess(scope, inboxId, inboxRows, seat);
+  return agents;
+}
+
+/** Reads the inbox, its current members and which of `userIds` are agents; refuses strangers. */
+async function loadForChange(scope: AccountScope, inboxId: number, userIds: number[]) {
+  const { db, accountId } = scope;
+  const [inboxRows, seats, ...memberRows] = await db.batch([
+    db.select({ id: inboxes.id }).from(inboxes).where(and(eq(inboxes.accountId, accountId), eq(inboxes.id, inboxId))),
+    seatsOf(db, inboxId),
+    ...memberIdsQueries(db, accountId, userIds),
+  ]);
+  if (inboxRows.length === 0) throw notFound("Inbox", inboxId, "inbox_id");
+  assertAllAgents(userIds, memberRows);
+  return new Set(seats.map((s) => s.userId));
+}
+
+function seatInserts(db: Database, accountId: number, inboxId: number, userIds: number[]): Statement[] {
+  const at = now();
+  // Four values a row: 20 rows stay well below D1's 100 bound parameters.
+  return chunks(userIds, 20).map((ids) =>
+    db
+      .insert(inboxMembers)
+      .values(ids.map((userId) => ({ accountId, inboxId, userId, createdAt: at })))
+      .onConflictDoNothing(),
+  );
+}
+
+const seatDeletes = (db: Database, inboxId: number, userIds: number[]): Statement[] =>
+  chunks(userIds).map((ids) => db.delete(inboxMembers).where(and(eq(inboxMembers.inboxId, inboxId), inArray(inboxMembers.userId, ids))));
+
+/** Runs the writes, then reads the members back in the same batch. */
+async function writeAndList(scope: AccountScope, inboxId: number, writes: Statement[]): Promise<AgentRow[]> {
+  const statements = [...writes, inboxAgentsQuery(scope.db, scope.accountId, inboxId)];
+  const results = await scope.db.batch(statements as [Statement, ...Statement[]]);
+  return results.at(-1) as AgentRow[];
+}
+
+/** Adds agents to the inbox; answers all members. */
+export async function addInboxMembers(scope: AccountScope, inboxId: number, userIds: number[]): Promise<AgentRow[]> {
+  const current = await loadForChange(scope, inboxId, userIds);
+  const added = userIds.filter((id) => !current.has(id));
+  return writeAndList(scope, inboxId, seatInserts(scope.db, scope.accountId, inboxId, added));
+}
+
+/** Makes the members exactly `userIds`; every other agent leaves the inbox. Answers all members. */
+export async function replaceInboxMembers(scope: AccountScope, inboxId: number, userIds: number[]): Promise<AgentRow[]> {
+  const current = await loadForChange(scope, inboxId, userIds);
+  const wanted = new Set(userIds);
+  const removed = [...current].filter((id) => !wanted.has(id));
+  const added = userIds.filter((id) => !current.has(id));
+  return writeAndList(scope, inboxId, [
+    ...seatDeletes(scope.db, inboxId, removed),
+    ...seatInserts(scope.db, scope.accountId, inboxId, added),
+  ]);
+}
+
+/** Removes the given agents; ids that are not members are ignored. */
+export async function removeInboxMembers(scope: AccountScope, inboxId: number, userIds: number[]) {
+  const current = await loadForChange(scope, inboxId, userIds);
+  const removed = userIds.filter((id) => current.has(id));
+  if (removed.length === 0) return;
+  await scope.db.batch(seatDeletes(scope.db, inboxId, removed) as [Statement, ...Statement[]]);
+}

@@ -1,0 +1,149 @@
+import { and, eq, inArray, isNull, or } from "drizzle-orm";
+import { type Database, lastInsertedId, now, schema } from "../../db/client";
+import type { AccountScope } from "../../http/app-env";
+import { notFound } from "../../http/errors";
+import type { AgentBotRow } from "../identity/access";
+import { randomKey, randomToken, sha256Hex } from "../identity/keys";
+import { grantStatement } from "../identity/platform-apps";
+
+const { agentBots, accessTokens, agentBotInboxes, conversations, platformAppPermissibles } = schema;
+
+export type AgentBotInput = {
+  name?: string;
+  /** null: a system bot */
+  accountId?: number | null;
+  description?: string | null;
+  outgoingUrl?: string | null;
+  avatarUrl?: string | null;
+  botType?: number;
+  botConfig?: Record<string, unknown>;
+};
+
+/** An agent bot with its API key, which administrators and the owning platform app may see. */
+export type AgentBotRecord = { bot: AgentBotRow; accessToken: string | null };
+
+export function botTokenQuery(db: Database, botId: number) {
+  return db
+    .select({ token: accessTokens.token })
+    .from(accessTokens)
+    .where(and(eq(accessTokens.ownerType, "AgentBot"), eq(accessTokens.ownerId, botId)));
+}
+
+/** Creates a bot owned by `accountId` (null: a system bot), with its own key. */
+export async function createAgentBot(
+  db: Database,
+  accountId: number | null,
+  input: AgentBotInput & { name: string },
+  createdBy?: { platformAppId: number },
+): Promise<AgentBotRecord> {
+  const at = now();
+  const key = randomKey();
+  const newBotId = lastInsertedId(agentBots);
+  const [rows] = await db.batch([
+    db
+      .insert(agentBots)
+      .values({
+        accountId,
+        name: input.name,
+        description: input.description ?? null,
+        outgoingUrl: input.outgoingUrl ?? null,
+        avatarUrl: input.avatarUrl ?? null,
+        botType: input.botType ?? 0,
+        botConfig: input.botConfig ?? {},
+        secret: randomToken(),
+        createdAt: at,
+        updatedAt: at,
+      })
+      .returning(),
+    db.insert(accessTokens).values({ ownerType: "AgentBot", ownerId: newBotId, token: key, tokenDigest: await sha256Hex(key), createdAt: at }),
+    ...(createdBy ? [grantStatement(db, createdBy.platformAppId, "AgentBot", newBotId)] : []),
+  ]);
+  return { bot: rows[0], accessToken: key };
+}
+
+export async function updateAgentBot(db: Database, bot: AgentBotRow, input: AgentBotInput): Promise<AgentBotRecord> {
+  const [rows, tokens] = await db.batch([
+    db
+      .update(agentBots)
+      .set({ ...input, updatedAt: now() })
+      .where(eq(agentBots.id, bot.id))
+      .returning(),
+    botTokenQuery(db, bot.id),
+  ]);
+  return { bot: rows[0], accessToken: tokens[0]?.token ?? null };
+}
+
+/** Deletes the bot and its key; inboxes using it lose it and conversations assigned to it are released. */
+export async function deleteAgentBot(db: Database, botId: number) {
+  await db.batch([
+    db.update(conversations).set({ assigneeAgentBotId: null, updatedAt: now() }).where(eq(conversations.assigneeAgentBotId, botId)),
+    db.delete(agentBotInboxes).where(eq(agentBotInboxes.agentBotId, botId)),
+    db.delete(accessTokens).where(and(eq(accessTokens.ownerType, "AgentBot"), eq(accessTokens.ownerId, botId))),
+    db
+      .delete(platformAppPermissibles)
+      .where(and(eq(platformAppPermissibles.permissibleType, "AgentBot"), eq(platformAppPermissibles.permissibleId, botId))),
+    db.delete(agentBots).where(eq(agentBots.id, botId)),
+  ]);
+}
+
+// ---------------------------------------------------------------- inside an account
+
+/** The bots an account may use: its own and the system bots (no account). */
+const usableBy = (accountId: number) => or(eq(agentBots.accountId, accountId), isNull(agentBots.accountId));
+
+export async function listAccountAgentBots(scope: AccountScope): Promise<AgentBotRecord[]> {
+  const { db, accountId } = scope;
+  const ownIds = db.select({ id: agentBots.id }).from(agentBots).where(eq(agentBots.accountId, accountId));
+  const [bots, tokens] = await db.batch([
+    db.select().from(agentBots).where(usableBy(accountId)).orderBy(agentBots.id),
+    db
+      .select({ ownerId: accessTokens.ownerId, token: accessTokens.token })
+      .from(accessTokens)
+      .where(and(eq(accessTokens.ownerType, "AgentBot"), inArray(accessTokens.ownerId, ownIds))),
+  ]);
+  const keyOf = new Map(tokens.map((t) => [t.ownerId, t.token]));
+  return bots.map((bot) => ({ bot, accessToken: keyOf.get(bot.id) ?? null }));
+}
+
+/**
+ * One bot the account may see: its own, or (unless `ownOnly`) a system bot. Changes are for the
+ * account's own bots only, so a system bot is a 404 there, as in Chatwoot.
+ */
+export async function findAccountAgentBot(scope: AccountScope, botId: number, options: { ownOnly: boolean }): Promise<AgentBotRecord> {
+  const { db, accountId } = scope;
+  const [rows, tokens] = await db.batch([
+    db
+      .select()
+      .from(agentBots)
+      .where(and(eq(agentBots.id, botId), options.ownOnly ? eq(agentBots.accountId, accountId) : usableBy(accountId))),
+    botTokenQuery(db, botId),
+  ]);
+  if (!rows[0]) throw notFound("Agent bot", botId);
+  return { bot: rows[0], accessToken: rows[0].accountId === accountId ? (tokens[0]?.token ?? null) : null };
+}
+
+export const createAccountAgentBot = (scope: AccountScope, input: AgentBotInput & { name: string }) =>
+  createAgentBot(scope.db, scope.accountId, input);
+
+export async function updateAccountAgentBot(scope: AccountScope, botId: number, input: AgentBotInput): Promise<AgentBotRecord> {
+  const { bot } = await findAccountAgentBot(scope, botId, { ownOnly: true });
+  return updateAgentBot(scope.db, bot, input);
+}
+
+export async function deleteAccountAgentBot(scope: AccountScope, botId: number) {
+  await findAccountAgentBot(scope, botId, { ownOnly: true });
+  await deleteAgentBot(scope.db, botId);
+}
+
+/** A new key for one of the account's bots; the old one stops working at once. */
+export async function resetAgentBotKey(scope: AccountScope, botId: number): Promise<AgentBotRecord> {
+  const { bot } = await findAccountAgentBot(scope, botId, { ownOnly: true });
+  const key = randomKey();
+  const at = now();
+  // Replace rather than update, so a bot that somehow lost its key row gets one.
+  await scope.db.batch([
+    scope.db.delete(accessTokens).where(and(eq(accessTokens.ownerType, "AgentBot"), eq(accessTokens.ownerId, bot.id))),
+    scope.db.insert(accessTokens).values({ ownerType: "AgentBot", ownerId: bot.id, token: key, tokenDigest: await sha256Hex(key), createdAt: at }),
+  ]);
+  return { bot, accessToken: key };
+}

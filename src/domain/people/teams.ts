@@ -1,0 +1,183 @@
+/** Teams of an account and their members. Members must be agents of the account. */
+import { and, asc, eq, inArray } from "drizzle-orm";
+import { chunks } from "../../db/chunks";
+import { type Database, type Statement, now, schema } from "../../db/client";
+import type { AccountScope } from "../../http/app-env";
+import { invalidField, notFound } from "../../http/errors";
+import { type AgentRow, actorUserId, agentsQuery, assertAllAgents, memberIdsQueries } from "./agents";
+
+const { teams, teamMembers, conversations, accountUsers } = schema;
+
+export type TeamRow = typeof teams.$inferSelect;
+/** A team with whether the caller belongs to it (Chatwoot's `is_member`). */
+export type TeamRecord = { team: TeamRow; isMember: boolean };
+
+export type TeamInput = { name?: string; description?: string | null; allowAutoAssign?: boolean };
+
+const teamQuery = (db: Database, accountId: number, teamId: number) =>
+  db.select().from(teams).where(and(eq(teams.accountId, accountId), eq(teams.id, teamId)));
+
+const callerTeamsQuery = (db: Database, accountId: number, userId: number) =>
+  db
+    .select({ teamId: teamMembers.teamId })
+    .from(teamMembers)
+    .where(and(eq(teamMembers.accountId, accountId), eq(teamMembers.userId, userId)));
+
+const sameNameQuery = (db: Database, accountId: number, name: string) =>
+  db.select({ id: teams.id }).from(teams).where(and(eq(teams.accountId, accountId), eq(teams.name, name)));
+
+function assertNameFree(rows: Array<{ id: number }>, exceptTeamId?: number) {
+  if (rows.some((r) => r.id !== exceptTeamId)) throw invalidField("name", "has already been taken", "taken");
+}
+
+export async function listTeams(scope: AccountScope): Promise<TeamRecord[]> {
+  const { db, accountId } = scope;
+  const [rows, mine] = await db.batch([
+    db.select().from(teams).where(eq(teams.accountId, accountId)).orderBy(asc(teams.name), asc(teams.id)),
+    callerTeamsQuery(db, accountId, actorUserId(scope)),
+  ]);
+  const memberOf = new Set(mine.map((m) => m.teamId));
+  return rows.map((team) => ({ team, isMember: memberOf.has(team.id) }));
+}
+
+export async function getTeam(scope: AccountScope, teamId: number): Promise<TeamRecord> {
+  const { db, accountId } = scope;
+  const [rows, mine] = await db.batch([teamQuery(db, accountId, teamId), callerTeamsQuery(db, accountId, actorUserId(scope))]);
+  if (!rows[0]) throw notFound("Team", teamId);
+  return { team: rows[0], isMember: mine.some((m) => m.teamId === teamId) };
+}
+
+/** Names are stored lower-cased and are unique in the account (Chatwoot's rule). */
+export async function createTeam(scope: AccountScope, input: TeamInput & { name: string }): Promise<TeamRecord> {
+  const { db, accountId } = scope;
+  const name = input.name.toLowerCase();
+  const [same] = await db.batch([sameNameQuery(db, accountId, name)]);
+  assertNameFree(same);
+  const at = now();
+  const [rows] = await db.batch([
+    db
+      .insert(teams)
+      .values({
+        accountId,
+        name,
+        description: input.description ?? null,
+        allowAutoAssign: input.allowAutoAssign ?? true,
+        createdAt: at,
+        updatedAt: at,
+      })
+      .returning(),
+  ]);
+  return { team: rows[0], isMember: false };
+}
+
+export async function updateTeam(scope: AccountScope, teamId: number, input: TeamInput): Promise<TeamRecord> {
+  const { db, accountId } = scope;
+  const name = input.name?.toLowerCase();
+  const [rows, mine, same] = await db.batch([
+    teamQuery(db, accountId, teamId),
+    callerTeamsQuery(db, accountId, actorUserId(scope)),
+    sameNameQuery(db, accountId, name ?? ""),
+  ]);
+  if (!rows[0]) throw notFound("Team", teamId);
+  if (name !== undefined) assertNameFree(same, teamId);
+  const [updated] = await db.batch([
+    db
+      .update(teams)
+      .set({ name, description: input.description, allowAutoAssign: input.allowAutoAssign, updatedAt: now() })
+      .where(eq(teams.id, teamId))
+      .returning(),
+  ]);
+  return { team: updated[0], isMember: mine.some((m) => m.teamId === teamId) };
+}
+
+/** Deletes the team and its memberships; its conversations stay, without a team. */
+export async function deleteTeam(scope: AccountScope, teamId: number) {
+  const { db, accountId } = scope;
+  const [rows] = await db.batch([teamQuery(db, accountId, teamId)]);
+  if (!rows[0]) throw notFound("Team", teamId);
+  await db.batch([
+    db
+      .update(conversations)
+      .set({ teamId: null, updatedAt: now() })
+      .where(and(eq(conversations.accountId, accountId), eq(conversations.teamId, teamId))),
+    db.delete(teamMembers).where(eq(teamMembers.teamId, teamId)),
+    db.delete(teams).where(eq(teams.id, teamId)),
+  ]);
+}
+
+// ---------------------------------------------------------------- members
+
+const membersOf = (db: Database, teamId: number) =>
+  db.select({ userId: teamMembers.userId }).from(teamMembers).where(eq(teamMembers.teamId, teamId));
+
+const teamAgentsQuery = (db: Database, accountId: number, teamId: number) =>
+  agentsQuery(db, accountId, inArray(accountUsers.userId, membersOf(db, teamId)));
+
+export async function listTeamMembers(scope: AccountScope, teamId: number): Promise<AgentRow[]> {
+  const { db, accountId } = scope;
+  const [rows, agents] = await db.batch([teamQuery(db, accountId, teamId), teamAgentsQuery(db, accountId, teamId)]);
+  if (!rows[0]) throw notFound("Team", teamId);
+  return agents;
+}
+
+/** Reads the team, its current members and which of `userIds` are agents; refuses strangers. */
+async function loadForMemberChange(scope: AccountScope, teamId: number, userIds: number[]) {
+  const { db, accountId } = scope;
+  const [rows, current, ...memberRows] = await db.batch([
+    teamQuery(db, accountId, teamId),
+    membersOf(db, teamId),
+    ...memberIdsQueries(db, accountId, userIds),
+  ]);
+  if (!rows[0]) throw notFound("Team", teamId);
+  assertAllAgents(userIds, memberRows);
+  return new Set(current.map((m) => m.userId));
+}
+
+function insertMembers(db: Database, accountId: number, teamId: number, userIds: number[]): Statement[] {
+  const at = now();
+  // Four values a row: 20 rows stay well below D1's 100 bound parameters.
+  return chunks(userIds, 20).map((ids) =>
+    db
+      .insert(teamMembers)
+      .values(ids.map((userId) => ({ accountId, teamId, userId, createdAt: at })))
+      .onConflictDoNothing(),
+  );
+}
+
+/** Adds agents; answers only the ones that were not members yet (Chatwoot's reply). */
+export async function addTeamMembers(scope: AccountScope, teamId: number, userIds: number[]): Promise<AgentRow[]> {
+  const { db, accountId } = scope;
+  const current = await loadForMemberChange(scope, teamId, userIds);
+  const added = userIds.filter((id) => !current.has(id));
+  if (added.length === 0) return [];
+  const statements: Statement[] = [...insertMembers(db, accountId, teamId, added), teamAgentsQuery(db, accountId, teamId)];
+  const results = await db.batch(statements as [Statement, ...Statement[]]);
+  const isNew = new Set(added);
+  return (results.at(-1) as AgentRow[]).filter((agent) => isNew.has(agent.userId));
+}
+
+/** Makes the members exactly `userIds`; answers all members. */
+export async function replaceTeamMembers(scope: AccountScope, teamId: number, userIds: number[]): Promise<AgentRow[]> {
+  const { db, accountId } = scope;
+  const current = await loadForMemberChange(scope, teamId, userIds);
+  const added = userIds.filter((id) => !current.has(id));
+  const wanted = new Set(userIds);
+  const removed = [...current].filter((id) => !wanted.has(id));
+  const statements: Statement[] = [
+    ...chunks(removed).map((ids) => db.delete(teamMembers).where(and(eq(teamMembers.teamId, teamId), inArray(teamMembers.userId, ids)))),
+    ...insertMembers(db, accountId, teamId, added),
+    teamAgentsQuery(db, accountId, teamId),
+  ];
+  const results = await db.batch(statements as [Statement, ...Statement[]]);
+  return results.at(-1) as AgentRow[];
+}
+
+/** Removes the given agents; ids that are not members are ignored. */
+export async function removeTeamMembers(scope: AccountScope, teamId: number, userIds: number[]) {
+  const { db } = scope;
+  await loadForMemberChange(scope, teamId, userIds);
+  const statements: Statement[] = chunks(userIds).map((ids) =>
+    db.delete(teamMembers).where(and(eq(teamMembers.teamId, teamId), inArray(teamMembers.userId, ids))),
+  );
+  await db.batch(statements as [Statement, ...Statement[]]);
+}
