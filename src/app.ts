@@ -7,7 +7,8 @@ import { dispatchPendingEvents } from "./events/dispatch";
 import { QueryMeter, meterD1 } from "./db/metering";
 import type { AppEnv } from "./http/app-env";
 import { normalizeBody } from "./http/body";
-import { ApiError, renderError, renderUnknownRoute } from "./http/errors";
+import { tooLarge } from "./domain/kernel/errors";
+import { renderError, renderUnknownRoute } from "./http/errors";
 import { applicationApi } from "./routes/account";
 import { platformApi } from "./routes/platform";
 import { publicApi } from "./routes/public";
@@ -49,7 +50,7 @@ app.use(
     maxSize: MAX_BODY_BYTES,
     onError: () => {
       const message = `The request body is larger than ${MAX_BODY_BYTES} bytes`;
-      throw new ApiError(413, message, [{ field: "", message, code: "body_too_large" }]);
+      throw tooLarge(message, "body_too_large");
     },
   }),
 );

@@ -1,8 +1,9 @@
 import type { Context } from "hono";
 import type { Database } from "../db/client";
 import type { QueryMeter } from "../db/metering";
-import type { AccountRow, AccountUserRow, Actor } from "../domain/identity/access";
 import type { Role } from "../domain/kernel/enums";
+import type { AccountRow, AccountUserRow } from "../domain/identity/rows";
+import type { AccountScope, Actor } from "../domain/kernel/scope";
 
 export type AppEnv = {
   Bindings: Env;
@@ -21,9 +22,7 @@ export type AppEnv = {
 
 export type AppContext = Context<AppEnv>;
 
-/** What a domain function needs to act inside one account: the account comes from the auth context. */
-export type AccountScope = { db: Database; accountId: number; actor: Actor; role: Role | null; env: Env };
-
+/** The domain scope of an account route: the account and actor come from the auth context. */
 export function accountScope(c: AppContext): AccountScope {
   return { db: c.var.db, accountId: c.var.account.id, actor: c.var.actor, role: c.var.role, env: c.env };
 }

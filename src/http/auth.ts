@@ -2,16 +2,19 @@
  * Authentication and the first layer of authorisation, by surface:
  * - /platform/api/v1: platform keys only;
  * - /api/v1/profile: user keys only;
- * - /api/v1/accounts/:account_id: members of the account, and agent bots on the routes Chatwoot opens to them;
+ * - /api/v1/accounts/:account_id: members of the account, and agent bots on the routes that declare `allowBots()`;
  * - /public/api/v1: no key.
  * A missing or unknown key is a 401; a valid key without permission is a 403.
  */
+import type { Context, MiddlewareHandler } from "hono";
 import { createMiddleware } from "hono/factory";
-import { type Actor, resolveAccountAccess, resolveKey } from "../domain/identity/access";
+import { matchedRoutes } from "hono/route";
+import { resolveAccountAccess, resolveKey } from "../domain/identity/access";
 import { ROLES, enumName } from "../domain/kernel/enums";
+import type { Actor } from "../domain/kernel/scope";
 import { Id } from "../schemas/common";
 import type { AppEnv } from "./app-env";
-import { forbidden, invalidField, notFound, unauthorized } from "./errors";
+import { forbidden, invalidField, notFound, unauthorized } from "../domain/kernel/errors";
 
 /** Chatwoot's `api_access_token` header, or `Authorization: Bearer <key>` (SDKs send either). */
 function presentedKey(headers: Headers): string {
@@ -29,6 +32,8 @@ const SURFACE_REFUSALS: Record<Actor["type"], string> = {
   user: "User keys cannot use this API",
   agent_bot: "Agent bot keys cannot use this API",
   platform_app: "Platform keys reach only /platform/api/v1",
+  contact: "Not an API key",
+  automation_rule: "Not an API key",
   system: "Not an API key",
 };
 
@@ -45,20 +50,19 @@ function requireActorType<T extends Actor["type"]>(types: T[]) {
 export const platformAuth = requireActorType(["platform_app"]);
 export const userAuth = requireActorType(["user"]);
 
-/**
- * The routes an agent bot key may call inside its account (Chatwoot's allow-list), as method and path
- * below /api/v1/accounts/:account_id.
- */
-const BOT_ROUTES: ReadonlyArray<readonly [string, RegExp]> = [
-  ["POST", /^\/conversations\/?$/],
-  ["PATCH", /^\/conversations\/\d+\/?$/],
-  ["PUT", /^\/conversations\/\d+\/?$/],
-  ["POST", /^\/conversations\/\d+\/(toggle_status|toggle_priority|custom_attributes|messages|assignments)\/?$/],
-];
+/** Marks the middleware that `allowBots()` makes, so that accountAuth can see it among the matched routes. */
+const BOT_GATE = Symbol("allowBots");
 
-function botMayCall(method: string, pathInAccount: string) {
-  return BOT_ROUTES.some(([m, pattern]) => m === method && pattern.test(pathInAccount));
+/**
+ * Declares, on the route itself, that agent bot keys may call it (Chatwoot opens a few conversation and
+ * message routes to bots). Every other account route refuses them with a 403.
+ */
+export function allowBots(): MiddlewareHandler<AppEnv> {
+  const gate: MiddlewareHandler<AppEnv> = async (_c, next) => next();
+  return Object.assign(gate, { [BOT_GATE]: true });
 }
+
+const routeAllowsBots = (c: Context<AppEnv>) => matchedRoutes(c).some((route) => BOT_GATE in route.handler);
 
 export const accountAuth = createMiddleware<AppEnv>(async (c, next) => {
   const parsedId = Id.safeParse(c.req.param("account_id"));
@@ -69,7 +73,7 @@ export const accountAuth = createMiddleware<AppEnv>(async (c, next) => {
   const access = await resolveAccountAccess(c.var.db, key, accountId);
   const { actor, account } = access;
   if (!actor) throw unknownKey();
-  if (actor.type === "platform_app" || actor.type === "system") throw forbidden(SURFACE_REFUSALS[actor.type], "wrong_key_type");
+  if (actor.type !== "user" && actor.type !== "agent_bot") throw forbidden(SURFACE_REFUSALS[actor.type], "wrong_key_type");
   if (!account) throw notFound("Account", accountId, "account_id");
 
   if (actor.type === "user") {
@@ -79,9 +83,7 @@ export const accountAuth = createMiddleware<AppEnv>(async (c, next) => {
   } else {
     const ownBot = actor.bot.accountId === accountId || (actor.bot.accountId === null && access.botConnected);
     if (!ownBot) throw forbidden(`This agent bot does not belong to account ${accountId}`, "not_a_member");
-    const base = `/api/v1/accounts/${c.req.param("account_id")}`;
-    const pathInAccount = new URL(c.req.url).pathname.slice(base.length);
-    if (!botMayCall(c.req.method, pathInAccount)) {
+    if (!routeAllowsBots(c)) {
       throw forbidden("Agent bot keys cannot call this endpoint", "bot_not_allowed");
     }
     c.set("membership", null);

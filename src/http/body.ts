@@ -1,5 +1,5 @@
 import { createMiddleware } from "hono/factory";
-import { ApiError } from "./errors";
+import { malformed, unsupportedMediaType } from "../domain/kernel/errors";
 
 const METHODS_WITH_BODY = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 const JSON_TYPE = /^application\/([\w.-]+\+)?json$/i;
@@ -38,7 +38,7 @@ export const normalizeBody = createMiddleware(async (c, next) => {
       }
     } else {
       const message = `Unsupported content type ${mediaType || "(none)"}: send application/json, multipart/form-data or application/x-www-form-urlencoded`;
-      throw new ApiError(415, message, [{ field: "", message, code: "unsupported_media_type" }]);
+      throw unsupportedMediaType(message);
     }
   }
 
@@ -49,8 +49,6 @@ export const normalizeBody = createMiddleware(async (c, next) => {
   c.req.bodyCache = {};
   return next();
 });
-
-const malformed = (message: string) => new ApiError(400, message, [{ field: "", message, code: "malformed_body" }]);
 
 const MAX_FORM_DEPTH = 32;
 

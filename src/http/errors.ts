@@ -1,43 +1,22 @@
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { DomainError, type ErrorCode, type ErrorEntry, invalidField } from "../domain/kernel/errors";
 
-/** One entry of the specification's error body. `field` is the path of the offending value ("" for none). */
-export type ErrorEntry = { field: string; message: string; code: string };
+/** The status each domain error code answers with. */
+const STATUS: Record<ErrorCode, ContentfulStatusCode> = {
+  malformed_request: 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  too_large: 413,
+  unsupported_media_type: 415,
+  invalid: 422,
+  rate_limited: 429,
+};
 
-/**
- * The one error type of the service: routes and domain functions throw it, `renderError` turns it into
- * the specification's body `{ description, errors: [{ field, message, code }] }`.
- */
-export class ApiError extends Error {
-  constructor(
-    readonly status: ContentfulStatusCode,
-    readonly description: string,
-    readonly errors: ErrorEntry[],
-  ) {
-    super(description);
-  }
-}
-
-export const unauthorized = (message: string, code: string) =>
-  new ApiError(401, message, [{ field: "api_access_token", message, code }]);
-
-export const forbidden = (message: string, code = "forbidden") =>
-  new ApiError(403, message, [{ field: "", message, code }]);
-
-/** An unknown resource: names the resource and the id the client asked for. */
-export const notFound = (resource: string, id: string | number, field = "id") =>
-  new ApiError(404, `${resource} ${id} not found`, [
-    { field, message: `${resource} ${id} does not exist`, code: "not_found" },
-  ]);
-
-export const invalid = (errors: ErrorEntry[]) =>
-  new ApiError(422, errors.length === 1 ? `${describeField(errors[0])}` : "Validation failed", errors);
-
-export const invalidField = (field: string, message: string, code: string) =>
-  invalid([{ field, message, code }]);
-
-const describeField = (e: ErrorEntry) => (e.field ? `${e.field} ${e.message}` : e.message);
+export const statusOf = (error: DomainError) => STATUS[error.code];
 
 export function errorBody(description: string, errors: ErrorEntry[]) {
   return { description, errors };
@@ -47,7 +26,7 @@ export function errorBody(description: string, errors: ErrorEntry[]) {
  * SQLite constraint failures are the safety net for races the domain's own checks cannot see (two
  * requests creating the same email at once): the client gets the 422 it would have got one request later.
  */
-function fromConstraintFailure(error: unknown): ApiError | null {
+function fromConstraintFailure(error: unknown): DomainError | null {
   const text = String((error as { message?: unknown })?.message ?? "") + String((error as { cause?: unknown })?.cause ?? "");
   // "UNIQUE constraint failed: contacts.account_id, contacts.email": the last column names the field.
   const match = /UNIQUE constraint failed: ((?:\w+\.\w+(?:, )?)+)/.exec(text);
@@ -62,7 +41,7 @@ function fromConstraintFailure(error: unknown): ApiError | null {
  * schemas cap sizes; this net turns a case they missed into the 422 the input deserves, and still logs it
  * so that the missed case gets fixed at its cause.
  */
-function fromInputSizeFailure(error: unknown): ApiError | null {
+function fromInputSizeFailure(error: unknown): DomainError | null {
   const text = String((error as { message?: unknown })?.message ?? "") + String((error as { cause?: unknown })?.cause ?? "");
   if (/too many SQL variables/i.test(text)) {
     return invalidField("", "holds too many values for one request", "too_many_values");
@@ -74,7 +53,7 @@ function fromInputSizeFailure(error: unknown): ApiError | null {
 }
 
 export function renderError(error: unknown, c: Context) {
-  if (error instanceof ApiError) return c.json(errorBody(error.description, error.errors), error.status);
+  if (error instanceof DomainError) return c.json(errorBody(error.description, error.errors), statusOf(error));
   if (error instanceof HTTPException) {
     // Hono raises these for malformed JSON and form bodies.
     const message = error.message || "Bad request";

@@ -1,7 +1,7 @@
 import { zValidator } from "@hono/zod-validator";
 import type { ValidationTargets } from "hono";
 import type { z } from "zod";
-import { type ErrorEntry, invalid } from "./errors";
+import { type ErrorEntry, invalid } from "../domain/kernel/errors";
 
 type Issue = z.core.$ZodIssue & { input?: unknown };
 

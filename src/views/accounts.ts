@@ -1,6 +1,6 @@
-import type { AccountRow } from "../domain/identity/access";
 import { ACCOUNT_STATUSES, enumName } from "../domain/kernel/enums";
 import { iso } from "./time";
+import { type AccountRow } from "../domain/identity/rows";
 
 const enabledFeatures = (account: AccountRow) =>
   Object.fromEntries(Object.entries(account.features).filter(([, on]) => on).map(([name]) => [name, true]));

@@ -1,10 +1,11 @@
 import { CONVERSATION_STATUSES, PRIORITIES, enumName } from "../domain/kernel/enums";
-import type { ContactRow, ConversationRecord, MessageWithSender } from "../domain/conversations/records";
+import type { ConversationRecord, MessageWithSender } from "../domain/conversations/records";
 import { type MessageContext, messageView } from "./messages";
 import { agentView } from "./agents";
 import { contactView } from "./contacts";
 import { agentBotSlimView, teamView } from "./people";
 import { iso, unixSeconds } from "./time";
+import { type ContactRow } from "../domain/contacts/rows";
 
 /** A contact as a conversation's `meta.sender` (Chatwoot's Contact without contact_inboxes). */
 export const conversationContactView = (contact: ContactRow) => contactView({ contact, contactInboxes: null });

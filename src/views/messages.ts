@@ -1,9 +1,10 @@
 import { CONTENT_TYPES, MESSAGE_STATUSES, enumName } from "../domain/kernel/enums";
-import type { ContactRow, MessageWithSender, Sender } from "../domain/conversations/records";
-import type { AgentBotRow } from "../domain/identity/access";
+import type { MessageWithSender, Sender } from "../domain/conversations/records";
 import { agentPushView } from "./agents";
 import type { MessageList, MessageResult } from "../domain/conversations/messages";
 import { iso, unixSeconds } from "./time";
+import { type ContactRow } from "../domain/contacts/rows";
+import { type AgentBotRow } from "../domain/people/rows";
 
 /** The specification's sender_type names for the stored Chatwoot class names. */
 const SENDER_TYPES: Record<string, string> = { User: "agent", Contact: "contact", AgentBot: "agent_bot" };

@@ -1,7 +1,6 @@
 /** Bots and teams as a conversation shows them (agents: src/views/agents.ts). */
-import type { AgentBotRow } from "../domain/identity/access";
-import type { TeamRow } from "../domain/conversations/records";
 import { iso } from "./time";
+import { type AgentBotRow, type TeamRow } from "../domain/people/rows";
 
 /** Chatwoot's AgentBotSlim: a bot as a conversation's assignee. */
 export function agentBotSlimView(bot: AgentBotRow) {

@@ -1,10 +1,10 @@
 /** A contact's contact inboxes: creating one, and the inboxes a conversation with the contact could use. */
 import { and, eq } from "drizzle-orm";
 import { schema } from "../../db/client";
-import type { AccountScope } from "../../http/app-env";
-import { forbidden, invalidField, notFound } from "../../http/errors";
 import { type ContactInboxResult, contactInboxInsert, contactQuery, inboxQuery, newSourceId } from "./contacts";
 import { visibleInboxCondition } from "../inboxes/access";
+import { type AccountScope } from "../kernel/scope";
+import { forbidden, invalidField, notFound } from "../kernel/errors";
 
 const { inboxes, contactInboxes } = schema;
 

@@ -9,15 +9,17 @@ import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { JsonObject } from "../../../drizzle/schema";
 import { type Statement, lastInsertedId, now, schema } from "../../db/client";
 import { changedAttributes, eventStatement } from "../../events/outbox";
-import type { AccountScope } from "../../http/app-env";
-import { type ErrorEntry, invalid, notFound } from "../../http/errors";
 import { type ContactFields, derivedContactColumns } from "./fields";
-import { type ContactRecord, type ContactRow, contactRecordsQuery, oneContactIds, toContactRecords } from "./records";
+import { type ContactRecord, contactRecordsQuery, oneContactIds, toContactRecords } from "./records";
 import { counterMoves } from "../conversations/counters";
 import { counterStatement } from "../kernel/counters";
 import { type AttributeModel, checkCustomAttributeValues, customAttributeDefinitionsQuery } from "../custom-attributes/values";
 import { ATTRIBUTE_MODELS, enumValue } from "../kernel/enums";
 import { randomToken } from "../identity/keys";
+import { type AccountScope } from "../kernel/scope";
+import { type ErrorEntry, invalid, notFound } from "../kernel/errors";
+import { type ContactRow } from "./rows";
+import type { InboxRow } from "../inboxes/rows";
 
 const { contacts, contactInboxes, inboxes, taggings, conversations, messages } = schema;
 
@@ -38,7 +40,6 @@ export type ContactInput = {
   customAttributes?: JsonObject;
 };
 
-type InboxRow = typeof inboxes.$inferSelect;
 export type ContactInboxResult = { sourceId: string; inbox: InboxRow };
 
 // ---------------------------------------------------------------- shared pieces

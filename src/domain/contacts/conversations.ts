@@ -1,11 +1,11 @@
 /** The conversations of a contact, as the contact page shows them. */
 import { and, desc, eq } from "drizzle-orm";
 import { schema } from "../../db/client";
-import type { AccountScope } from "../../http/app-env";
-import { notFound } from "../../http/errors";
 import { contactQuery } from "./contacts";
 import { visibleInboxCondition } from "../inboxes/access";
 import { type ConversationRecord, loadConversationRecords } from "../conversations/records";
+import { type AccountScope } from "../kernel/scope";
+import { notFound } from "../kernel/errors";
 
 const { conversations } = schema;
 

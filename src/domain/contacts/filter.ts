@@ -5,9 +5,9 @@
  * the statement stays within D1's 100-parameter limit whatever the number of values.
  */
 import { type SQL, sql } from "drizzle-orm";
-import { type ErrorEntry, invalid } from "../../http/errors";
 import type { AttributeDefinition } from "../custom-attributes/values";
 import { ATTRIBUTE_DISPLAY_TYPES, enumName } from "../kernel/enums";
+import { type ErrorEntry, invalid } from "../kernel/errors";
 
 export type FilterCondition = {
   attribute_key: string;

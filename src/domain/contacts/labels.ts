@@ -1,9 +1,9 @@
 /** Contact labels (Chatwoot tags contacts by label title). */
 import { and, eq } from "drizzle-orm";
 import { type Statement, now, schema } from "../../db/client";
-import type { AccountScope } from "../../http/app-env";
-import { notFound } from "../../http/errors";
 import { contactQuery } from "./contacts";
+import { type AccountScope } from "../kernel/scope";
+import { notFound } from "../kernel/errors";
 
 const { taggings } = schema;
 

@@ -4,13 +4,13 @@
  */
 import { type SQL, sql } from "drizzle-orm";
 import { now } from "../../db/client";
-import type { AccountScope } from "../../http/app-env";
 import { type FilterCondition, contactFilterSql } from "./filter";
 import { type ContactSort, contactPageIds } from "./order";
 import { type ContactRecord, contactRecordsQuery, toContactRecords } from "./records";
 import { counterQuery } from "../kernel/counters";
 import { customAttributeDefinitionsQuery } from "../custom-attributes/values";
 import { CONTACT_ATTRIBUTE, RESOLVED_CONTACTS } from "./contacts";
+import { type AccountScope } from "../kernel/scope";
 
 /** Chatwoot's page size for contacts. */
 export const CONTACTS_PER_PAGE = 15;

@@ -1,10 +1,10 @@
 /** Merging two contacts of the account into one (Chatwoot's `actions/contact_merge`). */
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { type Statement, now, rawSql, schema } from "../../db/client";
-import type { AccountScope } from "../../http/app-env";
-import { invalidField, notFound } from "../../http/errors";
 import type { ContactRecord } from "./records";
 import { applyInput, contactQuery, resolvedCounter, storedResolved, writeContactChange } from "./contacts";
+import { type AccountScope } from "../kernel/scope";
+import { invalidField, notFound } from "../kernel/errors";
 
 const { contacts, contactInboxes, taggings, conversations, messages } = schema;
 

@@ -5,10 +5,10 @@
  */
 import { type SQL, sql } from "drizzle-orm";
 import { type Database, decodeRow, rawSql, schema } from "../../db/client";
+import type { ContactRow } from "./rows";
 
 const { contacts } = schema;
 
-export type ContactRow = typeof contacts.$inferSelect;
 export type ContactInboxItem = {
   sourceId: string;
   inbox: { id: number; avatarUrl: string | null; channelId: number; name: string; channelType: string };

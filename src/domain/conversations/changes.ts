@@ -6,18 +6,13 @@
 import { and, eq, sql, type SQL } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { type Database, type Statement, now, schema } from "../../db/client";
-import type { AccountScope } from "../../http/app-env";
-import { forbidden, notFound } from "../../http/errors";
 import { eventStatement } from "../../events/outbox";
 import { counterStatements } from "./counters";
 import { CONVERSATION_STATUSES, PRIORITIES, enumName } from "../kernel/enums";
-import {
-  type ConversationRecord,
-  type ConversationRow,
-  type ConversationRecordResults,
-  assembleConversationRecords,
-  conversationRecordQueries,
-} from "./records";
+import { type ConversationRecord, type ConversationRecordResults, assembleConversationRecords, conversationRecordQueries } from "./records";
+import { type AccountScope } from "../kernel/scope";
+import { forbidden, notFound } from "../kernel/errors";
+import { type ConversationRow } from "./rows";
 
 const { conversations, inboxMembers, teamMembers, messages, reportingEvents } = schema;
 

@@ -6,40 +6,18 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import { chunks } from "../../db/chunks";
 import { type Statement, lastInsertedId, now, schema } from "../../db/client";
-import type { AccountScope } from "../../http/app-env";
-import { type ErrorEntry, forbidden, invalid, invalidField } from "../../http/errors";
 import { eventStatement } from "../../events/outbox";
-import {
-  MESSAGE_TYPE,
-  STATUS,
-  activityStatement,
-  callerName,
-  callerQueries,
-  callerUserId,
-  changeStatements,
-  commitAndLoad,
-  conversationColumn,
-  performer,
-  readConversation,
-  reportingStatement,
-  runBatch,
-  toCaller,
-} from "./changes";
+import { MESSAGE_TYPE, STATUS, activityStatement, callerName, callerQueries, callerUserId, changeStatements, commitAndLoad, conversationColumn, readConversation, reportingStatement, runBatch, toCaller } from "./changes";
 import { counterStatements } from "./counters";
 import { checkCustomAttributeValues, customAttributeDefinitionsQuery, type AttributeDefinition } from "../custom-attributes/values";
 import { randomToken } from "../identity/keys";
 import { conversationChangeForMessage, messageEventStatement, messageInsert } from "./messages";
-import {
-  type ConversationRecord,
-  type ConversationRecordResults,
-  type ConversationRow,
-  type TeamRow,
-  assembleConversationRecords,
-  conversationRecordQueries,
-  loadConversationRecords,
-} from "./records";
-import type { AgentBotRow } from "../identity/access";
+import { type ConversationRecord, type ConversationRecordResults, assembleConversationRecords, conversationRecordQueries, loadConversationRecords } from "./records";
 import { type AgentRow, usersAsAgentsQuery } from "../people/agents";
+import { type AccountScope, performer } from "../kernel/scope";
+import { type ErrorEntry, forbidden, invalid, invalidField } from "../kernel/errors";
+import { type ConversationRow } from "./rows";
+import { type TeamRow, type AgentBotRow } from "../people/rows";
 
 const { conversations, inboxes, contacts, contactInboxes, inboxMembers, teams, agentBots, agentBotInboxes, taggings, messages } = schema;
 

@@ -5,10 +5,10 @@
  */
 import { sql, type SQL } from "drizzle-orm";
 import { schema } from "../../db/client";
-import { type ErrorEntry, invalid } from "../../http/errors";
 import type { FilterCondition } from "../../schemas/conversations";
 import type { AttributeDefinition } from "../custom-attributes/values";
 import { CONVERSATION_STATUSES, PRIORITIES } from "../kernel/enums";
+import { type ErrorEntry, invalid } from "../kernel/errors";
 
 const { conversations: c } = schema;
 

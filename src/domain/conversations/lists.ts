@@ -12,7 +12,6 @@
  */
 import { and, desc, eq, inArray, isNotNull, isNull, sql, type SQL } from "drizzle-orm";
 import { type Database, now, schema } from "../../db/client";
-import type { AccountScope } from "../../http/app-env";
 import type { FilterCondition } from "../../schemas/conversations";
 import { callerUserId, runBatch } from "./changes";
 import {
@@ -28,7 +27,9 @@ import {
 import { filterCondition } from "./filter";
 import { visibleInboxCondition } from "../inboxes/access";
 import { type AttributeDefinition, customAttributeDefinitionsQuery } from "../custom-attributes/values";
-import { type ConversationRecord, type ConversationRow, loadConversationRecords } from "./records";
+import { type ConversationRecord, loadConversationRecords } from "./records";
+import { type AccountScope } from "../kernel/scope";
+import { type ConversationRow } from "./rows";
 
 const { conversations: c, inboxMembers, taggings, messages } = schema;
 

@@ -3,41 +3,16 @@
  */
 import { and, asc, desc, eq, gt, lt, sql, type SQL } from "drizzle-orm";
 import { type Statement, lastInsertedId, now, schema } from "../../db/client";
-import type { AccountScope } from "../../http/app-env";
-import { forbidden, invalidField, notFound } from "../../http/errors";
 import { eventStatement } from "../../events/outbox";
-import type { AgentBotRow } from "../identity/access";
 import { type AgentRow, usersAsAgentsQuery } from "../people/agents";
-import {
-  type Caller,
-  type ConversationChange,
-  MESSAGE_TYPE,
-  STATUS,
-  callerQueries,
-  callerUserId,
-  changeStatements,
-  conversationColumn,
-  ensureActionable,
-  performer,
-  readConversation,
-  reportingStatement,
-  runBatch,
-  toCaller,
-} from "./changes";
+import { type Caller, type ConversationChange, MESSAGE_TYPE, STATUS, callerQueries, callerUserId, changeStatements, conversationColumn, ensureActionable, readConversation, reportingStatement, runBatch, toCaller } from "./changes";
 import { CONTENT_TYPES, MESSAGE_STATUSES } from "../kernel/enums";
-import {
-  type ContactInboxRow,
-  type ContactRow,
-  type ConversationRow,
-  type MessageRow,
-  type MessageWithSender,
-  type People,
-  type Ref,
-  type Sender,
-  senderOf,
-  senderQueries,
-  unreadCountsQuery,
-} from "./records";
+import { type MessageWithSender, type People, type Ref, type Sender, senderOf, senderQueries, unreadCountsQuery } from "./records";
+import { type AccountScope, performer } from "../kernel/scope";
+import { forbidden, invalidField, notFound } from "../kernel/errors";
+import { type AgentBotRow } from "../people/rows";
+import { type ContactInboxRow, type ContactRow } from "../contacts/rows";
+import { type ConversationRow, type MessageRow } from "./rows";
 
 const { conversations, messages, inboxes, agentBotInboxes, contacts, contactInboxes, agentBots, taggings } = schema;
 

@@ -8,17 +8,15 @@
 import { and, eq, inArray, or, sql, type SQL } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { type Database, type Statement, schema } from "../../db/client";
-import type { AgentBotRow } from "../identity/access";
 import { type AgentRow, usersAsAgentsQuery } from "../people/agents";
+import { type AgentBotRow } from "../people/rows";
+import type { ContactInboxRow, ContactRow } from "../contacts/rows";
+import type { InboxRow } from "../inboxes/rows";
+import type { TeamRow } from "../people/rows";
+import type { ConversationRow, MessageRow } from "./rows";
 
 const { users, agentBots, contacts, contactInboxes, inboxes, teams, taggings, messages } = schema;
 
-export type ConversationRow = typeof schema.conversations.$inferSelect;
-export type MessageRow = typeof messages.$inferSelect;
-export type ContactRow = typeof contacts.$inferSelect;
-export type ContactInboxRow = typeof contactInboxes.$inferSelect;
-export type InboxRow = typeof inboxes.$inferSelect;
-export type TeamRow = typeof teams.$inferSelect;
 
 export type Sender =
   | { type: "user"; user: AgentRow }

@@ -4,10 +4,10 @@
  */
 import { and, eq, inArray, or } from "drizzle-orm";
 import { now, schema } from "../../db/client";
-import type { AccountScope } from "../../http/app-env";
-import { type ErrorEntry, invalid, notFound } from "../../http/errors";
 import type { AttributeDefinition } from "./values";
 import { ATTRIBUTE_DISPLAY_TYPES } from "../kernel/enums";
+import { type AccountScope } from "../kernel/scope";
+import { type ErrorEntry, invalid, notFound } from "../kernel/errors";
 
 const { customAttributeDefinitions: definitions } = schema;
 

@@ -4,7 +4,7 @@
  */
 import { and, eq } from "drizzle-orm";
 import { type Database, schema } from "../../db/client";
-import type { ErrorEntry } from "../../http/errors";
+import { type ErrorEntry } from "../kernel/errors";
 
 const { customAttributeDefinitions } = schema;
 

@@ -13,8 +13,6 @@
 import { type SQL, type SQLWrapper, and, asc, desc, eq, getTableColumns, inArray, ne, or, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { type Database, lastInsertedId, now, schema } from "../../db/client";
-import type { AccountScope } from "../../http/app-env";
-import { type ErrorEntry, invalid, notFound } from "../../http/errors";
 import type { ArticleCreate, ArticleUpdate } from "../../schemas/help-center";
 import { articleSearch, matches, reindexArticles, searchRank, searchSnippet, searchTerms, unindexArticles } from "./article-search";
 import type { CategoryRow } from "./categories";
@@ -22,6 +20,8 @@ import { type AgentRow, actorUserId, agentsQuery } from "../people/agents";
 import { type PortalRef, portalIdQuery, portalIds, portalLocales, portalQuery, requirePortal } from "./portals";
 import { ARTICLE_STATUSES, enumValue } from "../kernel/enums";
 import { randomToken } from "../identity/keys";
+import { type AccountScope } from "../kernel/scope";
+import { type ErrorEntry, invalid, notFound } from "../kernel/errors";
 
 const { articles, categories, users } = schema;
 

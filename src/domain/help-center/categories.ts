@@ -6,11 +6,11 @@
 import { type SQL, and, asc, eq, inArray, isNotNull, ne, or, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { type Database, lastInsertedId, now, schema } from "../../db/client";
-import type { AccountScope } from "../../http/app-env";
-import { type ErrorEntry, invalid, notFound } from "../../http/errors";
 import type { CategoryCreate, CategoryUpdate } from "../../schemas/help-center";
 import { PUBLISHED } from "./articles";
 import { type PortalRef, portalIdQuery, portalIds, portalLocales, portalQuery, requirePortal } from "./portals";
+import { type AccountScope } from "../kernel/scope";
+import { type ErrorEntry, invalid, notFound } from "../kernel/errors";
 
 const { categories, articles } = schema;
 

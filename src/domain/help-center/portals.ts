@@ -9,11 +9,11 @@
 import { type SQLWrapper, and, eq, inArray, ne, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { now, schema } from "../../db/client";
-import type { AccountScope } from "../../http/app-env";
-import { type ErrorEntry, invalid, invalidField, notFound } from "../../http/errors";
 import type { PortalCreate, PortalUpdate } from "../../schemas/help-center";
 import { actorUserId } from "../people/agents";
 import { unindexArticles } from "./article-search";
+import { type AccountScope } from "../kernel/scope";
+import { type ErrorEntry, invalid, invalidField, notFound } from "../kernel/errors";
 
 const { portals, categories, articles, inboxes } = schema;
 

@@ -5,7 +5,6 @@
  */
 import { type SQL, and, eq, inArray, sql } from "drizzle-orm";
 import { type Database, schema } from "../../db/client";
-import { notFound } from "../../http/errors";
 import {
   type ArticleFilters,
   type ArticleRecord,
@@ -17,6 +16,7 @@ import {
 } from "./articles";
 import { type CategoryPage, categoryPageQueries, toCategoryRecords } from "./categories";
 import { type PortalRow, requirePortal } from "./portals";
+import { notFound } from "../kernel/errors";
 
 const { portals, accounts, articles } = schema;
 

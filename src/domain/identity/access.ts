@@ -5,20 +5,11 @@
 import { and, eq, inArray } from "drizzle-orm";
 import { type Database, schema } from "../../db/client";
 import { sha256Hex } from "./keys";
+import type { Actor } from "../kernel/scope";
+import type { AccountRow, AccountUserRow, UserRow } from "./rows";
+import type { AgentBotRow } from "../people/rows";
 
 const { accessTokens, users, agentBots, accounts, accountUsers, agentBotInboxes } = schema;
-
-export type UserRow = typeof users.$inferSelect;
-export type AgentBotRow = typeof agentBots.$inferSelect;
-export type AccountRow = typeof accounts.$inferSelect;
-export type AccountUserRow = typeof accountUsers.$inferSelect;
-
-export type Actor =
-  | { type: "user"; user: UserRow }
-  | { type: "agent_bot"; bot: AgentBotRow }
-  | { type: "platform_app"; platformAppId: number }
-  /** the service itself, for scheduled work (no key is ever resolved to it) */
-  | { type: "system" };
 
 export type OwnerType = "User" | "AgentBot" | "PlatformApp";
 

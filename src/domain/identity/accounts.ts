@@ -1,8 +1,8 @@
 import { and, eq, inArray } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { type Database, type Statement, lastInsertedId, now, schema } from "../../db/client";
-import type { AccountRow } from "./access";
 import { grantStatement } from "./platform-apps";
+import { type AccountRow } from "./rows";
 
 const { accounts, accessTokens, agentBots, platformAppPermissibles } = schema;
 

@@ -6,7 +6,7 @@
 import { and, eq } from "drizzle-orm";
 import type { SQL } from "drizzle-orm";
 import { type Database, now, schema } from "../../db/client";
-import { forbidden, notFound } from "../../http/errors";
+import { forbidden, notFound } from "../kernel/errors";
 
 const { platformAppPermissibles } = schema;
 

@@ -1,9 +1,9 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import { type Database, type Statement, lastInsertedId, now, schema } from "../../db/client";
-import { invalidField } from "../../http/errors";
-import type { UserRow } from "./access";
 import { hashPassword, randomKey, randomToken, sha256Hex, toHex, verifyPassword } from "./keys";
 import { grantStatement } from "./platform-apps";
+import { invalidField } from "../kernel/errors";
+import { type UserRow } from "./rows";
 
 const { users, accessTokens, accountUsers, accounts, ssoTokens, inboxMembers, teamMembers, customFilters, conversations, platformAppPermissibles } =
   schema;

@@ -5,7 +5,7 @@
 import { type SQL, and, eq, inArray } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { schema } from "../../db/client";
-import type { AccountScope } from "../../http/app-env";
+import { type AccountScope } from "../kernel/scope";
 
 const { inboxMembers } = schema;
 

@@ -4,23 +4,21 @@
  */
 import { type SQL, and, asc, eq, inArray, isNull, or, sql } from "drizzle-orm";
 import { type Database, type Statement, lastInsertedId, now, schema } from "../../db/client";
-import type { AccountScope } from "../../http/app-env";
-import { type ErrorEntry, forbidden, invalid, invalidField, notFound } from "../../http/errors";
-import type { AgentBotRow } from "../identity/access";
 import { actorUserId } from "../people/agents";
 import type { AgentBotRecord } from "../people/agent-bots";
 import { WIDGET_FEATURES } from "../kernel/enums";
 import { changedAttributes, eventStatement } from "../../events/outbox";
 import { randomToken } from "../identity/keys";
+import { type AccountScope } from "../kernel/scope";
+import { type ErrorEntry, forbidden, invalid, invalidField, notFound } from "../kernel/errors";
+import { type AgentBotRow } from "../people/rows";
+import type { ApiChannelRow, InboxRow, WidgetChannelRow } from "./rows";
 
 const { inboxes, apiChannels, webWidgetChannels, inboxMembers, agentBotInboxes, agentBots, accessTokens } = schema;
 
 export const API_CHANNEL = "Channel::Api";
 export const WIDGET_CHANNEL = "Channel::WebWidget";
 
-export type InboxRow = typeof inboxes.$inferSelect;
-export type ApiChannelRow = typeof apiChannels.$inferSelect;
-export type WidgetChannelRow = typeof webWidgetChannels.$inferSelect;
 export type InboxRecord = { inbox: InboxRow; api: ApiChannelRow | null; widget: WidgetChannelRow | null };
 
 export type WorkingHour = {

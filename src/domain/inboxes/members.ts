@@ -5,10 +5,10 @@
 import { and, eq, inArray, or } from "drizzle-orm";
 import { chunks } from "../../db/chunks";
 import { type Database, type Statement, now, schema } from "../../db/client";
-import type { AccountScope } from "../../http/app-env";
-import { notFound } from "../../http/errors";
 import { type AgentRow, agentsQuery, assertAllAgents, memberIdsQueries } from "../people/agents";
 import { assertInboxAccess, inboxAccessQueries } from "./inboxes";
+import { type AccountScope } from "../kernel/scope";
+import { notFound } from "../kernel/errors";
 
 const { inboxes, inboxMembers, accountUsers } = schema;
 

@@ -1,10 +1,10 @@
 import { and, eq, inArray, isNull, or } from "drizzle-orm";
 import { type Database, lastInsertedId, now, schema } from "../../db/client";
-import type { AccountScope } from "../../http/app-env";
-import { notFound } from "../../http/errors";
-import type { AgentBotRow } from "../identity/access";
 import { randomKey, randomToken, sha256Hex } from "../identity/keys";
 import { grantStatement } from "../identity/platform-apps";
+import { type AccountScope } from "../kernel/scope";
+import { notFound } from "../kernel/errors";
+import { type AgentBotRow } from "./rows";
 
 const { agentBots, accessTokens, agentBotInboxes, conversations, platformAppPermissibles } = schema;
 

@@ -6,10 +6,10 @@
 import { type SQL, and, asc, eq, inArray, sql } from "drizzle-orm";
 import { chunks } from "../../db/chunks";
 import { type Database, type Statement, now, schema } from "../../db/client";
-import type { AccountScope } from "../../http/app-env";
-import { invalidField, notFound } from "../../http/errors";
 import { removeAccountUser } from "../identity/account-users";
 import { newUserStatements } from "../identity/users";
+import { type AccountScope } from "../kernel/scope";
+import { invalidField, notFound } from "../kernel/errors";
 
 const { users, accountUsers } = schema;
 

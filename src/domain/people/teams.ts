@@ -2,13 +2,13 @@
 import { and, asc, eq, inArray } from "drizzle-orm";
 import { chunks } from "../../db/chunks";
 import { type Database, type Statement, now, schema } from "../../db/client";
-import type { AccountScope } from "../../http/app-env";
-import { invalidField, notFound } from "../../http/errors";
 import { type AgentRow, actorUserId, agentsQuery, assertAllAgents, memberIdsQueries } from "./agents";
+import { type AccountScope } from "../kernel/scope";
+import { invalidField, notFound } from "../kernel/errors";
+import type { TeamRow } from "./rows";
 
 const { teams, teamMembers, conversations, accountUsers } = schema;
 
-export type TeamRow = typeof teams.$inferSelect;
 /** A team with whether the caller belongs to it (Chatwoot's `is_member`). */
 export type TeamRecord = { team: TeamRow; isMember: boolean };
 

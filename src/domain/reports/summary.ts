@@ -5,8 +5,8 @@
  */
 import { and, eq, gte, lt, sql } from "drizzle-orm";
 import { schema } from "../../db/client";
-import type { AccountScope } from "../../http/app-env";
 import { runBatch } from "../conversations/changes";
+import { type AccountScope } from "../kernel/scope";
 
 const { reportingEvents, messages } = schema;
 

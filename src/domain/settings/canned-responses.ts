@@ -4,8 +4,8 @@
  */
 import { and, eq, or, sql } from "drizzle-orm";
 import { now, schema } from "../../db/client";
-import type { AccountScope } from "../../http/app-env";
-import { invalidField, notFound } from "../../http/errors";
+import { type AccountScope } from "../kernel/scope";
+import { invalidField, notFound } from "../kernel/errors";
 
 const { cannedResponses } = schema;
 

@@ -4,8 +4,8 @@
  */
 import { and, eq, sql } from "drizzle-orm";
 import { now, schema } from "../../db/client";
-import type { AccountScope } from "../../http/app-env";
-import { forbidden, invalidField, notFound } from "../../http/errors";
+import { type AccountScope } from "../kernel/scope";
+import { forbidden, invalidField, notFound } from "../kernel/errors";
 
 const { customFilters } = schema;
 

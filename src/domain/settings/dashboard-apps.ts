@@ -4,8 +4,8 @@
  */
 import { and, eq } from "drizzle-orm";
 import { now, schema } from "../../db/client";
-import type { AccountScope } from "../../http/app-env";
-import { notFound } from "../../http/errors";
+import { type AccountScope } from "../kernel/scope";
+import { notFound } from "../kernel/errors";
 
 const { dashboardApps } = schema;
 

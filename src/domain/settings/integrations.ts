@@ -8,8 +8,8 @@
  */
 import { and, eq } from "drizzle-orm";
 import { schema } from "../../db/client";
-import type { AccountScope } from "../../http/app-env";
-import { invalidField, notFound } from "../../http/errors";
+import { type AccountScope } from "../kernel/scope";
+import { invalidField, notFound } from "../kernel/errors";
 
 const { webhooks, dashboardApps, integrationHooks } = schema;
 

@@ -5,8 +5,8 @@
 import { and, asc, eq, exists, inArray, or, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import { now, schema } from "../../db/client";
-import type { AccountScope } from "../../http/app-env";
-import { invalidField, notFound } from "../../http/errors";
+import { type AccountScope } from "../kernel/scope";
+import { invalidField, notFound } from "../kernel/errors";
 
 const { labels, taggings } = schema;
 

@@ -4,10 +4,10 @@
  */
 import { type SQLWrapper, and, eq, inArray, or } from "drizzle-orm";
 import { now, schema } from "../../db/client";
-import type { AccountScope } from "../../http/app-env";
-import { type ErrorEntry, invalid, notFound } from "../../http/errors";
 import { isForbiddenTarget } from "../../webhooks/target-url";
 import { randomToken } from "../identity/keys";
+import { type AccountScope } from "../kernel/scope";
+import { type ErrorEntry, invalid, notFound } from "../kernel/errors";
 
 const { webhooks, webhookDeliveries, inboxes } = schema;
 

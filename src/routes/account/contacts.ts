@@ -5,14 +5,7 @@ import { contactConversations } from "../../domain/contacts/conversations";
 import { contactableInboxes, createContactInbox } from "../../domain/contacts/contact-inboxes";
 import { listContactLabels, replaceContactLabels } from "../../domain/contacts/labels";
 import { mergeContacts } from "../../domain/contacts/merge";
-import {
-  type ContactInput,
-  createContact,
-  deleteContact,
-  destroyCustomAttributes,
-  showContact,
-  updateContact,
-} from "../../domain/contacts/contacts";
+import { type ContactInput, createContact, deleteContact, destroyCustomAttributes, showContact, updateContact } from "../../domain/contacts/contacts";
 import { accountScope, type AppEnv } from "../../http/app-env";
 import { requireAdministrator } from "../../http/auth";
 import { validate } from "../../http/validate";

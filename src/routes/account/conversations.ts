@@ -16,6 +16,7 @@ import {
 } from "../../domain/conversations/conversations";
 import { CONVERSATION_STATUSES } from "../../domain/kernel/enums";
 import { type AppEnv, accountScope } from "../../http/app-env";
+import { allowBots } from "../../http/auth";
 import { validate } from "../../http/validate";
 import {
   AssignmentBody,
@@ -68,7 +69,7 @@ export const conversationsApi = new Hono<AppEnv>()
     const { assigned_count: _, ...meta } = countsView(page.counts);
     return c.json({ meta, payload: page.records.map(conversationView) });
   })
-  .post("/", validate("json", ConversationCreate), async (c) => {
+  .post("/", allowBots(), validate("json", ConversationCreate), async (c) => {
     const body = c.req.valid("json");
     const record = await createConversation(accountScope(c), {
       sourceId: body.source_id,
@@ -87,21 +88,21 @@ export const conversationsApi = new Hono<AppEnv>()
   .get("/:conversation_id", validate("param", ConversationParam), async (c) => {
     return c.json(conversationView(await showConversation(accountScope(c), c.req.valid("param").conversation_id)));
   })
-  .on(["PATCH", "PUT"], "/:conversation_id", validate("param", ConversationParam), validate("json", ConversationUpdate), async (c) => {
+  .on(["PATCH", "PUT"], "/:conversation_id", allowBots(), validate("param", ConversationParam), validate("json", ConversationUpdate), async (c) => {
     const body = c.req.valid("json");
     const record = await updateConversation(accountScope(c), c.req.valid("param").conversation_id, { priority: body.priority, slaPolicyId: body.sla_policy_id });
     return c.json(conversationView(record));
   })
-  .post("/:conversation_id/toggle_status", validate("param", ConversationParam), validate("json", ToggleStatus), async (c) => {
+  .post("/:conversation_id/toggle_status", allowBots(), validate("param", ConversationParam), validate("json", ToggleStatus), async (c) => {
     const body = c.req.valid("json");
     const result = await toggleStatus(accountScope(c), c.req.valid("param").conversation_id, { status: body.status, snoozedUntil: ms(body.snoozed_until) });
     return c.json(statusToggleView(result));
   })
-  .post("/:conversation_id/toggle_priority", validate("param", ConversationParam), validate("json", TogglePriority), async (c) => {
+  .post("/:conversation_id/toggle_priority", allowBots(), validate("param", ConversationParam), validate("json", TogglePriority), async (c) => {
     await togglePriority(accountScope(c), c.req.valid("param").conversation_id, c.req.valid("json").priority ?? null);
     return c.body(null, 200);
   })
-  .post("/:conversation_id/assignments", validate("param", ConversationParam), validate("json", AssignmentBody), async (c) => {
+  .post("/:conversation_id/assignments", allowBots(), validate("param", ConversationParam), validate("json", AssignmentBody), async (c) => {
     const body = c.req.valid("json");
     const result = await assignConversation(accountScope(c), c.req.valid("param").conversation_id, {
       assigneeId: body.assignee_id,
@@ -119,7 +120,7 @@ export const conversationsApi = new Hono<AppEnv>()
   .post("/:conversation_id/labels", validate("param", ConversationParam), validate("json", LabelsBody), async (c) => {
     return c.json({ payload: await replaceLabels(accountScope(c), c.req.valid("param").conversation_id, c.req.valid("json").labels) });
   })
-  .post("/:conversation_id/custom_attributes", validate("param", ConversationParam), validate("json", CustomAttributesBody), async (c) => {
+  .post("/:conversation_id/custom_attributes", allowBots(), validate("param", ConversationParam), validate("json", CustomAttributesBody), async (c) => {
     const values = await replaceCustomAttributes(accountScope(c), c.req.valid("param").conversation_id, c.req.valid("json").custom_attributes);
     return c.json({ custom_attributes: values });
   })

@@ -1,18 +1,7 @@
 import { Hono } from "hono";
 import type { z } from "zod";
 import { listAssignableAgents } from "../../domain/inboxes/members";
-import {
-  type ChannelInput,
-  type InboxInput,
-  type InboxRecord,
-  createInbox,
-  deleteInbox,
-  getInbox,
-  getInboxAgentBot,
-  listInboxes,
-  setInboxAgentBot,
-  updateInbox,
-} from "../../domain/inboxes/inboxes";
+import { type ChannelInput, type InboxInput, type InboxRecord, createInbox, deleteInbox, getInbox, getInboxAgentBot, listInboxes, setInboxAgentBot, updateInbox } from "../../domain/inboxes/inboxes";
 import { type AppContext, type AppEnv, accountScope } from "../../http/app-env";
 import { requireAdministrator } from "../../http/auth";
 import { validate } from "../../http/validate";

@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import { createMessage, deleteMessage, listMessages, type MessageResult, updateMessageStatus } from "../../domain/conversations/messages";
 import { type AppEnv, accountScope } from "../../http/app-env";
+import { allowBots } from "../../http/auth";
 import { validate } from "../../http/validate";
 import { ConversationParam } from "../../schemas/conversations";
 import { MessageCreate, MessageListQuery, MessageParam, MessageUpdate } from "../../schemas/messages";
@@ -12,7 +13,7 @@ export const messagesApi = new Hono<AppEnv>()
     const list = await listMessages(accountScope(c), c.req.valid("param").conversation_id, c.req.valid("query"));
     return c.json(messageListView(list));
   })
-  .post("/", validate("param", ConversationParam), validate("json", MessageCreate), async (c) => {
+  .post("/", allowBots(), validate("param", ConversationParam), validate("json", MessageCreate), async (c) => {
     const body = c.req.valid("json");
     const result: MessageResult = await createMessage(accountScope(c), c.req.valid("param").conversation_id, {
       content: body.content,

@@ -1,15 +1,5 @@
 import { Hono } from "hono";
-import {
-  addTeamMembers,
-  createTeam,
-  deleteTeam,
-  getTeam,
-  listTeamMembers,
-  listTeams,
-  removeTeamMembers,
-  replaceTeamMembers,
-  updateTeam,
-} from "../../domain/people/teams";
+import { addTeamMembers, createTeam, deleteTeam, getTeam, listTeamMembers, listTeams, removeTeamMembers, replaceTeamMembers, updateTeam } from "../../domain/people/teams";
 import { type AppEnv, accountScope } from "../../http/app-env";
 import { requireAdministrator } from "../../http/auth";
 import { validate } from "../../http/validate";

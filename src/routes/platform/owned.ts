@@ -1,11 +1,11 @@
 /** Loaders for the objects a platform app reaches: each is one round trip (object and grant together). */
 import { eq } from "drizzle-orm";
 import { schema } from "../../db/client";
-import type { AccountRow } from "../../domain/identity/access";
 import { botTokenQuery, type AgentBotRecord } from "../../domain/people/agent-bots";
 import { assertOwned, grantQuery } from "../../domain/identity/platform-apps";
 import { type UserRecord, loadUserRecord } from "../../domain/identity/users";
 import type { AppContext } from "../../http/app-env";
+import { type AccountRow } from "../../domain/identity/rows";
 
 function appId(c: AppContext) {
   const actor = c.var.actor;

@@ -1,0 +1,5 @@
+/** The rows the contacts aggregate owns. */
+import { schema } from "../../db/client";
+
+export type ContactRow = typeof schema.contacts.$inferSelect;
+export type ContactInboxRow = typeof schema.contactInboxes.$inferSelect;

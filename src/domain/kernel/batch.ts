@@ -1,0 +1,42 @@
+/**
+ * Batches with typed results. D1 has no interactive transactions: a change is one `db.batch`, which runs
+ * atomically and alone. These helpers keep each statement's result attached to its statement by type or
+ * by name, so that adding a statement to a batch can never shift what another part of the code reads.
+ */
+import type { Database, Statement } from "../../db/client";
+
+/** The result type of each statement of a tuple of statements. */
+export type BatchResults<T extends readonly unknown[]> = { -readonly [K in keyof T]: T[K] extends PromiseLike<infer R> ? R : never };
+
+type Batchable = readonly [Statement, ...Statement[]];
+
+/** Runs `statements` in one round trip and answers their results as a tuple of the same shape. */
+export async function batch<const T extends readonly Statement[]>(db: Database, statements: T): Promise<BatchResults<T>> {
+  if (statements.length === 0) return [] as unknown as BatchResults<T>;
+  return (await db.batch(statements as unknown as Batchable)) as unknown as BatchResults<T>;
+}
+
+/**
+ * Runs `writes` (whose results nobody reads) and then `reads` in one round trip, so the reads see the
+ * change; answers the reads' results by type. The usual shape of a change: write, then load what the
+ * answer shows.
+ */
+export async function writeThenRead<const T extends readonly Statement[]>(db: Database, writes: readonly Statement[], reads: T): Promise<BatchResults<T>> {
+  const results = await batch(db, [...writes, ...reads]);
+  return results.slice(writes.length) as unknown as BatchResults<T>;
+}
+
+/** Runs the named statements in one round trip and answers their results under the same names. */
+export async function batchNamed<const T extends Record<string, Statement>>(
+  db: Database,
+  statements: T,
+): Promise<{ -readonly [K in keyof T]: T[K] extends PromiseLike<infer R> ? R : never }> {
+  const names = Object.keys(statements);
+  const results = await batch(db, names.map((name) => statements[name]));
+  return Object.fromEntries(names.map((name, i) => [name, results[i]])) as never;
+}
+
+/** Runs `writes` in one round trip, when there are any. */
+export async function write(db: Database, writes: readonly Statement[]): Promise<void> {
+  await batch(db, writes);
+}
