@@ -10,7 +10,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import { createMiddleware } from "hono/factory";
 import { matchedRoutes } from "hono/route";
 import { resolveAccountAccess, resolveKey } from "../domain/identity/access";
-import { ROLES, enumName } from "../domain/kernel/enums";
+import { ACCOUNT_STATUS, ROLES, enumName } from "../domain/kernel/enums";
 import type { Actor } from "../domain/kernel/scope";
 import { Id } from "../schemas/common";
 import type { AppEnv } from "./app-env";
@@ -89,7 +89,7 @@ export const accountAuth = createMiddleware<AppEnv>(async (c, next) => {
     c.set("membership", null);
     c.set("role", null);
   }
-  if (account.status === 1) throw forbidden(`Account ${accountId} is suspended`, "account_suspended");
+  if (account.status === ACCOUNT_STATUS.suspended) throw forbidden(`Account ${accountId} is suspended`, "account_suspended");
 
   c.set("actor", actor);
   c.set("account", account);

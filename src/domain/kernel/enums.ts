@@ -44,3 +44,17 @@ export function enumValue<T extends readonly string[]>(names: T, name: T[number]
 export const REPLY_TIMES = ["in_a_few_minutes", "in_a_few_hours", "in_a_day"] as const;
 /** Website widget options, one bit each (bit 0 is attachments), as Chatwoot stores them. */
 export const WIDGET_FEATURES = ["attachments", "emoji_picker", "end_conversation", "use_inbox_avatar_for_bot"] as const;
+
+/** `{ name: storedValue }` for an enumeration, so code says `ROLE.administrator`, never a bare 1. */
+function storedValues<const T extends readonly string[]>(names: T): { readonly [K in T[number]]: number } {
+  return Object.fromEntries(names.map((name, index) => [name, index])) as { [K in T[number]]: number };
+}
+
+export const ACCOUNT_STATUS = storedValues(ACCOUNT_STATUSES);
+export const ROLE = storedValues(ROLES);
+export const CONVERSATION_STATUS = storedValues(CONVERSATION_STATUSES);
+export const PRIORITY = storedValues(PRIORITIES);
+export const MESSAGE_TYPE = storedValues(MESSAGE_TYPES);
+export const MESSAGE_STATUS = storedValues(MESSAGE_STATUSES);
+export const CONTENT_TYPE = storedValues(CONTENT_TYPES);
+export const ARTICLE_STATUS = storedValues(ARTICLE_STATUSES);
