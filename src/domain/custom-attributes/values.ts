@@ -4,7 +4,7 @@
  */
 import { and, eq } from "drizzle-orm";
 import { type Database, schema } from "../../db/client";
-import { ATTRIBUTE_DISPLAY_TYPE } from "../kernel/enums";
+import { ATTRIBUTE_DISPLAY_TYPE, ATTRIBUTE_MODEL } from "../kernel/enums";
 import { type ErrorEntry } from "../kernel/errors";
 import type { AttributeDefinition } from "./rows";
 
@@ -13,8 +13,11 @@ export type { AttributeDefinition };
 
 const { customAttributeDefinitions } = schema;
 
-/** Statement: the account's definitions of one model (ATTRIBUTE_MODEL.contact_attribute, ...). */
-export function customAttributeDefinitionsQuery(db: Database, accountId: number, model: number) {
+/** A stored ATTRIBUTE_MODEL value (ATTRIBUTE_MODEL.conversation_attribute, ATTRIBUTE_MODEL.contact_attribute). */
+export type AttributeModel = (typeof ATTRIBUTE_MODEL)[keyof typeof ATTRIBUTE_MODEL];
+
+/** Statement: the account's definitions of one model. */
+export function customAttributeDefinitionsQuery(db: Database, accountId: number, model: AttributeModel) {
   return db
     .select()
     .from(customAttributeDefinitions)
