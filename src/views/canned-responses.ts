@@ -1,4 +1,4 @@
-import type { CannedResponseRow } from "../domain/settings/canned-responses";
+import type { CannedResponseRow } from "../domain/settings/rows";
 import { iso } from "./time";
 
 /** Chatwoot renders the raw record, so the times are ISO strings. */

@@ -1,4 +1,4 @@
-import type { ContactInboxItem, ContactRecord } from "../domain/contacts/records";
+import type { ContactInboxItem, ContactRecord } from "../domain/contacts/loader";
 import { unixSeconds } from "./time";
 
 type InboxLike = ContactInboxItem["inbox"];

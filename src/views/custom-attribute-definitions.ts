@@ -1,4 +1,4 @@
-import type { AttributeDefinition } from "../domain/custom-attributes/values";
+import type { AttributeDefinition } from "../domain/custom-attributes/rows";
 import { ATTRIBUTE_DISPLAY_TYPES, ATTRIBUTE_MODELS, enumName } from "../domain/kernel/enums";
 import { iso } from "./time";
 

@@ -1,4 +1,4 @@
-import type { CustomFilterRow } from "../domain/settings/custom-filters";
+import type { CustomFilterRow } from "../domain/settings/rows";
 import { FILTER_TYPES, enumName } from "../domain/kernel/enums";
 import { iso } from "./time";
 

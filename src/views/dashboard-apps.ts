@@ -1,4 +1,4 @@
-import type { DashboardAppRow } from "../domain/settings/dashboard-apps";
+import type { DashboardAppRow } from "../domain/settings/rows";
 import { iso } from "./time";
 
 /** Chatwoot's fields; its jbuilder passes the Time through, so created_at is an ISO string. */

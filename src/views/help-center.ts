@@ -6,10 +6,11 @@
  * which is built here by escaping the article text and adding only <mark> around the matches.
  */
 import { MATCH_END, MATCH_START } from "../domain/help-center/article-search";
-import type { ArticleRecord, ArticleRow, ArticleTally, CategorySummary } from "../domain/help-center/articles";
-import type { CategoryRecord, CategoryRow } from "../domain/help-center/categories";
+import type { ArticleRecord, ArticleTally, CategorySummary } from "../domain/help-center/articles";
+import type { CategoryRecord } from "../domain/help-center/categories";
+import type { ArticleRow, CategoryRow, PortalRow } from "../domain/help-center/rows";
 import { ARTICLE_STATUSES, enumName, enumValue } from "../domain/kernel/enums";
-import { type PortalRecord, type PortalRow, portalLocales } from "../domain/help-center/portals";
+import { type PortalRecord, portalLocales } from "../domain/help-center/portals";
 import { agentView } from "./agents";
 import { unixSeconds } from "./time";
 

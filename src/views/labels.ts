@@ -1,4 +1,4 @@
-import type { LabelRow } from "../domain/settings/labels";
+import type { LabelRow } from "../domain/settings/rows";
 
 export function labelView(row: LabelRow) {
   return {

@@ -1,8 +1,10 @@
 /** A contact's contact inboxes: creating one, and the inboxes a conversation with the contact could use. */
 import { and, eq } from "drizzle-orm";
 import { schema } from "../../db/client";
+import { batch } from "../kernel/batch";
 import { type ContactInboxResult, contactInboxInsert, contactQuery, inboxQuery, newSourceId } from "./contacts";
 import { visibleInboxCondition } from "../inboxes/access";
+import { API_CHANNEL } from "../inboxes/inboxes";
 import { type AccountScope } from "../kernel/scope";
 import { forbidden, invalidField, notFound } from "../kernel/errors";
 
@@ -15,7 +17,7 @@ export async function createContactInbox(
   input: { inboxId: number; sourceId?: string; hmacVerified?: boolean },
 ): Promise<ContactInboxResult> {
   const { db } = scope;
-  const [contactRows, inboxRows, visible] = await db.batch([
+  const [contactRows, inboxRows, visible] = await batch(db, [
     contactQuery(scope, contactId),
     inboxQuery(scope, input.inboxId),
     db.select({ id: inboxes.id }).from(inboxes).where(and(eq(inboxes.id, input.inboxId), visibleInboxCondition(scope, inboxes.id))),
@@ -24,7 +26,7 @@ export async function createContactInbox(
   if (!inboxRows[0]) throw notFound("Inbox", input.inboxId, "inbox_id");
   if (!visible[0]) throw forbidden(`You are not a member of inbox ${input.inboxId}`, "inbox_access_required");
   const sourceId = newSourceId(input.sourceId);
-  const [existing] = await db.batch([
+  const [existing] = await batch(db, [
     contactInboxInsert(scope, contactId, input.inboxId, sourceId, input.hmacVerified).onConflictDoNothing().returning({ id: contactInboxes.id }),
   ]);
   if (!existing[0]) throw invalidField("source_id", "has already been taken in this inbox", "taken");
@@ -38,7 +40,7 @@ export async function createContactInbox(
  */
 export async function contactableInboxes(scope: AccountScope, contactId: number): Promise<ContactInboxResult[]> {
   const { db, accountId } = scope;
-  const [contactRows, inboxRows, existing] = await db.batch([
+  const [contactRows, inboxRows, existing] = await batch(db, [
     contactQuery(scope, contactId),
     db.select().from(inboxes).where(and(eq(inboxes.accountId, accountId), visibleInboxCondition(scope, inboxes.id))).orderBy(inboxes.id),
     db
@@ -51,6 +53,6 @@ export async function contactableInboxes(scope: AccountScope, contactId: number)
   return inboxRows.flatMap((inbox) => {
     const sourceId = existing.find((e) => e.inboxId === inbox.id)?.sourceId;
     if (sourceId) return [{ sourceId, inbox }];
-    return inbox.channelType === "Channel::Api" ? [{ sourceId: crypto.randomUUID(), inbox }] : [];
+    return inbox.channelType === API_CHANNEL ? [{ sourceId: crypto.randomUUID(), inbox }] : [];
   });
 }

@@ -1,6 +1,6 @@
 /**
  * Contacts: create, show, update, delete and custom attributes, plus the pieces every contact write
- * shares (contact-inboxes.ts, contact-labels.ts, contact-merge.ts use them). Each function reads in one
+ * shares (contact-inboxes.ts, labels.ts, merge.ts use them). Each function reads in one
  * batch and writes in one atomic batch; the "contacts.resolved" counter and the contact_created /
  * contact_updated outbox rows are written in the same batch as the change.
  */
@@ -8,13 +8,14 @@ import { type SQL, and, eq, inArray, ne, or, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { JsonObject } from "../../../drizzle/schema";
 import { type Statement, lastInsertedId, now, schema } from "../../db/client";
+import { batch, write, writeThenRead } from "../kernel/batch";
 import { changedAttributes, eventStatement } from "../../events/outbox";
 import { type ContactFields, derivedContactColumns } from "./fields";
-import { type ContactRecord, contactRecordsQuery, oneContactIds, toContactRecords } from "./records";
+import { type ContactRecord, contactRecordsQuery, oneContactIds, toContactRecords } from "./loader";
 import { counterMoves } from "../conversations/counters";
 import { counterStatement } from "../kernel/counters";
-import { type AttributeModel, checkCustomAttributeValues, customAttributeDefinitionsQuery } from "../custom-attributes/values";
-import { ATTRIBUTE_MODELS, enumValue } from "../kernel/enums";
+import { checkCustomAttributeValues, customAttributeDefinitionsQuery } from "../custom-attributes/values";
+import { ATTRIBUTE_MODEL } from "../kernel/enums";
 import { randomToken } from "../identity/keys";
 import { type AccountScope } from "../kernel/scope";
 import { type ErrorEntry, invalid, notFound } from "../kernel/errors";
@@ -27,7 +28,7 @@ const { contacts, contactInboxes, inboxes, taggings, conversations, messages } =
 export const RESOLVED_CONTACTS = "contacts.resolved";
 
 /** `attribute_model` of the custom attribute definitions that apply to contacts. */
-export const CONTACT_ATTRIBUTE = enumValue(ATTRIBUTE_MODELS, "contact_attribute") as AttributeModel;
+export const CONTACT_ATTRIBUTE = ATTRIBUTE_MODEL.contact_attribute;
 
 export type ContactInput = {
   name?: string;
@@ -70,7 +71,7 @@ function visibleAttributes(c: ContactFields & Pick<ContactRow, "blocked" | "avat
 }
 
 async function readContactRecord(scope: AccountScope, contactId: number, withInboxes: boolean) {
-  const [rows] = await scope.db.batch([contactRecordsQuery(scope.db, oneContactIds(scope.accountId, contactId), withInboxes)]);
+  const [rows] = await batch(scope.db, [contactRecordsQuery(scope.db, oneContactIds(scope.accountId, contactId), withInboxes)]);
   const record = toContactRecords(rows, withInboxes)[0];
   if (!record) throw notFound("Contact", contactId);
   return record;
@@ -171,7 +172,7 @@ export async function createContact(
   input: ContactInput & { inboxId?: number; sourceId?: string },
 ): Promise<{ record: ContactRecord; contactInbox: ContactInboxResult | null }> {
   const { db, accountId } = scope;
-  const [definitions, taken, inboxRows] = await db.batch([
+  const [definitions, taken, inboxRows] = await batch(db, [
     customAttributeDefinitionsQuery(db, accountId, CONTACT_ATTRIBUTE),
     uniquenessQuery(scope, input),
     inboxQuery(scope, input.inboxId ?? 0),
@@ -186,15 +187,14 @@ export async function createContact(
   const at = now();
   const contactId = lastInsertedId(contacts);
   const sourceId = inboxRows[0] ? newSourceId(input.sourceId) : null;
-  const statements: Statement[] = [
+  const writes: Statement[] = [
     db.insert(contacts).values({ ...values, accountId, createdAt: at, updatedAt: at }),
     ...(values.resolved ? [resolvedCounter(scope, 1)] : []),
     ...(inboxRows[0] && sourceId ? [contactInboxInsert(scope, contactId, inboxRows[0].id, sourceId)] : []),
     eventStatement(db, { accountId, eventName: "contact_created", subjectType: "Contact", subjectId: contactId }),
-    contactRecordsQuery(db, sql`SELECT ${contactId} AS id`, true),
   ];
-  const results = await db.batch(statements as [Statement, ...Statement[]]);
-  const record = toContactRecords(results.at(-1) as Record<string, unknown>[], true)[0];
+  const [rows] = await writeThenRead(db, writes, [contactRecordsQuery(db, sql`SELECT ${contactId} AS id`, true)]);
+  const record = toContactRecords(rows, true)[0];
   return { record, contactInbox: inboxRows[0] && sourceId ? { sourceId, inbox: inboxRows[0] } : null };
 }
 
@@ -206,7 +206,7 @@ export async function updateContact(
   withInboxes: boolean,
 ): Promise<ContactRecord> {
   const { db, accountId } = scope;
-  const [current, definitions, taken] = await db.batch([
+  const [current, definitions, taken] = await batch(db, [
     contactQuery(scope, contactId),
     customAttributeDefinitionsQuery(db, accountId, CONTACT_ATTRIBUTE),
     uniquenessQuery(scope, input, contactId),
@@ -221,7 +221,7 @@ export async function updateContact(
 
 /** Removes the given keys from the contact's custom attributes. */
 export async function destroyCustomAttributes(scope: AccountScope, contactId: number, keys: string[]): Promise<ContactRecord> {
-  const [current] = await scope.db.batch([contactQuery(scope, contactId)]);
+  const [current] = await batch(scope.db, [contactQuery(scope, contactId)]);
   if (!current[0]) throw notFound("Contact", contactId);
   const customAttributes = Object.fromEntries(Object.entries(current[0].customAttributes).filter(([k]) => !keys.includes(k)));
   return writeContactChange(scope, current[0], { ...current[0], customAttributes }, true);
@@ -243,12 +243,12 @@ export async function writeContactChange(
   const changes = changedAttributes(shownBefore, shownAfter, Object.keys(shownAfter) as Array<keyof typeof shownAfter>);
   const readBack = contactRecordsQuery(db, oneContactIds(accountId, before.id), withInboxes);
   if (changes.length === 0 && precede.length === 0) {
-    const [rows] = await db.batch([readBack]);
+    const [rows] = await batch(db, [readBack]);
     return toContactRecords(rows, withInboxes)[0];
   }
   const { name, email, phoneNumber, identifier, blocked, avatarUrl, additionalAttributes, customAttributes } = after;
   const derived = derivedContactColumns(after);
-  const statements: Statement[] = [
+  const writes: Statement[] = [
     ...precede,
     resolvedCounter(scope, sql<number>`${derived.resolved ? 1 : 0} - ${storedResolved(before.id)}`),
     db
@@ -258,10 +258,9 @@ export async function writeContactChange(
     ...(changes.length > 0
       ? [eventStatement(db, { accountId, eventName: "contact_updated", subjectType: "Contact", subjectId: before.id, data: { changed_attributes: changes } })]
       : []),
-    readBack,
   ];
-  const results = await db.batch(statements as [Statement, ...Statement[]]);
-  return toContactRecords(results.at(-1) as Record<string, unknown>[], withInboxes)[0];
+  const [rows] = await writeThenRead(db, writes, [readBack]);
+  return toContactRecords(rows, withInboxes)[0];
 }
 
 /**
@@ -271,7 +270,7 @@ export async function writeContactChange(
 export async function deleteContact(scope: AccountScope, contactId: number): Promise<void> {
   const { db, accountId } = scope;
   const own = (t: { accountId: SQLiteColumn }) => eq(t.accountId, accountId);
-  const [current, removedConversations] = await db.batch([
+  const [current, removedConversations] = await batch(db, [
     contactQuery(scope, contactId),
     db
       .select({ inboxId: conversations.inboxId, teamId: conversations.teamId, status: conversations.status, assigneeId: conversations.assigneeId })
@@ -283,7 +282,7 @@ export async function deleteContact(scope: AccountScope, contactId: number): Pro
     .select({ id: conversations.id })
     .from(conversations)
     .where(and(own(conversations), eq(conversations.contactId, contactId)));
-  await db.batch([
+  await write(db, [
     resolvedCounter(scope, sql<number>`-${storedResolved(contactId)}`),
     // the contact's conversations go with it, and leave the conversation counts
     ...counterMoves(db, accountId, removedConversations.map((before) => ({ before, after: null }))),

@@ -1,6 +1,7 @@
 /** The conversations of a contact, as the contact page shows them. */
 import { and, desc, eq } from "drizzle-orm";
 import { schema } from "../../db/client";
+import { batch } from "../kernel/batch";
 import { contactQuery } from "./contacts";
 import { visibleInboxCondition } from "../inboxes/access";
 import { type ConversationRecord, loadConversationRecords } from "../conversations/records";
@@ -18,7 +19,7 @@ const CONTACT_CONVERSATIONS_LIMIT = 20;
  */
 export async function contactConversations(scope: AccountScope, contactId: number): Promise<ConversationRecord[]> {
   const { db, accountId } = scope;
-  const [contactRows, rows] = await db.batch([
+  const [contactRows, rows] = await batch(db, [
     contactQuery(scope, contactId),
     db
       .select()

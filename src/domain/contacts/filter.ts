@@ -5,7 +5,7 @@
  * the statement stays within D1's 100-parameter limit whatever the number of values.
  */
 import { type SQL, sql } from "drizzle-orm";
-import type { AttributeDefinition } from "../custom-attributes/values";
+import type { AttributeDefinition } from "../custom-attributes/rows";
 import { ATTRIBUTE_DISPLAY_TYPES, enumName } from "../kernel/enums";
 import { type ErrorEntry, invalid } from "../kernel/errors";
 

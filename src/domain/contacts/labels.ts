@@ -1,6 +1,7 @@
 /** Contact labels (Chatwoot tags contacts by label title). */
 import { and, eq } from "drizzle-orm";
 import { type Statement, now, schema } from "../../db/client";
+import { batch, writeThenRead } from "../kernel/batch";
 import { contactQuery } from "./contacts";
 import { type AccountScope } from "../kernel/scope";
 import { notFound } from "../kernel/errors";
@@ -15,7 +16,7 @@ const contactLabelsQuery = (scope: AccountScope, contactId: number) =>
     .orderBy(taggings.tag);
 
 export async function listContactLabels(scope: AccountScope, contactId: number): Promise<string[]> {
-  const [contactRows, tags] = await scope.db.batch([contactQuery(scope, contactId), contactLabelsQuery(scope, contactId)]);
+  const [contactRows, tags] = await batch(scope.db, [contactQuery(scope, contactId), contactLabelsQuery(scope, contactId)]);
   if (!contactRows[0]) throw notFound("Contact", contactId);
   return tags.map((t) => t.tag);
 }
@@ -23,7 +24,7 @@ export async function listContactLabels(scope: AccountScope, contactId: number):
 /** Replaces the contact's labels with `labels` (Chatwoot's POST replaces, never appends). */
 export async function replaceContactLabels(scope: AccountScope, contactId: number, labels: string[]): Promise<string[]> {
   const { db, accountId } = scope;
-  const [contactRows] = await db.batch([contactQuery(scope, contactId)]);
+  const [contactRows] = await batch(db, [contactQuery(scope, contactId)]);
   if (!contactRows[0]) throw notFound("Contact", contactId);
   const tags = [...new Set(labels.map((l) => l.trim()).filter((l) => l !== ""))];
   const at = now();
@@ -33,10 +34,10 @@ export async function replaceContactLabels(scope: AccountScope, contactId: numbe
     const rows = tags.slice(i, i + 19).map((tag) => ({ accountId, taggableType: "Contact", taggableId: contactId, tag, createdAt: at }));
     inserts.push(db.insert(taggings).values(rows));
   }
-  const [, ...rest] = await db.batch([
+  const replace = [
     db.delete(taggings).where(and(eq(taggings.accountId, accountId), eq(taggings.taggableType, "Contact"), eq(taggings.taggableId, contactId))),
     ...inserts,
-    contactLabelsQuery(scope, contactId),
-  ]);
-  return (rest.at(-1) as { tag: string }[]).map((t) => t.tag);
+  ];
+  const [tagged] = await writeThenRead(db, replace, [contactLabelsQuery(scope, contactId)]);
+  return tagged.map((t) => t.tag);
 }

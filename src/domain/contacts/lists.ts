@@ -1,12 +1,13 @@
 /**
  * The contact lists: the account's listed contacts (a page and the counter), search and filter.
- * Each is one read batch. See contact-order.ts for the orders and what a page costs.
+ * Each is one read batch. See order.ts for the orders and what a page costs.
  */
 import { type SQL, sql } from "drizzle-orm";
 import { now } from "../../db/client";
+import { batch } from "../kernel/batch";
 import { type FilterCondition, contactFilterSql } from "./filter";
 import { type ContactSort, contactPageIds } from "./order";
-import { type ContactRecord, contactRecordsQuery, toContactRecords } from "./records";
+import { type ContactRecord, contactRecordsQuery, toContactRecords } from "./loader";
 import { counterQuery } from "../kernel/counters";
 import { customAttributeDefinitionsQuery } from "../custom-attributes/values";
 import { CONTACT_ATTRIBUTE, RESOLVED_CONTACTS } from "./contacts";
@@ -37,7 +38,7 @@ export async function listContacts(
   }
   const { db, accountId } = scope;
   const ids = contactPageIds(listed(accountId), query.sort, pageWindow(query.page));
-  const [rows, counter] = await db.batch([
+  const [rows, counter] = await batch(db, [
     contactRecordsQuery(db, ids, query.withInboxes),
     counterQuery(db, accountId, RESOLVED_CONTACTS),
   ]);
@@ -63,7 +64,7 @@ export async function searchContacts(scope: AccountScope, q: string, query: Cont
   const needle = q.toLowerCase();
   const where = sql`account_id = ${accountId} AND (instr(lower(name), ${needle}) > 0 OR instr(email, ${needle}) > 0
     OR instr(lower(phone_number), ${needle}) > 0 OR instr(identifier, ${q}) > 0)`;
-  const [rows] = await db.batch([contactRecordsQuery(db, contactPageIds(where, query.sort, pageWindow(query.page, 1)), query.withInboxes)]);
+  const [rows] = await batch(db, [contactRecordsQuery(db, contactPageIds(where, query.sort, pageWindow(query.page, 1)), query.withInboxes)]);
   return partialPage(rows, query.withInboxes);
 }
 
@@ -74,8 +75,8 @@ export async function searchContacts(scope: AccountScope, q: string, query: Cont
  */
 export async function filterContacts(scope: AccountScope, conditions: FilterCondition[], query: ContactListQuery): Promise<PartialPage> {
   const { db, accountId } = scope;
-  const [definitions] = await db.batch([customAttributeDefinitionsQuery(db, accountId, CONTACT_ATTRIBUTE)]);
+  const [definitions] = await batch(db, [customAttributeDefinitionsQuery(db, accountId, CONTACT_ATTRIBUTE)]);
   const where: SQL = sql`${listed(accountId)} AND ${contactFilterSql(conditions, definitions, now())}`;
-  const [rows] = await db.batch([contactRecordsQuery(db, contactPageIds(where, query.sort, pageWindow(query.page, 1)), query.withInboxes)]);
+  const [rows] = await batch(db, [contactRecordsQuery(db, contactPageIds(where, query.sort, pageWindow(query.page, 1)), query.withInboxes)]);
   return partialPage(rows, query.withInboxes);
 }

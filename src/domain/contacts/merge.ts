@@ -1,7 +1,8 @@
 /** Merging two contacts of the account into one (Chatwoot's `actions/contact_merge`). */
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { type Statement, now, rawSql, schema } from "../../db/client";
-import type { ContactRecord } from "./records";
+import { batch } from "../kernel/batch";
+import type { ContactRecord } from "./loader";
 import { applyInput, contactQuery, resolvedCounter, storedResolved, writeContactChange } from "./contacts";
 import { type AccountScope } from "../kernel/scope";
 import { invalidField, notFound } from "../kernel/errors";
@@ -16,7 +17,7 @@ const { contacts, contactInboxes, taggings, conversations, messages } = schema;
 export async function mergeContacts(scope: AccountScope, baseId: number, mergeeId: number): Promise<ContactRecord> {
   const { db, accountId } = scope;
   if (baseId === mergeeId) throw invalidField("mergee_contact_id", "must be another contact than base_contact_id", "same_contact");
-  const [baseRows, mergeeRows] = await db.batch([contactQuery(scope, baseId), contactQuery(scope, mergeeId)]);
+  const [baseRows, mergeeRows] = await batch(db, [contactQuery(scope, baseId), contactQuery(scope, mergeeId)]);
   const [base, mergee] = [baseRows[0], mergeeRows[0]];
   if (!base) throw notFound("Contact", baseId, "base_contact_id");
   if (!mergee) throw notFound("Contact", mergeeId, "mergee_contact_id");

@@ -4,8 +4,9 @@
  */
 import { and, eq, inArray, or } from "drizzle-orm";
 import { now, schema } from "../../db/client";
-import type { AttributeDefinition } from "./values";
-import { ATTRIBUTE_DISPLAY_TYPES } from "../kernel/enums";
+import type { AttributeDefinition } from "./rows";
+import { batch } from "../kernel/batch";
+import { ATTRIBUTE_DISPLAY_TYPE, ATTRIBUTE_MODEL } from "../kernel/enums";
 import { type AccountScope } from "../kernel/scope";
 import { type ErrorEntry, invalid, notFound } from "../kernel/errors";
 
@@ -22,26 +23,24 @@ export type AttributeDefinitionInput = {
   regexCue?: string | null;
 };
 
-/** Standard attributes of each model (indexed like ATTRIBUTE_MODELS); a definition may not shadow them. */
-const RESERVED_KEYS: readonly (readonly string[])[] = [
-  ["status", "priority", "assignee_id", "inbox_id", "team_id", "display_id", "campaign_id", "labels", "browser_language", "country_code", "referer", "created_at", "last_activity_at"],
-  ["name", "email", "phone_number", "identifier", "country_code", "city", "created_at", "last_activity_at", "referer", "blocked"],
-];
-
-const LIST = ATTRIBUTE_DISPLAY_TYPES.indexOf("list");
+/** Standard attributes of each model, by stored model value; a definition may not shadow them. */
+const RESERVED_KEYS: Readonly<Record<number, readonly string[]>> = {
+  [ATTRIBUTE_MODEL.conversation_attribute]: ["status", "priority", "assignee_id", "inbox_id", "team_id", "display_id", "campaign_id", "labels", "browser_language", "country_code", "referer", "created_at", "last_activity_at"],
+  [ATTRIBUTE_MODEL.contact_attribute]: ["name", "email", "phone_number", "identifier", "country_code", "city", "created_at", "last_activity_at", "referer", "blocked"],
+};
 
 const inAccount = (scope: AccountScope) => eq(definitions.accountId, scope.accountId);
 
 export async function listDefinitions(scope: AccountScope, model?: number): Promise<AttributeDefinition[]> {
   const { db } = scope;
   const byModel = model === undefined ? undefined : eq(definitions.attributeModel, model);
-  const [rows] = await db.batch([db.select().from(definitions).where(and(inAccount(scope), byModel)).orderBy(definitions.id)]);
+  const [rows] = await batch(db, [db.select().from(definitions).where(and(inAccount(scope), byModel)).orderBy(definitions.id)]);
   return rows;
 }
 
 export async function getDefinition(scope: AccountScope, id: number): Promise<AttributeDefinition> {
   const { db } = scope;
-  const [rows] = await db.batch([db.select().from(definitions).where(and(inAccount(scope), eq(definitions.id, id)))]);
+  const [rows] = await batch(db, [db.select().from(definitions).where(and(inAccount(scope), eq(definitions.id, id)))]);
   if (!rows[0]) throw notFound("Custom attribute definition", id);
   return rows[0];
 }
@@ -55,7 +54,7 @@ type Resolved = { key: string; model: number; displayType: number; values: strin
  */
 function check(next: Resolved, others: readonly AttributeDefinition[], keyChanged: boolean) {
   const errors: ErrorEntry[] = [];
-  if (keyChanged && RESERVED_KEYS[next.model].includes(next.key)) {
+  if (keyChanged && RESERVED_KEYS[next.model]?.includes(next.key)) {
     errors.push({
       field: "attribute_key",
       message: "is reserved: it would conflict with a standard attribute",
@@ -64,7 +63,7 @@ function check(next: Resolved, others: readonly AttributeDefinition[], keyChange
   } else if (others.some((d) => d.attributeKey === next.key && d.attributeModel === next.model)) {
     errors.push({ field: "attribute_key", message: "has already been taken", code: "taken" });
   }
-  if (next.displayType === LIST && next.values.length === 0) {
+  if (next.displayType === ATTRIBUTE_DISPLAY_TYPE.list && next.values.length === 0) {
     errors.push({ field: "attribute_values", message: "must list at least one value for a list attribute", code: "blank" });
   }
   if (errors.length) throw invalid(errors);
@@ -75,13 +74,18 @@ export async function createDefinition(
   input: AttributeDefinitionInput & { displayName: string; key: string },
 ): Promise<AttributeDefinition> {
   const { db, accountId } = scope;
-  const next = { key: input.key, model: input.model ?? 0, displayType: input.displayType ?? 0, values: input.values ?? [] };
-  const [sameKey] = await db.batch([
+  const next = {
+    key: input.key,
+    model: input.model ?? ATTRIBUTE_MODEL.conversation_attribute,
+    displayType: input.displayType ?? ATTRIBUTE_DISPLAY_TYPE.text,
+    values: input.values ?? [],
+  };
+  const [sameKey] = await batch(db, [
     db.select().from(definitions).where(and(inAccount(scope), eq(definitions.attributeKey, input.key))),
   ]);
   check(next, sameKey, true);
   const at = now();
-  const [rows] = await db.batch([
+  const [rows] = await batch(db, [
     db
       .insert(definitions)
       .values({
@@ -110,7 +114,7 @@ export async function updateDefinition(
   const { db } = scope;
   // One read: the definition, and every definition sharing its current key or the new one.
   const currentKey = db.select({ key: definitions.attributeKey }).from(definitions).where(and(inAccount(scope), eq(definitions.id, id)));
-  const [rows] = await db.batch([
+  const [rows] = await batch(db, [
     db
       .select()
       .from(definitions)
@@ -136,7 +140,7 @@ export async function updateDefinition(
   const keyChanged = next.key !== current.attributeKey || next.model !== current.attributeModel;
   check(next, rows.filter((r) => r.id !== id), keyChanged);
 
-  const [updated] = await db.batch([
+  const [updated] = await batch(db, [
     db
       .update(definitions)
       .set({
@@ -158,7 +162,7 @@ export async function updateDefinition(
 
 export async function deleteDefinition(scope: AccountScope, id: number): Promise<void> {
   const { db } = scope;
-  const [deleted] = await db.batch([
+  const [deleted] = await batch(db, [
     db.delete(definitions).where(and(inAccount(scope), eq(definitions.id, id))).returning({ id: definitions.id }),
   ]);
   if (!deleted.length) throw notFound("Custom attribute definition", id);

@@ -4,15 +4,19 @@
  */
 import { and, eq } from "drizzle-orm";
 import { type Database, schema } from "../../db/client";
+import { ATTRIBUTE_DISPLAY_TYPE, ATTRIBUTE_MODEL } from "../kernel/enums";
 import { type ErrorEntry } from "../kernel/errors";
+import type { AttributeDefinition } from "./rows";
+
+// Declared in ./rows; named here too for the modules that read definitions with their values.
+export type { AttributeDefinition };
 
 const { customAttributeDefinitions } = schema;
 
-export type AttributeDefinition = typeof customAttributeDefinitions.$inferSelect;
+/** A stored ATTRIBUTE_MODEL value (ATTRIBUTE_MODEL.conversation_attribute, ATTRIBUTE_MODEL.contact_attribute). */
+export type AttributeModel = (typeof ATTRIBUTE_MODEL)[keyof typeof ATTRIBUTE_MODEL];
 
-/** 0 conversation_attribute, 1 contact_attribute */
-export type AttributeModel = 0 | 1;
-
+/** Statement: the account's definitions of one model. */
 export function customAttributeDefinitionsQuery(db: Database, accountId: number, model: AttributeModel) {
   return db
     .select()
@@ -166,26 +170,26 @@ function isCalendarDay(ymd: string) {
 /** Why `value` does not fit `definition`, or null when it fits. */
 function mismatch(definition: AttributeDefinition, value: unknown): { message: string; code: string } | null {
   switch (definition.attributeDisplayType) {
-    case 0: {
+    case ATTRIBUTE_DISPLAY_TYPE.text: {
       if (typeof value !== "string") return { message: "must be text", code: "invalid_type" };
       if (value.length > MAX_VALUE_LENGTH) return { message: `is too long (maximum is ${MAX_VALUE_LENGTH} characters)`, code: "too_long" };
       const pattern = definition.regexPattern ? compileAttributePattern(definition.regexPattern) : null;
       if (pattern && !pattern.test(value)) return { message: definition.regexCue || "does not match the required pattern", code: "pattern_mismatch" };
       return null;
     }
-    case 1:
-    case 2:
-    case 3:
+    case ATTRIBUTE_DISPLAY_TYPE.number:
+    case ATTRIBUTE_DISPLAY_TYPE.currency:
+    case ATTRIBUTE_DISPLAY_TYPE.percent:
       return isNumeric(value) ? null : { message: "must be a number", code: "invalid_type" };
-    case 4:
+    case ATTRIBUTE_DISPLAY_TYPE.link:
       return isHttpUrl(value) ? null : { message: "must be an http or https URL", code: "invalid_format" };
-    case 5:
+    case ATTRIBUTE_DISPLAY_TYPE.date:
       return isDate(value) ? null : { message: "must be a date (YYYY-MM-DD or ISO 8601)", code: "invalid_format" };
-    case 6:
+    case ATTRIBUTE_DISPLAY_TYPE.list:
       return typeof value === "string" && definition.attributeValues.includes(value)
         ? null
         : { message: `must be one of: ${definition.attributeValues.join(", ")}`, code: "invalid_value" };
-    case 7:
+    case ATTRIBUTE_DISPLAY_TYPE.checkbox:
       return typeof value === "boolean" ? null : { message: "must be true or false", code: "invalid_type" };
     default:
       return null;

@@ -13,22 +13,20 @@
 import { type SQL, type SQLWrapper, and, asc, desc, eq, getTableColumns, inArray, ne, or, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { type Database, lastInsertedId, now, schema } from "../../db/client";
+import { batch, batchNamed, write, writeThenRead } from "../kernel/batch";
 import type { ArticleCreate, ArticleUpdate } from "../../schemas/help-center";
 import { articleSearch, matches, reindexArticles, searchRank, searchSnippet, searchTerms, unindexArticles } from "./article-search";
-import type { CategoryRow } from "./categories";
 import { type AgentRow, actorUserId, agentsQuery } from "../people/agents";
 import { type PortalRef, portalIdQuery, portalIds, portalLocales, portalQuery, requirePortal } from "./portals";
-import { ARTICLE_STATUSES, enumValue } from "../kernel/enums";
 import { randomToken } from "../identity/keys";
 import { type AccountScope } from "../kernel/scope";
 import { type ErrorEntry, invalid, notFound } from "../kernel/errors";
+import type { ArticleRow, CategoryRow } from "./rows";
 
 const { articles, categories, users } = schema;
 
 export const ARTICLES_PER_PAGE = 25;
-export const PUBLISHED = enumValue(ARTICLE_STATUSES, "published");
 
-export type ArticleRow = typeof articles.$inferSelect;
 export type CategorySummary = Pick<CategoryRow, "id" | "name" | "slug" | "locale">;
 /** An article with its category, its author (null once they left the account) and its group. */
 export type ArticleRecord = {
@@ -168,7 +166,8 @@ export function articlePageQueries(db: Database, portalId: PortalRef, filters: A
 /** Reads the records of a page of articles (the second round trip of a list). */
 export async function loadArticleRecords(db: Database, accountId: number, rows: SnippetRow[]): Promise<ArticleRecord[]> {
   if (rows.length === 0) return [];
-  const [categoryRows, authorRows, groupRows] = await db.batch(
+  const [categoryRows, authorRows, groupRows] = await batch(
+    db,
     relationQueries(
       db,
       accountId,
@@ -179,7 +178,7 @@ export async function loadArticleRecords(db: Database, accountId: number, rows: 
 }
 
 export async function listArticles(scope: AccountScope, slug: string, filters: ArticleFilters): Promise<ArticlePage> {
-  const [portalRows, rows, tallies] = await scope.db.batch([
+  const [portalRows, rows, tallies] = await batch(scope.db, [
     portalQuery(scope, slug),
     ...articlePageQueries(scope.db, portalIdQuery(scope, slug), filters, actorUserId(scope)),
   ]);
@@ -201,7 +200,7 @@ const articleRecordQueries = (scope: AccountScope, slug: string, id: number | SQ
   [scope.db.select().from(articles).where(articleWhere(scope, slug, id)), ...relationQueries(scope.db, scope.accountId, articleWhere(scope, slug, id))] as const;
 
 export async function showArticle(scope: AccountScope, slug: string, id: number): Promise<ArticleRecord> {
-  const [portalRows, rows, categoryRows, authorRows, groupRows] = await scope.db.batch([portalQuery(scope, slug), ...articleRecordQueries(scope, slug, id)]);
+  const [portalRows, rows, categoryRows, authorRows, groupRows] = await batch(scope.db, [portalQuery(scope, slug), ...articleRecordQueries(scope, slug, id)]);
   requirePortal(portalRows, slug);
   return toArticleRecords([requireArticle(rows, id)], categoryRows, authorRows, groupRows)[0];
 }
@@ -237,7 +236,7 @@ async function checkArticleInput(scope: AccountScope, slug: string, input: Artic
   // the category after the change: the one named, or the article's current one
   const categoryId = input.category_id !== undefined ? (input.category_id ?? 0) : selfColumn(articles.categoryId);
   const authorId = input.author_id ?? (selfId === null ? actorUserId(scope) : null);
-  const [portalRows, selfRows, slugRows, categoryRows, authorRows, associatedRows] = await db.batch([
+  const [portalRows, selfRows, slugRows, categoryRows, authorRows, associatedRows] = await batch(db, [
     portalQuery(scope, slug),
     db.select().from(articles).where(articleWhere(scope, slug, selfId ?? 0)),
     db
@@ -313,26 +312,26 @@ export async function createArticle(scope: AccountScope, slug: string, input: z.
   // after the last article of its category (or of the uncategorised ones) unless a position is given
   const nextPosition = sql<number>`(SELECT coalesce(max(${articles.position}), 0) + 1 FROM ${articles}
     WHERE ${articles.portalId} = ${checked.portal.id} AND ${articles.categoryId} IS ${input.category_id ?? null})`;
-  const [, , , rows, categoryRows, authorRows, groupRows] = await db.batch([
-    db.insert(articles).values({
-      ...articleColumns(input),
-      title: input.title,
-      content: input.content,
-      slug: checked.slug as string,
-      position: input.position ?? nextPosition,
-      accountId: scope.accountId,
-      portalId: checked.portal.id,
-      authorId: checked.authorId,
-      associatedArticleId: checked.root ?? null,
-      locale: checked.locale,
-      meta: input.meta ?? {},
-      createdAt: at,
-      updatedAt: at,
-    }),
-    ...reindexArticles(db, created),
-    db.select().from(articles).where(created),
-    ...relationQueries(db, scope.accountId, created),
-  ]);
+  const insert = db.insert(articles).values({
+    ...articleColumns(input),
+    title: input.title,
+    content: input.content,
+    slug: checked.slug as string,
+    position: input.position ?? nextPosition,
+    accountId: scope.accountId,
+    portalId: checked.portal.id,
+    authorId: checked.authorId,
+    associatedArticleId: checked.root ?? null,
+    locale: checked.locale,
+    meta: input.meta ?? {},
+    createdAt: at,
+    updatedAt: at,
+  });
+  const [rows, categoryRows, authorRows, groupRows] = await writeThenRead(
+    db,
+    [insert, ...reindexArticles(db, created)],
+    [db.select().from(articles).where(created), ...relationQueries(db, scope.accountId, created)],
+  );
   return toArticleRecords(rows, categoryRows, authorRows, groupRows)[0];
 }
 
@@ -341,7 +340,7 @@ export async function updateArticle(scope: AccountScope, slug: string, id: numbe
   const db = scope.db;
   const self = checked.self as ArticleRow;
   const newRoot = checked.root;
-  const [, , , , rows, categoryRows, authorRows, groupRows] = await db.batch([
+  const writes = [
     db
       .update(articles)
       .set({
@@ -359,29 +358,29 @@ export async function updateArticle(scope: AccountScope, slug: string, id: numbe
       .set({ associatedArticleId: newRoot ?? null })
       .where(and(eq(articles.associatedArticleId, id), eq(articles.portalId, self.portalId), newRoot ? undefined : sql`0`)),
     ...reindexArticles(db, eq(articles.id, id)),
-    ...articleRecordQueries(scope, slug, id),
-  ]);
+  ];
+  const [rows, categoryRows, authorRows, groupRows] = await writeThenRead(db, writes, articleRecordQueries(scope, slug, id));
   return toArticleRecords(rows, categoryRows, authorRows, groupRows)[0];
 }
 
 /**
  * Deletes the article and its search row. If it was the root of a group, the remaining members stay
- * linked around the oldest of them. One batch; the last statement tells whether the article existed.
+ * linked around the oldest of them. One batch; the article's own delete tells whether it existed.
  */
 export async function deleteArticle(scope: AccountScope, slug: string, id: number) {
   const db = scope.db;
   const target = articleWhere(scope, slug, id);
   const successor = sql`(SELECT min(${articles.id}) FROM ${articles} WHERE ${articles.associatedArticleId} = ${id})`;
   const members = and(eq(articles.associatedArticleId, id), eq(articles.accountId, scope.accountId), inPortal(portalIdQuery(scope, slug)));
-  const results = await db.batch([
-    unindexArticles(db, target),
-    db.delete(articles).where(target).returning({ id: articles.id }),
+  const { deleted } = await batchNamed(db, {
+    unindexed: unindexArticles(db, target),
+    deleted: db.delete(articles).where(target).returning({ id: articles.id }),
     // the oldest member becomes the root: the others point to it (it keeps pointing to the deleted
     // article until the next statement, so `successor` stays the same row throughout), then it is freed
-    db.update(articles).set({ associatedArticleId: successor }).where(and(members, ne(articles.id, successor))),
-    db.update(articles).set({ associatedArticleId: null }).where(members),
-  ]);
-  if (results[1].length === 0) throw notFound("Article", id);
+    regrouped: db.update(articles).set({ associatedArticleId: successor }).where(and(members, ne(articles.id, successor))),
+    rootFreed: db.update(articles).set({ associatedArticleId: null }).where(members),
+  });
+  if (deleted.length === 0) throw notFound("Article", id);
 }
 
 /**
@@ -394,7 +393,7 @@ export async function reorderArticles(scope: AccountScope, slug: string, positio
   const ids = Object.keys(positions).map(Number);
   const idList = JSON.stringify(ids);
   const inList = sql`${articles.id} IN (SELECT value FROM json_each(${idList}))`;
-  const [portalRows, found] = await db.batch([
+  const [portalRows, found] = await batch(db, [
     portalQuery(scope, slug),
     db.select({ id: articles.id }).from(articles).where(and(inList, eq(articles.accountId, scope.accountId), inPortal(portalIdQuery(scope, slug)))),
   ]);
@@ -411,7 +410,7 @@ export async function reorderArticles(scope: AccountScope, slug: string, positio
     );
   }
   const map = JSON.stringify(positions);
-  await db.batch([
+  await write(db, [
     db
       .update(articles)
       .set({ position: sql`(SELECT value FROM json_each(${map}) WHERE key = CAST(${articles.id} AS TEXT))` })

@@ -7,14 +7,15 @@ import { type SQL, and, asc, eq, inArray, isNotNull, ne, or, sql } from "drizzle
 import type { z } from "zod";
 import { type Database, lastInsertedId, now, schema } from "../../db/client";
 import type { CategoryCreate, CategoryUpdate } from "../../schemas/help-center";
-import { PUBLISHED } from "./articles";
+import { batch, writeThenRead } from "../kernel/batch";
+import { ARTICLE_STATUS } from "../kernel/enums";
 import { type PortalRef, portalIdQuery, portalIds, portalLocales, portalQuery, requirePortal } from "./portals";
+import type { CategoryRow } from "./rows";
 import { type AccountScope } from "../kernel/scope";
 import { type ErrorEntry, invalid, notFound } from "../kernel/errors";
 
 const { categories, articles } = schema;
 
-export type CategoryRow = typeof categories.$inferSelect;
 export type CategoryInput = z.infer<typeof CategoryUpdate>;
 /** A category with the categories it points to and the number of its articles. */
 export type CategoryRecord = { category: CategoryRow; parent: CategoryRow | null; associated: CategoryRow | null; articlesCount: number };
@@ -27,7 +28,7 @@ export function categoryArticleCounts(db: Database, portalId: PortalRef, publish
   return db
     .select({ categoryId: articles.categoryId, count: sql<number>`count(*)` })
     .from(articles)
-    .where(and(inArray(articles.portalId, portalIds(portalId)), publishedOnly ? eq(articles.status, PUBLISHED) : undefined))
+    .where(and(inArray(articles.portalId, portalIds(portalId)), publishedOnly ? eq(articles.status, ARTICLE_STATUS.published) : undefined))
     .groupBy(articles.categoryId);
 }
 
@@ -74,7 +75,7 @@ export function toCategoryRecords(
 export type CategoryPage = { categories: CategoryRecord[]; total: number };
 
 export async function listCategories(scope: AccountScope, slug: string, locale: string | undefined, page: number): Promise<CategoryPage> {
-  const [portalRows, rows, totals, related, counts] = await scope.db.batch([
+  const [portalRows, rows, totals, related, counts] = await batch(scope.db, [
     portalQuery(scope, slug),
     ...categoryPageQueries(scope.db, portalIdQuery(scope, slug), locale, page),
   ]);
@@ -102,7 +103,7 @@ function categoryRecordQueries(scope: AccountScope, slug: string, id: number) {
 }
 
 export async function showCategory(scope: AccountScope, slug: string, id: number): Promise<CategoryRecord> {
-  const [portalRows, rows, related, counts] = await scope.db.batch([portalQuery(scope, slug), ...categoryRecordQueries(scope, slug, id)]);
+  const [portalRows, rows, related, counts] = await batch(scope.db, [portalQuery(scope, slug), ...categoryRecordQueries(scope, slug, id)]);
   requirePortal(portalRows, slug);
   return toCategoryRecords([requireCategory(rows, id)], related, counts)[0];
 }
@@ -118,7 +119,7 @@ async function checkCategoryInput(scope: AccountScope, slug: string, input: Cate
     db.select({ id: categories.id }).from(categories).where(categoryWhere(scope, slug, id ?? 0));
   // the slug after the change: a change of locale alone can clash too
   const finalSlug = input.slug ?? sql`(SELECT ${categories.slug} FROM ${categories} WHERE ${categories.id} = ${selfId ?? 0})`;
-  const [portalRows, selfRows, parentRows, associatedRows, clashRows] = await db.batch([
+  const [portalRows, selfRows, parentRows, associatedRows, clashRows] = await batch(db, [
     portalQuery(scope, slug),
     db.select().from(categories).where(categoryWhere(scope, slug, selfId ?? 0)),
     inPortal(input.parent_category_id),
@@ -167,33 +168,28 @@ export async function createCategory(scope: AccountScope, slug: string, input: z
   const at = now();
   const db = scope.db;
   const created = eq(categories.id, lastInsertedId(categories));
-  const [, rows, related] = await db.batch([
-    db.insert(categories).values({
-      ...categoryColumns(input),
-      name: input.name,
-      slug: input.slug,
-      locale,
-      accountId: scope.accountId,
-      portalId: portal.id,
-      createdAt: at,
-      updatedAt: at,
-    }),
-    db.select().from(categories).where(created),
-    referencedCategories(db, created),
-  ]);
+  const insert = db.insert(categories).values({
+    ...categoryColumns(input),
+    name: input.name,
+    slug: input.slug,
+    locale,
+    accountId: scope.accountId,
+    portalId: portal.id,
+    createdAt: at,
+    updatedAt: at,
+  });
+  const [rows, related] = await writeThenRead(db, [insert], [db.select().from(categories).where(created), referencedCategories(db, created)]);
   return toCategoryRecords(rows, related, [])[0];
 }
 
 export async function updateCategory(scope: AccountScope, slug: string, id: number, input: CategoryInput): Promise<CategoryRecord> {
   const { locale } = await checkCategoryInput(scope, slug, input, id);
   const db = scope.db;
-  const [, rows, related, counts] = await db.batch([
-    db
-      .update(categories)
-      .set({ ...categoryColumns(input), locale, updatedAt: now() })
-      .where(eq(categories.id, id)),
-    ...categoryRecordQueries(scope, slug, id),
-  ]);
+  const update = db
+    .update(categories)
+    .set({ ...categoryColumns(input), locale, updatedAt: now() })
+    .where(eq(categories.id, id));
+  const [rows, related, counts] = await writeThenRead(db, [update], categoryRecordQueries(scope, slug, id));
   return toCategoryRecords(rows, related, counts)[0];
 }
 
@@ -205,11 +201,14 @@ export async function deleteCategory(scope: AccountScope, slug: string, id: numb
   const db = scope.db;
   const target = db.select({ id: categories.id }).from(categories).where(categoryWhere(scope, slug, id));
   const at = now();
-  const results = await db.batch([
-    db.update(articles).set({ categoryId: null, updatedAt: at }).where(inArray(articles.categoryId, target)),
-    db.update(categories).set({ parentCategoryId: null }).where(inArray(categories.parentCategoryId, target)),
-    db.update(categories).set({ associatedCategoryId: null }).where(inArray(categories.associatedCategoryId, target)),
-    db.delete(categories).where(categoryWhere(scope, slug, id)).returning({ id: categories.id }),
-  ]);
-  if (results[3].length === 0) throw notFound("Category", id);
+  const [deleted] = await writeThenRead(
+    db,
+    [
+      db.update(articles).set({ categoryId: null, updatedAt: at }).where(inArray(articles.categoryId, target)),
+      db.update(categories).set({ parentCategoryId: null }).where(inArray(categories.parentCategoryId, target)),
+      db.update(categories).set({ associatedCategoryId: null }).where(inArray(categories.associatedCategoryId, target)),
+    ],
+    [db.delete(categories).where(categoryWhere(scope, slug, id)).returning({ id: categories.id })],
+  );
+  if (deleted.length === 0) throw notFound("Category", id);
 }

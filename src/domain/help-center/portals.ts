@@ -9,15 +9,16 @@
 import { type SQLWrapper, and, eq, inArray, ne, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { now, schema } from "../../db/client";
+import { batch, writeThenRead } from "../kernel/batch";
 import type { PortalCreate, PortalUpdate } from "../../schemas/help-center";
 import { actorUserId } from "../people/agents";
 import { unindexArticles } from "./article-search";
 import { type AccountScope } from "../kernel/scope";
 import { type ErrorEntry, invalid, invalidField, notFound } from "../kernel/errors";
+import type { PortalRow } from "./rows";
 
 const { portals, categories, articles, inboxes } = schema;
 
-export type PortalRow = typeof portals.$inferSelect;
 export type PortalInput = z.infer<typeof PortalUpdate>;
 export type PortalLocales = { default_locale: string; allowed_locales: string[] };
 
@@ -79,7 +80,7 @@ const accountPortalIds = (scope: AccountScope) =>
 
 export async function listPortals(scope: AccountScope): Promise<PortalRecord[]> {
   const ids = accountPortalIds(scope);
-  const [rows, articleRows, categoryRows] = await scope.db.batch([
+  const [rows, articleRows, categoryRows] = await batch(scope.db, [
     scope.db.select().from(portals).where(eq(portals.accountId, scope.accountId)).orderBy(portals.id),
     articleTallies(scope, ids),
     categoryTallies(scope, ids),
@@ -93,7 +94,7 @@ export async function listPortals(scope: AccountScope): Promise<PortalRecord[]> 
 
 /** One portal with its totals; `locale` narrows the article totals to one locale (as Chatwoot's show). */
 export async function showPortal(scope: AccountScope, slug: string, locale?: string): Promise<PortalRecord> {
-  const [rows, articleRows, categoryRows] = await scope.db.batch([
+  const [rows, articleRows, categoryRows] = await batch(scope.db, [
     portalQuery(scope, slug),
     articleTallies(scope, portalIdQuery(scope, slug), locale),
     categoryTallies(scope, portalIdQuery(scope, slug)),
@@ -119,7 +120,7 @@ function resolveLocales(current: PortalLocales, change: PortalInput["config"]): 
 async function checkPortalInput(scope: AccountScope, input: PortalInput, self?: { slug: string }) {
   const db = scope.db;
   const others = self ? ne(portals.slug, self.slug) : undefined;
-  const [current, slugRows, domainRows, inboxRows] = await db.batch([
+  const [current, slugRows, domainRows, inboxRows] = await batch(db, [
     portalQuery(scope, self?.slug ?? ""), // no portal has an empty slug
     db.select({ id: portals.id }).from(portals).where(and(eq(portals.slug, input.slug ?? ""), others)),
     db.select({ id: portals.id }).from(portals).where(and(eq(portals.customDomain, input.custom_domain ?? ""), others)),
@@ -156,7 +157,7 @@ export async function createPortal(scope: AccountScope, input: z.infer<typeof Po
   await checkPortalInput(scope, input);
   const config = resolveLocales(portalLocales({ config: {} }), input.config);
   const at = now();
-  const [rows] = await scope.db.batch([
+  const [rows] = await batch(scope.db, [
     scope.db
       .insert(portals)
       .values({ ...portalColumns(input), name: input.name, slug: input.slug, accountId: scope.accountId, config, createdAt: at, updatedAt: at })
@@ -168,7 +169,7 @@ export async function createPortal(scope: AccountScope, input: z.infer<typeof Po
 export async function updatePortal(scope: AccountScope, slug: string, input: PortalInput): Promise<PortalRecord> {
   const portal = (await checkPortalInput(scope, input, { slug })) as PortalRow;
   const config = input.config ? resolveLocales(portalLocales(portal), input.config) : undefined;
-  const [rows, articleRows, categoryRows] = await scope.db.batch([
+  const [rows, articleRows, categoryRows] = await batch(scope.db, [
     scope.db
       .update(portals)
       .set({ ...portalColumns(input), config, updatedAt: now() })
@@ -183,17 +184,20 @@ export async function updatePortal(scope: AccountScope, slug: string, input: Por
 /**
  * Deletes the portal with its categories and articles (and their search rows); an inbox that offered
  * the portal no longer does. One batch: every statement finds the portal through the account and slug,
- * and the last one tells whether there was a portal at all.
+ * and the last one, the portal's own delete, tells whether there was a portal at all.
  */
 export async function deletePortal(scope: AccountScope, slug: string) {
   const db = scope.db;
   const portalId = portalIdQuery(scope, slug);
-  const results = await db.batch([
-    unindexArticles(db, inArray(articles.portalId, portalId)),
-    db.delete(articles).where(inArray(articles.portalId, portalId)),
-    db.delete(categories).where(inArray(categories.portalId, portalId)),
-    db.update(inboxes).set({ portalId: null }).where(and(eq(inboxes.accountId, scope.accountId), inArray(inboxes.portalId, portalId))),
-    db.delete(portals).where(and(eq(portals.slug, slug), eq(portals.accountId, scope.accountId))).returning({ id: portals.id }),
-  ]);
-  if (results[4].length === 0) throw notFound("Portal", slug, "portal_slug");
+  const [deleted] = await writeThenRead(
+    db,
+    [
+      unindexArticles(db, inArray(articles.portalId, portalId)),
+      db.delete(articles).where(inArray(articles.portalId, portalId)),
+      db.delete(categories).where(inArray(categories.portalId, portalId)),
+      db.update(inboxes).set({ portalId: null }).where(and(eq(inboxes.accountId, scope.accountId), inArray(inboxes.portalId, portalId))),
+    ],
+    [db.delete(portals).where(and(eq(portals.slug, slug), eq(portals.accountId, scope.accountId))).returning({ id: portals.id })],
+  );
+  if (deleted.length === 0) throw notFound("Portal", slug, "portal_slug");
 }

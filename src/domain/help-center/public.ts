@@ -5,23 +5,18 @@
  */
 import { type SQL, and, eq, inArray, sql } from "drizzle-orm";
 import { type Database, schema } from "../../db/client";
-import {
-  type ArticleFilters,
-  type ArticleRecord,
-  PUBLISHED,
-  articlePageQueries,
-  loadArticleRecords,
-  relationQueries,
-  toArticleRecords,
-} from "./articles";
+import { type ArticleFilters, type ArticleRecord, articlePageQueries, loadArticleRecords, relationQueries, toArticleRecords } from "./articles";
 import { type CategoryPage, categoryPageQueries, toCategoryRecords } from "./categories";
-import { type PortalRow, requirePortal } from "./portals";
+import { requirePortal } from "./portals";
+import type { PortalRow } from "./rows";
+import { batch } from "../kernel/batch";
+import { ACCOUNT_STATUS, ARTICLE_STATUS } from "../kernel/enums";
 import { notFound } from "../kernel/errors";
 
 const { portals, accounts, articles } = schema;
 
 function publicPortalWhere(db: Database, slug: string) {
-  const activeAccounts = db.select({ id: accounts.id }).from(accounts).where(eq(accounts.status, 0));
+  const activeAccounts = db.select({ id: accounts.id }).from(accounts).where(eq(accounts.status, ACCOUNT_STATUS.active));
   return and(eq(portals.slug, slug), eq(portals.archived, false), inArray(portals.accountId, activeAccounts));
 }
 
@@ -29,13 +24,13 @@ const publicPortalQuery = (db: Database, slug: string) => db.select().from(porta
 const publicPortalId = (db: Database, slug: string) => db.select({ id: portals.id }).from(portals).where(publicPortalWhere(db, slug));
 
 export async function readPublicPortal(db: Database, slug: string): Promise<PortalRow> {
-  const [rows] = await db.batch([publicPortalQuery(db, slug)]);
+  const [rows] = await batch(db, [publicPortalQuery(db, slug)]);
   return requirePortal(rows, slug);
 }
 
 /** Categories of one locale (or all), each with the number of its published articles. */
 export async function listPublicCategories(db: Database, slug: string, locale: string | undefined, page: number): Promise<CategoryPage> {
-  const [portalRows, rows, totals, related, counts] = await db.batch([
+  const [portalRows, rows, totals, related, counts] = await batch(db, [
     publicPortalQuery(db, slug),
     ...categoryPageQueries(db, publicPortalId(db, slug), locale, page, true),
   ]);
@@ -47,9 +42,9 @@ export type PublicArticlePage = { articles: ArticleRecord[]; total: number };
 
 /** Published articles, filtered and searched as the account's list is. */
 export async function listPublicArticles(db: Database, slug: string, filters: Omit<ArticleFilters, "status" | "authorId">): Promise<PublicArticlePage> {
-  const [portalRows, rows, tallies] = await db.batch([
+  const [portalRows, rows, tallies] = await batch(db, [
     publicPortalQuery(db, slug),
-    ...articlePageQueries(db, publicPortalId(db, slug), { ...filters, status: PUBLISHED }, null),
+    ...articlePageQueries(db, publicPortalId(db, slug), { ...filters, status: ARTICLE_STATUS.published }, null),
   ]);
   const portal = requirePortal(portalRows, slug);
   const total = tallies.reduce((sum, t) => sum + t.matching, 0);
@@ -59,8 +54,8 @@ export async function listPublicArticles(db: Database, slug: string, filters: Om
 /** One published article by slug; the read counts a view (views = views + 1 in the batch that reads it). */
 export async function readPublicArticle(db: Database, slug: string, articleSlug: string): Promise<ArticleRecord> {
   const portal = await readPublicPortal(db, slug);
-  const selected = and(eq(articles.portalId, portal.id), eq(articles.slug, articleSlug), eq(articles.status, PUBLISHED)) as SQL;
-  const [rows, categoryRows, authorRows, groupRows] = await db.batch([
+  const selected = and(eq(articles.portalId, portal.id), eq(articles.slug, articleSlug), eq(articles.status, ARTICLE_STATUS.published)) as SQL;
+  const [rows, categoryRows, authorRows, groupRows] = await batch(db, [
     db.update(articles).set({ views: sql`${articles.views} + 1` }).where(selected).returning(),
     ...relationQueries(db, portal.accountId, selected),
   ]);

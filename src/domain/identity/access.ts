@@ -4,6 +4,7 @@
  */
 import { and, eq, inArray } from "drizzle-orm";
 import { type Database, schema } from "../../db/client";
+import { batch } from "../kernel/batch";
 import { sha256Hex } from "./keys";
 import type { Actor } from "../kernel/scope";
 import type { AccountRow, AccountUserRow, UserRow } from "./rows";
@@ -45,7 +46,7 @@ function toActor(
 /** The owner of `key`, or null for an unknown key. */
 export async function resolveKey(db: Database, key: string): Promise<Actor | null> {
   const q = keyLookups(db, await sha256Hex(key));
-  const [tokens, userRows, botRows] = await db.batch([q.token, q.user, q.bot]);
+  const [tokens, userRows, botRows] = await batch(db, [q.token, q.user, q.bot]);
   return toActor(tokens[0], userRows[0], botRows[0]);
 }
 
@@ -61,7 +62,7 @@ export type AccountAccess = {
 /** The owner of `key` together with the account and the owner's standing in it. */
 export async function resolveAccountAccess(db: Database, key: string, accountId: number): Promise<AccountAccess> {
   const q = keyLookups(db, await sha256Hex(key));
-  const [tokens, userRows, botRows, accountRows, memberships, botInboxes] = await db.batch([
+  const [tokens, userRows, botRows, accountRows, memberships, botInboxes] = await batch(db, [
     q.token,
     q.user,
     q.bot,

@@ -1,12 +1,14 @@
 import { and, eq } from "drizzle-orm";
 import { type Database, now, schema } from "../../db/client";
+import { batch, write } from "../kernel/batch";
+import { ROLE } from "../kernel/enums";
 
 const { accountUsers, inboxMembers, teamMembers, conversations } = schema;
 
 export type AccountUserRecord = { accountId: number; userId: number; role: number };
 
 export async function listAccountUsers(db: Database, accountId: number): Promise<AccountUserRecord[]> {
-  const [rows] = await db.batch([
+  const [rows] = await batch(db, [
     db
       .select({ accountId: accountUsers.accountId, userId: accountUsers.userId, role: accountUsers.role })
       .from(accountUsers)
@@ -17,12 +19,12 @@ export async function listAccountUsers(db: Database, accountId: number): Promise
 }
 
 /**
- * Makes the user a member of the account with `role`, or changes the role of an existing member.
- * The caller has loaded both the account and the user.
+ * Makes the user a member of the account with `role` (an agent unless given), or changes the role of an
+ * existing member. The caller has loaded both the account and the user.
  */
-export async function upsertAccountUser(db: Database, accountId: number, userId: number, role: number): Promise<AccountUserRecord> {
+export async function upsertAccountUser(db: Database, accountId: number, userId: number, role: number = ROLE.agent): Promise<AccountUserRecord> {
   const at = now();
-  const [rows] = await db.batch([
+  const [rows] = await batch(db, [
     db
       .insert(accountUsers)
       .values({ accountId, userId, role, activeAt: at, createdAt: at, updatedAt: at })
@@ -37,7 +39,7 @@ export async function upsertAccountUser(db: Database, accountId: number, userId:
  * too, and its open assignments in the account are released.
  */
 export async function removeAccountUser(db: Database, accountId: number, userId: number) {
-  await db.batch([
+  await write(db, [
     db
       .update(conversations)
       .set({ assigneeId: null, updatedAt: now() })

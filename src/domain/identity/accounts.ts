@@ -1,6 +1,8 @@
 import { and, eq, inArray } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { type Database, type Statement, lastInsertedId, now, schema } from "../../db/client";
+import { batch, write } from "../kernel/batch";
+import { ACCOUNT_STATUS } from "../kernel/enums";
 import { grantStatement } from "./platform-apps";
 import { type AccountRow } from "./rows";
 
@@ -35,7 +37,7 @@ export async function createAccount(
   createdBy: { platformAppId: number },
 ): Promise<AccountRow> {
   const at = now();
-  const [rows] = await db.batch([
+  const [rows] = await batch(db, [
     db
       .insert(accounts)
       .values({
@@ -43,7 +45,7 @@ export async function createAccount(
         locale: input.locale ?? "en",
         domain: input.domain ?? null,
         supportEmail: input.supportEmail ?? null,
-        status: input.status ?? 0,
+        status: input.status ?? ACCOUNT_STATUS.active,
         limits: input.limits ?? {},
         customAttributes: input.customAttributes ?? {},
         settings: input.settings ?? {},
@@ -60,7 +62,7 @@ export async function createAccount(
 /** Applies the given fields; `features` are merged into the current flags, the rest replace. */
 export async function updateAccount(db: Database, account: AccountRow, input: AccountInput): Promise<AccountRow> {
   const { features, ...fields } = input;
-  const [rows] = await db.batch([
+  const [rows] = await batch(db, [
     db
       .update(accounts)
       .set({
@@ -101,5 +103,5 @@ export async function deleteAccount(db: Database, accountId: number) {
     ...ACCOUNT_SCOPED_TABLES.map((table) => db.delete(table).where(eq(table.accountId, accountId))),
     db.delete(accounts).where(eq(accounts.id, accountId)),
   ];
-  await db.batch(statements as [Statement, ...Statement[]]);
+  await write(db, statements);
 }

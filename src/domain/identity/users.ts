@@ -1,5 +1,6 @@
 import { and, desc, eq, sql } from "drizzle-orm";
-import { type Database, type Statement, lastInsertedId, now, schema } from "../../db/client";
+import { type Database, lastInsertedId, now, schema } from "../../db/client";
+import { batch, write } from "../kernel/batch";
 import { hashPassword, randomKey, randomToken, sha256Hex, toHex, verifyPassword } from "./keys";
 import { grantStatement } from "./platform-apps";
 import { invalidField } from "../kernel/errors";
@@ -36,7 +37,8 @@ export type UserRecord = {
   }>;
 };
 
-function recordQueries(db: Database, userId: number) {
+/** Statements that read a user's record; `toUserRecord` joins their results. */
+export function userRecordQueries(db: Database, userId: number) {
   return [
     db.select().from(users).where(eq(users.id, userId)),
     db
@@ -61,7 +63,7 @@ function recordQueries(db: Database, userId: number) {
   ] as const;
 }
 
-function toRecord(
+export function toUserRecord(
   userRows: UserRow[],
   tokenRows: Array<{ token: string | null }>,
   memberships: UserRecord["memberships"],
@@ -70,14 +72,13 @@ function toRecord(
   return user && { user, accessToken: tokenRows[0]?.token ?? null, memberships };
 }
 
-/** The user and its view data; `extra` statements ride in the same round trip (e.g. an ownership check). */
-export async function loadUserRecord<E extends Statement[]>(db: Database, userId: number, ...extra: E) {
-  const [userRows, tokenRows, memberships, ...rest] = await db.batch([...recordQueries(db, userId), ...extra]);
-  return { record: toRecord(userRows, tokenRows, memberships), extra: rest as unknown[][] };
+/** The user and its view data, or undefined for an unknown user. */
+export async function loadUserRecord(db: Database, userId: number): Promise<UserRecord | undefined> {
+  return toUserRecord(...(await batch(db, userRecordQueries(db, userId))));
 }
 
 async function assertEmailFree(db: Database, email: string, exceptUserId?: number) {
-  const [rows] = await db.batch([db.select({ id: users.id }).from(users).where(eq(users.email, email))]);
+  const [rows] = await batch(db, [db.select({ id: users.id }).from(users).where(eq(users.email, email))]);
   if (rows[0] && rows[0].id !== exceptUserId) throw invalidField("email", "has already been taken", "taken");
 }
 
@@ -90,10 +91,10 @@ export async function findOrCreateUser(
   input: UserInput & { name: string; email: string },
   createdBy: { platformAppId: number },
 ): Promise<UserRecord> {
-  const [existing] = await db.batch([db.select({ id: users.id }).from(users).where(eq(users.email, input.email))]);
+  const [existing] = await batch(db, [db.select({ id: users.id }).from(users).where(eq(users.email, input.email))]);
   if (existing[0]) {
-    await db.batch([grantStatement(db, createdBy.platformAppId, "User", existing[0].id)]);
-    return (await loadUserRecord(db, existing[0].id)).record!;
+    await write(db, [grantStatement(db, createdBy.platformAppId, "User", existing[0].id)]);
+    return (await loadUserRecord(db, existing[0].id))!;
   }
   const created = await newUserStatements(db, {
     name: input.name,
@@ -106,7 +107,7 @@ export async function findOrCreateUser(
     uiSettings: input.uiSettings ?? {},
     confirmedAt: now(),
   });
-  const [inserted] = await db.batch([...created.statements, grantStatement(db, createdBy.platformAppId, "User", created.userId)]);
+  const [inserted] = await batch(db, [...created.statements, grantStatement(db, createdBy.platformAppId, "User", created.userId)]);
   return { user: inserted[0], accessToken: created.key, memberships: [] };
 }
 
@@ -134,7 +135,7 @@ export async function newUserStatements(db: Database, fields: NewUser) {
 export async function updateUser(db: Database, user: UserRow, input: UserInput): Promise<void> {
   if (input.email !== undefined && input.email !== user.email) await assertEmailFree(db, input.email, user.id);
   const { password, customAttributes, uiSettings, ...fields } = input;
-  await db.batch([
+  await write(db, [
     db
       .update(users)
       .set({
@@ -158,7 +159,7 @@ export async function changeOwnPassword(db: Database, user: UserRow, currentPass
 
 /** Deletes the user, its key and memberships; conversations it was assigned to become unassigned. */
 export async function deleteUser(db: Database, userId: number) {
-  await db.batch([
+  await write(db, [
     db.update(conversations).set({ assigneeId: null, updatedAt: now() }).where(eq(conversations.assigneeId, userId)),
     db.delete(accessTokens).where(and(eq(accessTokens.ownerType, "User"), eq(accessTokens.ownerId, userId))),
     db.delete(ssoTokens).where(eq(ssoTokens.userId, userId)),
@@ -179,7 +180,7 @@ const LOGIN_TOKEN_TTL_MS = 5 * 60 * 1000;
 export async function issueLoginToken(db: Database, userId: number): Promise<string> {
   const token = toHex(crypto.getRandomValues(new Uint8Array(32)));
   const at = now();
-  await db.batch([
+  await write(db, [
     db.insert(ssoTokens).values({ userId, tokenDigest: await sha256Hex(token), expiresAt: at + LOGIN_TOKEN_TTL_MS, createdAt: at }),
   ]);
   return token;

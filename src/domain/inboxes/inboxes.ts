@@ -4,9 +4,10 @@
  */
 import { type SQL, and, asc, eq, inArray, isNull, or, sql } from "drizzle-orm";
 import { type Database, type Statement, lastInsertedId, now, schema } from "../../db/client";
+import { batch, write, writeThenRead } from "../kernel/batch";
 import { actorUserId } from "../people/agents";
 import type { AgentBotRecord } from "../people/agent-bots";
-import { WIDGET_FEATURES } from "../kernel/enums";
+import { AGENT_BOT_INBOX_STATUS, WIDGET_FEATURES } from "../kernel/enums";
 import { changedAttributes, eventStatement } from "../../events/outbox";
 import { randomToken } from "../identity/keys";
 import { type AccountScope } from "../kernel/scope";
@@ -121,19 +122,19 @@ export async function listInboxes(scope: AccountScope): Promise<InboxRecord[]> {
   const own = eq(inboxes.accountId, accountId);
   const seats = db.select({ id: inboxMembers.inboxId }).from(inboxMembers).where(eq(inboxMembers.userId, actorUserId(scope)));
   const where = isAdministrator(scope) ? own : and(own, inArray(inboxes.id, seats));
-  const [rows, apis, widgets] = await db.batch([...recordQueries(db, where)]);
+  const [rows, apis, widgets] = await batch(db, recordQueries(db, where));
   return toRecords(rows, apis, widgets);
 }
 
 /** The inbox with its channel, without a caller's access check (event payloads). */
 export async function loadInboxRecord(db: Database, accountId: number, inboxId: number): Promise<InboxRecord | undefined> {
-  const [rows, apis, widgets] = await db.batch([...recordQueries(db, and(eq(inboxes.accountId, accountId), eq(inboxes.id, inboxId)))]);
+  const [rows, apis, widgets] = await batch(db, recordQueries(db, and(eq(inboxes.accountId, accountId), eq(inboxes.id, inboxId))));
   return toRecords(rows, apis, widgets)[0];
 }
 
 export async function getInbox(scope: AccountScope, inboxId: number): Promise<InboxRecord> {
   const where = and(eq(inboxes.accountId, scope.accountId), eq(inboxes.id, inboxId));
-  const [rows, apis, widgets, seat] = await scope.db.batch([...recordQueries(scope.db, where), callerSeatQuery(scope, inboxId)]);
+  const [rows, apis, widgets, seat] = await batch(scope.db, [...recordQueries(scope.db, where), callerSeatQuery(scope, inboxId)]);
   assertInboxAccess(scope, inboxId, rows, seat);
   return toRecords(rows, apis, widgets)[0];
 }
@@ -216,37 +217,44 @@ export async function createInbox(
   const { db, accountId } = scope;
   const at = now();
   const isApi = channel.type === "api";
-  const insertChannel = isApi
-    ? db
+  // The channel goes first: the inbox row refers to it as the channel table's last inserted id.
+  const inboxInsert = db
+    .insert(inboxes)
+    .values({
+      workingHours: DEFAULT_WORKING_HOURS,
+      ...inboxColumns(input, DEFAULT_WORKING_HOURS),
+      name: input.name,
+      accountId,
+      channelType: isApi ? API_CHANNEL : WIDGET_CHANNEL,
+      channelId: lastInsertedId(isApi ? apiChannels : webWidgetChannels),
+      identifier: randomToken(24),
+      hmacToken: randomToken(24),
+      hmacMandatory: channel.hmacMandatory ?? false,
+      createdAt: at,
+      updatedAt: at,
+    })
+    .returning();
+  const created = eventStatement(db, { accountId, eventName: "inbox_created", subjectType: "Inbox", subjectId: lastInsertedId(inboxes) });
+  if (isApi) {
+    const [apis, rows] = await batch(db, [
+      db
         .insert(apiChannels)
         .values({ ...apiColumns(channel), accountId, secret: randomToken(24), createdAt: at, updatedAt: at })
-        .returning()
-    : db
-        .insert(webWidgetChannels)
-        .values({ ...widgetColumns(channel), websiteUrl: channel.websiteUrl!, accountId, createdAt: at, updatedAt: at })
-        .returning();
-  const [channels, rows] = await db.batch([
-    insertChannel,
+        .returning(),
+      inboxInsert,
+      created,
+    ]);
+    return { inbox: rows[0], api: apis[0], widget: null };
+  }
+  const [widgets, rows] = await batch(db, [
     db
-      .insert(inboxes)
-      .values({
-        workingHours: DEFAULT_WORKING_HOURS,
-        ...inboxColumns(input, DEFAULT_WORKING_HOURS),
-        name: input.name,
-        accountId,
-        channelType: isApi ? API_CHANNEL : WIDGET_CHANNEL,
-        channelId: lastInsertedId(isApi ? apiChannels : webWidgetChannels),
-        identifier: randomToken(24),
-        hmacToken: randomToken(24),
-        hmacMandatory: channel.hmacMandatory ?? false,
-        createdAt: at,
-        updatedAt: at,
-      })
+      .insert(webWidgetChannels)
+      .values({ ...widgetColumns(channel), websiteUrl: channel.websiteUrl!, accountId, createdAt: at, updatedAt: at })
       .returning(),
-    eventStatement(db, { accountId, eventName: "inbox_created", subjectType: "Inbox", subjectId: lastInsertedId(inboxes) }),
+    inboxInsert,
+    created,
   ]);
-  const row = channels[0];
-  return { inbox: rows[0], api: isApi ? (row as ApiChannelRow) : null, widget: isApi ? null : (row as WidgetChannelRow) };
+  return { inbox: rows[0], api: null, widget: widgets[0] };
 }
 
 /** Applies inbox attributes and the channel's own editable attributes. */
@@ -261,18 +269,18 @@ export async function updateInbox(scope: AccountScope, inboxId: number, input: I
     ...changedColumns(current.inbox, inboxChanges),
     ...changedColumns(current.api ?? current.widget ?? {}, channelChanges),
   ];
-  const statements: Statement[] = [
+  const writes: Statement[] = [
     db.update(inboxes).set({ ...inboxChanges, updatedAt: at }).where(eq(inboxes.id, inboxId)),
   ];
   if (current.api) {
-    statements.push(db.update(apiChannels).set({ ...channelChanges, updatedAt: at }).where(eq(apiChannels.id, current.api.id)));
+    writes.push(db.update(apiChannels).set({ ...channelChanges, updatedAt: at }).where(eq(apiChannels.id, current.api.id)));
   }
   if (current.widget) {
-    statements.push(db.update(webWidgetChannels).set({ ...channelChanges, updatedAt: at }).where(eq(webWidgetChannels.id, current.widget.id)));
+    writes.push(db.update(webWidgetChannels).set({ ...channelChanges, updatedAt: at }).where(eq(webWidgetChannels.id, current.widget.id)));
   }
   // Chatwoot announces an inbox update only when something changed.
   if (changes.length > 0) {
-    statements.push(
+    writes.push(
       eventStatement(db, {
         accountId: scope.accountId,
         eventName: "inbox_updated",
@@ -282,10 +290,7 @@ export async function updateInbox(scope: AccountScope, inboxId: number, input: I
       }),
     );
   }
-  const where = eq(inboxes.id, inboxId);
-  statements.push(...recordQueries(db, where));
-  const results = await db.batch(statements as [Statement, ...Statement[]]);
-  const [rows, apis, widgets] = results.slice(-3) as [InboxRow[], ApiChannelRow[], WidgetChannelRow[]];
+  const [rows, apis, widgets] = await writeThenRead(db, writes, recordQueries(db, eq(inboxes.id, inboxId)));
   return toRecords(rows, apis, widgets)[0];
 }
 
@@ -306,7 +311,7 @@ export async function deleteInbox(scope: AccountScope, inboxId: number) {
   const { db } = scope;
   const { inbox } = await getInbox(scope, inboxId);
   const channelTable = inbox.channelType === API_CHANNEL ? apiChannels : webWidgetChannels;
-  await db.batch([
+  await write(db, [
     db.delete(inboxMembers).where(eq(inboxMembers.inboxId, inboxId)),
     db.delete(agentBotInboxes).where(eq(agentBotInboxes.inboxId, inboxId)),
     db.delete(channelTable).where(eq(channelTable.id, inbox.channelId)),
@@ -320,7 +325,7 @@ export async function deleteInbox(scope: AccountScope, inboxId: number) {
 export async function getInboxAgentBot(scope: AccountScope, inboxId: number): Promise<AgentBotRecord | null> {
   const { db } = scope;
   const botIds = db.select({ id: agentBotInboxes.agentBotId }).from(agentBotInboxes).where(eq(agentBotInboxes.inboxId, inboxId));
-  const [inboxRows, seat, bots, tokens] = await db.batch([
+  const [inboxRows, seat, bots, tokens] = await batch(db, [
     ...inboxAccessQueries(scope, inboxId),
     db.select().from(agentBots).where(inArray(agentBots.id, botIds)),
     db
@@ -340,7 +345,7 @@ export async function getInboxAgentBot(scope: AccountScope, inboxId: number): Pr
  */
 export async function setInboxAgentBot(scope: AccountScope, inboxId: number, botId: number | null) {
   const { db, accountId } = scope;
-  const [inboxRows, seat, bots] = await db.batch([
+  const [inboxRows, seat, bots] = await batch(db, [
     ...inboxAccessQueries(scope, inboxId),
     db
       .select({ id: agentBots.id })
@@ -353,11 +358,9 @@ export async function setInboxAgentBot(scope: AccountScope, inboxId: number, bot
   }
   const at = now();
   const disconnect = db.delete(agentBotInboxes).where(eq(agentBotInboxes.inboxId, inboxId));
-  if (botId === null) await db.batch([disconnect]);
-  else {
-    await db.batch([
-      disconnect,
-      db.insert(agentBotInboxes).values({ accountId, inboxId, agentBotId: botId, status: 0, createdAt: at, updatedAt: at }),
-    ]);
-  }
+  const connect =
+    botId === null
+      ? []
+      : [db.insert(agentBotInboxes).values({ accountId, inboxId, agentBotId: botId, status: AGENT_BOT_INBOX_STATUS.active, createdAt: at, updatedAt: at })];
+  await write(db, [disconnect, ...connect]);
 }

@@ -4,7 +4,9 @@
  */
 import { and, eq, inArray, or } from "drizzle-orm";
 import { chunks } from "../../db/chunks";
-import { type Database, type Statement, now, schema } from "../../db/client";
+import { type Database, now, schema } from "../../db/client";
+import { batch, write, writeThenRead } from "../kernel/batch";
+import { ROLE } from "../kernel/enums";
 import { type AgentRow, agentsQuery, assertAllAgents, memberIdsQueries } from "../people/agents";
 import { assertInboxAccess, inboxAccessQueries } from "./inboxes";
 import { type AccountScope } from "../kernel/scope";
@@ -20,7 +22,7 @@ const inboxAgentsQuery = (db: Database, accountId: number, inboxId: number) =>
 
 /** The inbox's members; an agent must be one of them to look. */
 export async function listInboxMembers(scope: AccountScope, inboxId: number): Promise<AgentRow[]> {
-  const [inboxRows, seat, agents] = await scope.db.batch([
+  const [inboxRows, seat, agents] = await batch(scope.db, [
     ...inboxAccessQueries(scope, inboxId),
     inboxAgentsQuery(scope.db, scope.accountId, inboxId),
   ]);
@@ -31,9 +33,9 @@ export async function listInboxMembers(scope: AccountScope, inboxId: number): Pr
 /** Who may be assigned the inbox's conversations: its members and every administrator. */
 export async function listAssignableAgents(scope: AccountScope, inboxId: number): Promise<AgentRow[]> {
   const { db, accountId } = scope;
-  const [inboxRows, seat, agents] = await db.batch([
+  const [inboxRows, seat, agents] = await batch(db, [
     ...inboxAccessQueries(scope, inboxId),
-    agentsQuery(db, accountId, or(eq(accountUsers.role, 1), inArray(accountUsers.userId, seatsOf(db, inboxId)))),
+    agentsQuery(db, accountId, or(eq(accountUsers.role, ROLE.administrator), inArray(accountUsers.userId, seatsOf(db, inboxId)))),
   ]);
   assertInboxAccess(scope, inboxId, inboxRows, seat);
   return agents;
@@ -42,7 +44,7 @@ export async function listAssignableAgents(scope: AccountScope, inboxId: number)
 /** Reads the inbox, its current members and which of `userIds` are agents; refuses strangers. */
 async function loadForChange(scope: AccountScope, inboxId: number, userIds: number[]) {
   const { db, accountId } = scope;
-  const [inboxRows, seats, ...memberRows] = await db.batch([
+  const [inboxRows, seats, ...memberRows] = await batch(db, [
     db.select({ id: inboxes.id }).from(inboxes).where(and(eq(inboxes.accountId, accountId), eq(inboxes.id, inboxId))),
     seatsOf(db, inboxId),
     ...memberIdsQueries(db, accountId, userIds),
@@ -52,7 +54,7 @@ async function loadForChange(scope: AccountScope, inboxId: number, userIds: numb
   return new Set(seats.map((s) => s.userId));
 }
 
-function seatInserts(db: Database, accountId: number, inboxId: number, userIds: number[]): Statement[] {
+function seatInserts(db: Database, accountId: number, inboxId: number, userIds: number[]) {
   const at = now();
   // Four values a row: 20 rows stay well below D1's 100 bound parameters.
   return chunks(userIds, 20).map((ids) =>
@@ -63,21 +65,18 @@ function seatInserts(db: Database, accountId: number, inboxId: number, userIds: 
   );
 }
 
-const seatDeletes = (db: Database, inboxId: number, userIds: number[]): Statement[] =>
+const seatDeletes = (db: Database, inboxId: number, userIds: number[]) =>
   chunks(userIds).map((ids) => db.delete(inboxMembers).where(and(eq(inboxMembers.inboxId, inboxId), inArray(inboxMembers.userId, ids))));
 
-/** Runs the writes, then reads the members back in the same batch. */
-async function writeAndList(scope: AccountScope, inboxId: number, writes: Statement[]): Promise<AgentRow[]> {
-  const statements = [...writes, inboxAgentsQuery(scope.db, scope.accountId, inboxId)];
-  const results = await scope.db.batch(statements as [Statement, ...Statement[]]);
-  return results.at(-1) as AgentRow[];
-}
 
 /** Adds agents to the inbox; answers all members. */
 export async function addInboxMembers(scope: AccountScope, inboxId: number, userIds: number[]): Promise<AgentRow[]> {
   const current = await loadForChange(scope, inboxId, userIds);
   const added = userIds.filter((id) => !current.has(id));
-  return writeAndList(scope, inboxId, seatInserts(scope.db, scope.accountId, inboxId, added));
+  const [members] = await writeThenRead(scope.db, seatInserts(scope.db, scope.accountId, inboxId, added), [
+    inboxAgentsQuery(scope.db, scope.accountId, inboxId),
+  ]);
+  return members;
 }
 
 /** Makes the members exactly `userIds`; every other agent leaves the inbox. Answers all members. */
@@ -86,10 +85,9 @@ export async function replaceInboxMembers(scope: AccountScope, inboxId: number, 
   const wanted = new Set(userIds);
   const removed = [...current].filter((id) => !wanted.has(id));
   const added = userIds.filter((id) => !current.has(id));
-  return writeAndList(scope, inboxId, [
-    ...seatDeletes(scope.db, inboxId, removed),
-    ...seatInserts(scope.db, scope.accountId, inboxId, added),
-  ]);
+  const writes = [...seatDeletes(scope.db, inboxId, removed), ...seatInserts(scope.db, scope.accountId, inboxId, added)];
+  const [members] = await writeThenRead(scope.db, writes, [inboxAgentsQuery(scope.db, scope.accountId, inboxId)]);
+  return members;
 }
 
 /** Removes the given agents; ids that are not members are ignored. */
@@ -97,5 +95,5 @@ export async function removeInboxMembers(scope: AccountScope, inboxId: number, u
   const current = await loadForChange(scope, inboxId, userIds);
   const removed = userIds.filter((id) => current.has(id));
   if (removed.length === 0) return;
-  await scope.db.batch(seatDeletes(scope.db, inboxId, removed) as [Statement, ...Statement[]]);
+  await write(scope.db, seatDeletes(scope.db, inboxId, removed));
 }

@@ -26,7 +26,11 @@ export async function writeThenRead<const T extends readonly Statement[]>(db: Da
   return results.slice(writes.length) as unknown as BatchResults<T>;
 }
 
-/** Runs the named statements in one round trip and answers their results under the same names. */
+/**
+ * Runs the named statements in one round trip, in the order they are written, and answers their results
+ * under the same names: for a batch whose result of interest sits between writes that must follow it.
+ * (Names keep their order as long as none is an integer, which JavaScript would move to the front.)
+ */
 export async function batchNamed<const T extends Record<string, Statement>>(
   db: Database,
   statements: T,

@@ -52,9 +52,18 @@ function storedValues<const T extends readonly string[]>(names: T): { readonly [
 
 export const ACCOUNT_STATUS = storedValues(ACCOUNT_STATUSES);
 export const ROLE = storedValues(ROLES);
+export const AVAILABILITY = storedValues(AVAILABILITIES);
+export const ATTRIBUTE_DISPLAY_TYPE = storedValues(ATTRIBUTE_DISPLAY_TYPES);
+export const ATTRIBUTE_MODEL = storedValues(ATTRIBUTE_MODELS);
+export const FILTER_TYPE = storedValues(FILTER_TYPES);
+/** Chatwoot's agent bot types: only webhook bots exist. */
+export const AGENT_BOT_TYPE = storedValues(["webhook"] as const);
 export const CONVERSATION_STATUS = storedValues(CONVERSATION_STATUSES);
 export const PRIORITY = storedValues(PRIORITIES);
 export const MESSAGE_TYPE = storedValues(MESSAGE_TYPES);
 export const MESSAGE_STATUS = storedValues(MESSAGE_STATUSES);
 export const CONTENT_TYPE = storedValues(CONTENT_TYPES);
 export const ARTICLE_STATUS = storedValues(ARTICLE_STATUSES);
+/** An agent bot's link to an inbox (Chatwoot's AgentBotInbox status): only an active one serves the inbox. */
+export const AGENT_BOT_INBOX_STATUSES = ["active", "inactive"] as const;
+export const AGENT_BOT_INBOX_STATUS = storedValues(AGENT_BOT_INBOX_STATUSES);

@@ -1,5 +1,7 @@
 import { and, eq, inArray, isNull, or } from "drizzle-orm";
 import { type Database, lastInsertedId, now, schema } from "../../db/client";
+import { batch, write } from "../kernel/batch";
+import { AGENT_BOT_TYPE } from "../kernel/enums";
 import { randomKey, randomToken, sha256Hex } from "../identity/keys";
 import { grantStatement } from "../identity/platform-apps";
 import { type AccountScope } from "../kernel/scope";
@@ -39,7 +41,7 @@ export async function createAgentBot(
   const at = now();
   const key = randomKey();
   const newBotId = lastInsertedId(agentBots);
-  const [rows] = await db.batch([
+  const [rows] = await batch(db, [
     db
       .insert(agentBots)
       .values({
@@ -48,7 +50,7 @@ export async function createAgentBot(
         description: input.description ?? null,
         outgoingUrl: input.outgoingUrl ?? null,
         avatarUrl: input.avatarUrl ?? null,
-        botType: input.botType ?? 0,
+        botType: input.botType ?? AGENT_BOT_TYPE.webhook,
         botConfig: input.botConfig ?? {},
         secret: randomToken(),
         createdAt: at,
@@ -62,7 +64,7 @@ export async function createAgentBot(
 }
 
 export async function updateAgentBot(db: Database, bot: AgentBotRow, input: AgentBotInput): Promise<AgentBotRecord> {
-  const [rows, tokens] = await db.batch([
+  const [rows, tokens] = await batch(db, [
     db
       .update(agentBots)
       .set({ ...input, updatedAt: now() })
@@ -75,7 +77,7 @@ export async function updateAgentBot(db: Database, bot: AgentBotRow, input: Agen
 
 /** Deletes the bot and its key; inboxes using it lose it and conversations assigned to it are released. */
 export async function deleteAgentBot(db: Database, botId: number) {
-  await db.batch([
+  await write(db, [
     db.update(conversations).set({ assigneeAgentBotId: null, updatedAt: now() }).where(eq(conversations.assigneeAgentBotId, botId)),
     db.delete(agentBotInboxes).where(eq(agentBotInboxes.agentBotId, botId)),
     db.delete(accessTokens).where(and(eq(accessTokens.ownerType, "AgentBot"), eq(accessTokens.ownerId, botId))),
@@ -94,7 +96,7 @@ const usableBy = (accountId: number) => or(eq(agentBots.accountId, accountId), i
 export async function listAccountAgentBots(scope: AccountScope): Promise<AgentBotRecord[]> {
   const { db, accountId } = scope;
   const ownIds = db.select({ id: agentBots.id }).from(agentBots).where(eq(agentBots.accountId, accountId));
-  const [bots, tokens] = await db.batch([
+  const [bots, tokens] = await batch(db, [
     db.select().from(agentBots).where(usableBy(accountId)).orderBy(agentBots.id),
     db
       .select({ ownerId: accessTokens.ownerId, token: accessTokens.token })
@@ -111,7 +113,7 @@ export async function listAccountAgentBots(scope: AccountScope): Promise<AgentBo
  */
 export async function findAccountAgentBot(scope: AccountScope, botId: number, options: { ownOnly: boolean }): Promise<AgentBotRecord> {
   const { db, accountId } = scope;
-  const [rows, tokens] = await db.batch([
+  const [rows, tokens] = await batch(db, [
     db
       .select()
       .from(agentBots)
@@ -141,7 +143,7 @@ export async function resetAgentBotKey(scope: AccountScope, botId: number): Prom
   const key = randomKey();
   const at = now();
   // Replace rather than update, so a bot that somehow lost its key row gets one.
-  await scope.db.batch([
+  await write(scope.db, [
     scope.db.delete(accessTokens).where(and(eq(accessTokens.ownerType, "AgentBot"), eq(accessTokens.ownerId, bot.id))),
     scope.db.insert(accessTokens).values({ ownerType: "AgentBot", ownerId: bot.id, token: key, tokenDigest: await sha256Hex(key), createdAt: at }),
   ]);

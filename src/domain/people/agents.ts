@@ -5,9 +5,12 @@
  */
 import { type SQL, and, asc, eq, inArray, sql } from "drizzle-orm";
 import { chunks } from "../../db/chunks";
-import { type Database, type Statement, now, schema } from "../../db/client";
+import { type Database, now, schema } from "../../db/client";
 import { removeAccountUser } from "../identity/account-users";
+import type { UserRow } from "../identity/rows";
 import { newUserStatements } from "../identity/users";
+import { batch, write, writeThenRead } from "../kernel/batch";
+import { AVAILABILITY, ROLE } from "../kernel/enums";
 import { type AccountScope } from "../kernel/scope";
 import { invalidField, notFound } from "../kernel/errors";
 
@@ -67,7 +70,7 @@ export function usersAsAgentsQuery(db: Database, accountId: number, where: SQL |
 }
 
 /** Statements: which of `userIds` are members of the account (any role); one per chunk. */
-export function memberIdsQueries(db: Database, accountId: number, userIds: readonly number[]): Statement[] {
+export function memberIdsQueries(db: Database, accountId: number, userIds: readonly number[]) {
   return chunks(userIds).map((ids) =>
     db
       .select({ memberUserId: accountUsers.userId })
@@ -80,8 +83,8 @@ export function memberIdsQueries(db: Database, accountId: number, userIds: reado
  * Inbox and team members must be agents of the account (Chatwoot accepts any user for inboxes and
  * answers 401 for teams): a 422 that names the ids that are not, before anything is written.
  */
-export function assertAllAgents(userIds: readonly number[], memberRows: unknown[][]) {
-  const members = new Set(memberRows.flat().map((r) => (r as { memberUserId: number }).memberUserId));
+export function assertAllAgents(userIds: readonly number[], memberRows: ReadonlyArray<ReadonlyArray<{ memberUserId: number }>>) {
+  const members = new Set(memberRows.flat().map((r) => r.memberUserId));
   const strangers = userIds.filter((id) => !members.has(id));
   if (strangers.length > 0) {
     throw invalidField("user_ids", `are not agents of this account: ${strangers.join(", ")}`, "not_account_members");
@@ -95,7 +98,7 @@ export function actorUserId(scope: AccountScope): number {
 }
 
 export async function listAgents(scope: AccountScope): Promise<AgentRow[]> {
-  const [rows] = await scope.db.batch([agentsQuery(scope.db, scope.accountId)]);
+  const [rows] = await batch(scope.db, [agentsQuery(scope.db, scope.accountId)]);
   return rows;
 }
 
@@ -112,7 +115,7 @@ export type AgentInput = {
  */
 export async function createAgent(scope: AccountScope, input: AgentInput & { email: string }): Promise<AgentRow> {
   const { db, accountId } = scope;
-  const [existing, membership] = await db.batch([
+  const [existing, membership] = await batch(db, [
     db.select().from(users).where(eq(users.email, input.email)),
     db
       .select({ id: accountUsers.id })
@@ -125,8 +128,8 @@ export async function createAgent(scope: AccountScope, input: AgentInput & { ema
   const inviterId = actorUserId(scope);
   const member = {
     accountId,
-    role: input.role ?? 0,
-    availability: input.availability ?? 0,
+    role: input.role ?? ROLE.agent,
+    availability: input.availability ?? AVAILABILITY.online,
     autoOffline: input.autoOffline ?? true,
     inviterId,
     createdAt: at,
@@ -135,18 +138,18 @@ export async function createAgent(scope: AccountScope, input: AgentInput & { ema
 
   const user = existing[0];
   if (user) {
-    await db.batch([db.insert(accountUsers).values({ ...member, userId: user.id })]);
+    await write(db, [db.insert(accountUsers).values({ ...member, userId: user.id })]);
     return toAgentRow(user, member);
   }
   const name = input.name?.trim();
   if (!name) throw invalidField("name", "must not be blank", "blank");
   const created = await newUserStatements(db, { name, email: input.email, inviterId, confirmedAt: null });
-  const [inserted] = await db.batch([...created.statements, db.insert(accountUsers).values({ ...member, userId: created.userId })]);
+  const [inserted] = await batch(db, [...created.statements, db.insert(accountUsers).values({ ...member, userId: created.userId })]);
   return toAgentRow(inserted[0], member);
 }
 
 function toAgentRow(
-  user: typeof users.$inferSelect,
+  user: UserRow,
   member: { role: number; availability: number; autoOffline: boolean },
 ): AgentRow {
   return {
@@ -165,7 +168,7 @@ function toAgentRow(
 
 /** The user's membership of this account, the user's name, and whether the user belongs to any other account. */
 async function findMembership(scope: AccountScope, userId: number) {
-  const [rows, names, elsewhere] = await scope.db.batch([
+  const [rows, names, elsewhere] = await batch(scope.db, [
     scope.db
       .select({ id: accountUsers.id })
       .from(accountUsers)
@@ -200,8 +203,8 @@ export async function updateAgent(scope: AccountScope, userId: number, input: Ag
     .where(eq(accountUsers.id, membership.id));
   const nameUpdate = name === undefined ? [] : [db.update(users).set({ name, updatedAt: at }).where(eq(users.id, userId))];
   // Read back in the same batch, after the writes: one round trip.
-  const results = await db.batch([memberUpdate, ...nameUpdate, agentsQuery(db, accountId, eq(accountUsers.userId, userId))]);
-  return (results.at(-1) as AgentRow[])[0];
+  const [rows] = await writeThenRead(db, [memberUpdate, ...nameUpdate], [agentsQuery(db, accountId, eq(accountUsers.userId, userId))]);
+  return rows[0];
 }
 
 /**

@@ -1,7 +1,8 @@
 /** Teams of an account and their members. Members must be agents of the account. */
 import { and, asc, eq, inArray } from "drizzle-orm";
 import { chunks } from "../../db/chunks";
-import { type Database, type Statement, now, schema } from "../../db/client";
+import { type Database, now, schema } from "../../db/client";
+import { batch, write, writeThenRead } from "../kernel/batch";
 import { type AgentRow, actorUserId, agentsQuery, assertAllAgents, memberIdsQueries } from "./agents";
 import { type AccountScope } from "../kernel/scope";
 import { invalidField, notFound } from "../kernel/errors";
@@ -32,7 +33,7 @@ function assertNameFree(rows: Array<{ id: number }>, exceptTeamId?: number) {
 
 export async function listTeams(scope: AccountScope): Promise<TeamRecord[]> {
   const { db, accountId } = scope;
-  const [rows, mine] = await db.batch([
+  const [rows, mine] = await batch(db, [
     db.select().from(teams).where(eq(teams.accountId, accountId)).orderBy(asc(teams.name), asc(teams.id)),
     callerTeamsQuery(db, accountId, actorUserId(scope)),
   ]);
@@ -42,7 +43,7 @@ export async function listTeams(scope: AccountScope): Promise<TeamRecord[]> {
 
 export async function getTeam(scope: AccountScope, teamId: number): Promise<TeamRecord> {
   const { db, accountId } = scope;
-  const [rows, mine] = await db.batch([teamQuery(db, accountId, teamId), callerTeamsQuery(db, accountId, actorUserId(scope))]);
+  const [rows, mine] = await batch(db, [teamQuery(db, accountId, teamId), callerTeamsQuery(db, accountId, actorUserId(scope))]);
   if (!rows[0]) throw notFound("Team", teamId);
   return { team: rows[0], isMember: mine.some((m) => m.teamId === teamId) };
 }
@@ -51,10 +52,10 @@ export async function getTeam(scope: AccountScope, teamId: number): Promise<Team
 export async function createTeam(scope: AccountScope, input: TeamInput & { name: string }): Promise<TeamRecord> {
   const { db, accountId } = scope;
   const name = input.name.toLowerCase();
-  const [same] = await db.batch([sameNameQuery(db, accountId, name)]);
+  const [same] = await batch(db, [sameNameQuery(db, accountId, name)]);
   assertNameFree(same);
   const at = now();
-  const [rows] = await db.batch([
+  const [rows] = await batch(db, [
     db
       .insert(teams)
       .values({
@@ -73,14 +74,14 @@ export async function createTeam(scope: AccountScope, input: TeamInput & { name:
 export async function updateTeam(scope: AccountScope, teamId: number, input: TeamInput): Promise<TeamRecord> {
   const { db, accountId } = scope;
   const name = input.name?.toLowerCase();
-  const [rows, mine, same] = await db.batch([
+  const [rows, mine, same] = await batch(db, [
     teamQuery(db, accountId, teamId),
     callerTeamsQuery(db, accountId, actorUserId(scope)),
     sameNameQuery(db, accountId, name ?? ""),
   ]);
   if (!rows[0]) throw notFound("Team", teamId);
   if (name !== undefined) assertNameFree(same, teamId);
-  const [updated] = await db.batch([
+  const [updated] = await batch(db, [
     db
       .update(teams)
       .set({ name, description: input.description, allowAutoAssign: input.allowAutoAssign, updatedAt: now() })
@@ -93,9 +94,9 @@ export async function updateTeam(scope: AccountScope, teamId: number, input: Tea
 /** Deletes the team and its memberships; its conversations stay, without a team. */
 export async function deleteTeam(scope: AccountScope, teamId: number) {
   const { db, accountId } = scope;
-  const [rows] = await db.batch([teamQuery(db, accountId, teamId)]);
+  const [rows] = await batch(db, [teamQuery(db, accountId, teamId)]);
   if (!rows[0]) throw notFound("Team", teamId);
-  await db.batch([
+  await write(db, [
     db
       .update(conversations)
       .set({ teamId: null, updatedAt: now() })
@@ -115,7 +116,7 @@ const teamAgentsQuery = (db: Database, accountId: number, teamId: number) =>
 
 export async function listTeamMembers(scope: AccountScope, teamId: number): Promise<AgentRow[]> {
   const { db, accountId } = scope;
-  const [rows, agents] = await db.batch([teamQuery(db, accountId, teamId), teamAgentsQuery(db, accountId, teamId)]);
+  const [rows, agents] = await batch(db, [teamQuery(db, accountId, teamId), teamAgentsQuery(db, accountId, teamId)]);
   if (!rows[0]) throw notFound("Team", teamId);
   return agents;
 }
@@ -123,7 +124,7 @@ export async function listTeamMembers(scope: AccountScope, teamId: number): Prom
 /** Reads the team, its current members and which of `userIds` are agents; refuses strangers. */
 async function loadForMemberChange(scope: AccountScope, teamId: number, userIds: number[]) {
   const { db, accountId } = scope;
-  const [rows, current, ...memberRows] = await db.batch([
+  const [rows, current, ...memberRows] = await batch(db, [
     teamQuery(db, accountId, teamId),
     membersOf(db, teamId),
     ...memberIdsQueries(db, accountId, userIds),
@@ -133,7 +134,7 @@ async function loadForMemberChange(scope: AccountScope, teamId: number, userIds:
   return new Set(current.map((m) => m.userId));
 }
 
-function insertMembers(db: Database, accountId: number, teamId: number, userIds: number[]): Statement[] {
+function insertMembers(db: Database, accountId: number, teamId: number, userIds: number[]) {
   const at = now();
   // Four values a row: 20 rows stay well below D1's 100 bound parameters.
   return chunks(userIds, 20).map((ids) =>
@@ -144,16 +145,18 @@ function insertMembers(db: Database, accountId: number, teamId: number, userIds:
   );
 }
 
+const removeMembers = (db: Database, teamId: number, userIds: number[]) =>
+  chunks(userIds).map((ids) => db.delete(teamMembers).where(and(eq(teamMembers.teamId, teamId), inArray(teamMembers.userId, ids))));
+
 /** Adds agents; answers only the ones that were not members yet (Chatwoot's reply). */
 export async function addTeamMembers(scope: AccountScope, teamId: number, userIds: number[]): Promise<AgentRow[]> {
   const { db, accountId } = scope;
   const current = await loadForMemberChange(scope, teamId, userIds);
   const added = userIds.filter((id) => !current.has(id));
   if (added.length === 0) return [];
-  const statements: Statement[] = [...insertMembers(db, accountId, teamId, added), teamAgentsQuery(db, accountId, teamId)];
-  const results = await db.batch(statements as [Statement, ...Statement[]]);
+  const [members] = await writeThenRead(db, insertMembers(db, accountId, teamId, added), [teamAgentsQuery(db, accountId, teamId)]);
   const isNew = new Set(added);
-  return (results.at(-1) as AgentRow[]).filter((agent) => isNew.has(agent.userId));
+  return members.filter((agent) => isNew.has(agent.userId));
 }
 
 /** Makes the members exactly `userIds`; answers all members. */
@@ -163,21 +166,14 @@ export async function replaceTeamMembers(scope: AccountScope, teamId: number, us
   const added = userIds.filter((id) => !current.has(id));
   const wanted = new Set(userIds);
   const removed = [...current].filter((id) => !wanted.has(id));
-  const statements: Statement[] = [
-    ...chunks(removed).map((ids) => db.delete(teamMembers).where(and(eq(teamMembers.teamId, teamId), inArray(teamMembers.userId, ids)))),
-    ...insertMembers(db, accountId, teamId, added),
-    teamAgentsQuery(db, accountId, teamId),
-  ];
-  const results = await db.batch(statements as [Statement, ...Statement[]]);
-  return results.at(-1) as AgentRow[];
+  const writes = [...removeMembers(db, teamId, removed), ...insertMembers(db, accountId, teamId, added)];
+  const [members] = await writeThenRead(db, writes, [teamAgentsQuery(db, accountId, teamId)]);
+  return members;
 }
 
 /** Removes the given agents; ids that are not members are ignored. */
 export async function removeTeamMembers(scope: AccountScope, teamId: number, userIds: number[]) {
   const { db } = scope;
   await loadForMemberChange(scope, teamId, userIds);
-  const statements: Statement[] = chunks(userIds).map((ids) =>
-    db.delete(teamMembers).where(and(eq(teamMembers.teamId, teamId), inArray(teamMembers.userId, ids))),
-  );
-  await db.batch(statements as [Statement, ...Statement[]]);
+  await write(db, removeMembers(db, teamId, userIds));
 }

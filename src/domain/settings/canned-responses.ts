@@ -4,12 +4,13 @@
  */
 import { and, eq, or, sql } from "drizzle-orm";
 import { now, schema } from "../../db/client";
+import { batch } from "../kernel/batch";
 import { type AccountScope } from "../kernel/scope";
+import type { CannedResponseRow } from "./rows";
 import { invalidField, notFound } from "../kernel/errors";
 
 const { cannedResponses } = schema;
 
-export type CannedResponseRow = typeof cannedResponses.$inferSelect;
 export type CannedResponseInput = { shortCode?: string; content?: string };
 
 const inAccount = (scope: AccountScope) => eq(cannedResponses.accountId, scope.accountId);
@@ -26,14 +27,14 @@ export async function listCannedResponses(scope: AccountScope, search?: string):
   const { db } = scope;
   const needle = foldAscii(search ?? "");
   if (!needle) {
-    const [rows] = await db.batch([db.select().from(cannedResponses).where(inAccount(scope)).orderBy(cannedResponses.id)]);
+    const [rows] = await batch(db, [db.select().from(cannedResponses).where(inAccount(scope)).orderBy(cannedResponses.id)]);
     return rows;
   }
   const inCode = sql<number>`instr(lower(${cannedResponses.shortCode}), ${needle})`;
   const inContent = sql<number>`instr(lower(${cannedResponses.content}), ${needle})`;
   // Chatwoot's ranking: short code starts with the text, then short code contains it, then content does.
   const rank = sql`CASE WHEN ${inCode} = 1 THEN 0 WHEN ${inCode} > 0 THEN 1 ELSE 2 END`;
-  const [rows] = await db.batch([
+  const [rows] = await batch(db, [
     db
       .select()
       .from(cannedResponses)
@@ -50,7 +51,7 @@ export async function createCannedResponse(
   input: Required<CannedResponseInput>,
 ): Promise<CannedResponseRow> {
   const { db, accountId } = scope;
-  const [clash] = await db.batch([
+  const [clash] = await batch(db, [
     db
       .select({ id: cannedResponses.id })
       .from(cannedResponses)
@@ -58,7 +59,7 @@ export async function createCannedResponse(
   ]);
   if (clash.length) throw shortCodeTaken();
   const at = now();
-  const [rows] = await db.batch([
+  const [rows] = await batch(db, [
     db
       .insert(cannedResponses)
       .values({ accountId, shortCode: input.shortCode, content: input.content, createdAt: at, updatedAt: at })
@@ -74,7 +75,7 @@ export async function updateCannedResponse(
 ): Promise<CannedResponseRow> {
   const { db } = scope;
   // One read finds both the response and any other response that already uses the new short code.
-  const [rows] = await db.batch([
+  const [rows] = await batch(db, [
     db
       .select({ id: cannedResponses.id })
       .from(cannedResponses)
@@ -87,7 +88,7 @@ export async function updateCannedResponse(
   ]);
   if (!rows.some((r) => r.id === id)) throw notFound("Canned response", id);
   if (rows.some((r) => r.id !== id)) throw shortCodeTaken();
-  const [updated] = await db.batch([
+  const [updated] = await batch(db, [
     db
       .update(cannedResponses)
       .set({ shortCode: input.shortCode, content: input.content, updatedAt: now() })
@@ -99,7 +100,7 @@ export async function updateCannedResponse(
 
 export async function deleteCannedResponse(scope: AccountScope, id: number): Promise<void> {
   const { db } = scope;
-  const [deleted] = await db.batch([
+  const [deleted] = await batch(db, [
     db
       .delete(cannedResponses)
       .where(and(inAccount(scope), eq(cannedResponses.id, id)))

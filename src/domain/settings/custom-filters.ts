@@ -4,12 +4,14 @@
  */
 import { and, eq, sql } from "drizzle-orm";
 import { now, schema } from "../../db/client";
+import { batch } from "../kernel/batch";
+import { FILTER_TYPE } from "../kernel/enums";
 import { type AccountScope } from "../kernel/scope";
+import type { CustomFilterRow } from "./rows";
 import { forbidden, invalidField, notFound } from "../kernel/errors";
 
 const { customFilters } = schema;
 
-export type CustomFilterRow = typeof customFilters.$inferSelect;
 export type CustomFilterInput = { name?: string; filterType?: number; query?: Record<string, unknown> };
 
 /** Chatwoot's limit per user per account. */
@@ -26,7 +28,7 @@ const mine = (scope: AccountScope) =>
 
 export async function listCustomFilters(scope: AccountScope, filterType: number): Promise<CustomFilterRow[]> {
   const { db } = scope;
-  const [rows] = await db.batch([
+  const [rows] = await batch(db, [
     db.select().from(customFilters).where(and(mine(scope), eq(customFilters.filterType, filterType))).orderBy(customFilters.id),
   ]);
   return rows;
@@ -34,7 +36,7 @@ export async function listCustomFilters(scope: AccountScope, filterType: number)
 
 export async function getCustomFilter(scope: AccountScope, id: number): Promise<CustomFilterRow> {
   const { db } = scope;
-  const [rows] = await db.batch([db.select().from(customFilters).where(and(mine(scope), eq(customFilters.id, id)))]);
+  const [rows] = await batch(db, [db.select().from(customFilters).where(and(mine(scope), eq(customFilters.id, id)))]);
   if (!rows[0]) throw notFound("Custom filter", id);
   return rows[0];
 }
@@ -46,19 +48,19 @@ export async function createCustomFilter(
   const { db, accountId } = scope;
   // Counting stops at the limit, so the read never scans more than MAX_CUSTOM_FILTERS index entries.
   const upToLimit = db.select({ one: sql`1` }).from(customFilters).where(mine(scope)).limit(MAX_CUSTOM_FILTERS).as("up_to_limit");
-  const [[{ count }]] = await db.batch([db.select({ count: sql<number>`count(*)` }).from(upToLimit)]);
+  const [[{ count }]] = await batch(db, [db.select({ count: sql<number>`count(*)` }).from(upToLimit)]);
   if (count >= MAX_CUSTOM_FILTERS) {
     throw invalidField("", `Limit reached: a user may keep at most ${MAX_CUSTOM_FILTERS} custom filters per account`, "limit_reached");
   }
   const at = now();
-  const [rows] = await db.batch([
+  const [rows] = await batch(db, [
     db
       .insert(customFilters)
       .values({
         accountId,
         userId: ownerOf(scope),
         name: input.name,
-        filterType: input.filterType ?? 0,
+        filterType: input.filterType ?? FILTER_TYPE.conversation,
         query: input.query,
         createdAt: at,
         updatedAt: at,
@@ -70,7 +72,7 @@ export async function createCustomFilter(
 
 export async function updateCustomFilter(scope: AccountScope, id: number, input: CustomFilterInput): Promise<CustomFilterRow> {
   const { db } = scope;
-  const [rows] = await db.batch([
+  const [rows] = await batch(db, [
     db
       .update(customFilters)
       .set({ name: input.name, filterType: input.filterType, query: input.query, updatedAt: now() })
@@ -83,7 +85,7 @@ export async function updateCustomFilter(scope: AccountScope, id: number, input:
 
 export async function deleteCustomFilter(scope: AccountScope, id: number): Promise<void> {
   const { db } = scope;
-  const [rows] = await db.batch([
+  const [rows] = await batch(db, [
     db.delete(customFilters).where(and(mine(scope), eq(customFilters.id, id))).returning({ id: customFilters.id }),
   ]);
   if (!rows[0]) throw notFound("Custom filter", id);

@@ -4,12 +4,13 @@
  */
 import { and, eq } from "drizzle-orm";
 import { now, schema } from "../../db/client";
+import { batch } from "../kernel/batch";
 import { type AccountScope } from "../kernel/scope";
+import type { DashboardAppRow } from "./rows";
 import { notFound } from "../kernel/errors";
 
 const { dashboardApps } = schema;
 
-export type DashboardAppRow = typeof dashboardApps.$inferSelect;
 export type Frame = { type: "frame"; url: string };
 export type DashboardAppInput = { title?: string; content?: Frame[] };
 
@@ -17,13 +18,13 @@ const inAccount = (scope: AccountScope) => eq(dashboardApps.accountId, scope.acc
 
 export async function listDashboardApps(scope: AccountScope): Promise<DashboardAppRow[]> {
   const { db } = scope;
-  const [rows] = await db.batch([db.select().from(dashboardApps).where(inAccount(scope)).orderBy(dashboardApps.id)]);
+  const [rows] = await batch(db, [db.select().from(dashboardApps).where(inAccount(scope)).orderBy(dashboardApps.id)]);
   return rows;
 }
 
 export async function getDashboardApp(scope: AccountScope, id: number): Promise<DashboardAppRow> {
   const { db } = scope;
-  const [rows] = await db.batch([db.select().from(dashboardApps).where(and(inAccount(scope), eq(dashboardApps.id, id)))]);
+  const [rows] = await batch(db, [db.select().from(dashboardApps).where(and(inAccount(scope), eq(dashboardApps.id, id)))]);
   if (!rows[0]) throw notFound("Dashboard app", id);
   return rows[0];
 }
@@ -31,7 +32,7 @@ export async function getDashboardApp(scope: AccountScope, id: number): Promise<
 export async function createDashboardApp(scope: AccountScope, input: Required<DashboardAppInput>): Promise<DashboardAppRow> {
   const { db, accountId, actor } = scope;
   const at = now();
-  const [rows] = await db.batch([
+  const [rows] = await batch(db, [
     db
       .insert(dashboardApps)
       .values({
@@ -50,7 +51,7 @@ export async function createDashboardApp(scope: AccountScope, input: Required<Da
 
 export async function updateDashboardApp(scope: AccountScope, id: number, input: DashboardAppInput): Promise<DashboardAppRow> {
   const { db } = scope;
-  const [rows] = await db.batch([
+  const [rows] = await batch(db, [
     db
       .update(dashboardApps)
       .set({ title: input.title, content: input.content, updatedAt: now() })
@@ -63,7 +64,7 @@ export async function updateDashboardApp(scope: AccountScope, id: number, input:
 
 export async function deleteDashboardApp(scope: AccountScope, id: number): Promise<void> {
   const { db } = scope;
-  const [rows] = await db.batch([
+  const [rows] = await batch(db, [
     db.delete(dashboardApps).where(and(inAccount(scope), eq(dashboardApps.id, id))).returning({ id: dashboardApps.id }),
   ]);
   if (!rows[0]) throw notFound("Dashboard app", id);

@@ -8,6 +8,7 @@
  */
 import { and, eq } from "drizzle-orm";
 import { schema } from "../../db/client";
+import { batch } from "../kernel/batch";
 import { type AccountScope } from "../kernel/scope";
 import { invalidField, notFound } from "../kernel/errors";
 
@@ -56,7 +57,7 @@ export type AppRecord = { app: CatalogueApp; enabled: boolean };
 /** Every catalogue app with whether the account uses it: one batch, at most one row read per app. */
 export async function listApps(scope: AccountScope): Promise<AppRecord[]> {
   const { db, accountId } = scope;
-  const [usesWebhooks, usesDashboardApps] = await db.batch([
+  const [usesWebhooks, usesDashboardApps] = await batch(db, [
     db.select({ id: webhooks.id }).from(webhooks).where(eq(webhooks.accountId, accountId)).limit(1),
     db.select({ id: dashboardApps.id }).from(dashboardApps).where(eq(dashboardApps.accountId, accountId)).limit(1),
   ]);
@@ -92,7 +93,7 @@ export function createHook(_scope: AccountScope, input: { appId: string }): neve
 /** An existing hook (none can be created here) may not be changed either; an unknown one is a 404. */
 export async function updateHook(scope: AccountScope, id: number): Promise<never> {
   const { db, accountId } = scope;
-  const [rows] = await db.batch([
+  const [rows] = await batch(db, [
     db
       .select({ appId: integrationHooks.appId })
       .from(integrationHooks)
@@ -104,7 +105,7 @@ export async function updateHook(scope: AccountScope, id: number): Promise<never
 
 export async function deleteHook(scope: AccountScope, id: number): Promise<void> {
   const { db, accountId } = scope;
-  const [rows] = await db.batch([
+  const [rows] = await batch(db, [
     db
       .delete(integrationHooks)
       .where(and(eq(integrationHooks.accountId, accountId), eq(integrationHooks.id, id)))

@@ -5,12 +5,13 @@
 import { and, asc, eq, exists, inArray, or, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import { now, schema } from "../../db/client";
+import { batch } from "../kernel/batch";
 import { type AccountScope } from "../kernel/scope";
+import type { LabelRow } from "./rows";
 import { invalidField, notFound } from "../kernel/errors";
 
 const { labels, taggings } = schema;
 
-export type LabelRow = typeof labels.$inferSelect;
 export type LabelInput = { title?: string; description?: string | null; color?: string; showOnSidebar?: boolean };
 
 const TAGGABLE_TYPES = ["Conversation", "Contact"];
@@ -20,25 +21,25 @@ const titleTaken = () => invalidField("title", "has already been taken", "taken"
 
 export async function listLabels(scope: AccountScope): Promise<LabelRow[]> {
   const { db } = scope;
-  const [rows] = await db.batch([db.select().from(labels).where(inAccount(scope)).orderBy(asc(labels.title))]);
+  const [rows] = await batch(db, [db.select().from(labels).where(inAccount(scope)).orderBy(asc(labels.title))]);
   return rows;
 }
 
 export async function getLabel(scope: AccountScope, id: number): Promise<LabelRow> {
   const { db } = scope;
-  const [rows] = await db.batch([db.select().from(labels).where(and(inAccount(scope), eq(labels.id, id)))]);
+  const [rows] = await batch(db, [db.select().from(labels).where(and(inAccount(scope), eq(labels.id, id)))]);
   if (!rows[0]) throw notFound("Label", id);
   return rows[0];
 }
 
 export async function createLabel(scope: AccountScope, input: LabelInput & { title: string }): Promise<LabelRow> {
   const { db, accountId } = scope;
-  const [clash] = await db.batch([
+  const [clash] = await batch(db, [
     db.select({ id: labels.id }).from(labels).where(and(inAccount(scope), eq(labels.title, input.title))),
   ]);
   if (clash.length) throw titleTaken();
   const at = now();
-  const [rows] = await db.batch([
+  const [rows] = await batch(db, [
     db
       .insert(labels)
       .values({
@@ -58,7 +59,7 @@ export async function createLabel(scope: AccountScope, input: LabelInput & { tit
 export async function updateLabel(scope: AccountScope, id: number, input: LabelInput): Promise<LabelRow> {
   const { db } = scope;
   // One read finds the label and any other label that already has the new title.
-  const [rows] = await db.batch([
+  const [rows] = await batch(db, [
     db
       .select({ id: labels.id, title: labels.title })
       .from(labels)
@@ -80,9 +81,7 @@ export async function updateLabel(scope: AccountScope, id: number, input: LabelI
     .where(and(inAccount(scope), eq(labels.id, id)))
     .returning();
   const renamed = input.title !== undefined && input.title !== current.title;
-  const [updated] = renamed
-    ? await db.batch([update, ...renameTaggings(scope, current.title, input.title!)])
-    : await db.batch([update]);
+  const [updated] = await batch(db, [update, ...(renamed ? renameTaggings(scope, current.title, input.title!) : [])]);
   return updated[0];
 }
 
@@ -115,7 +114,7 @@ function renameTaggings(scope: AccountScope, from: string, to: string) {
 /** Deletes the label. Like Chatwoot, records keep the tag; it simply has no label record any more. */
 export async function deleteLabel(scope: AccountScope, id: number): Promise<void> {
   const { db } = scope;
-  const [deleted] = await db.batch([
+  const [deleted] = await batch(db, [
     db.delete(labels).where(and(inAccount(scope), eq(labels.id, id))).returning({ id: labels.id }),
   ]);
   if (!deleted.length) throw notFound("Label", id);

@@ -4,9 +4,11 @@
  */
 import { type SQLWrapper, and, eq, inArray, or } from "drizzle-orm";
 import { now, schema } from "../../db/client";
+import { batch, writeThenRead } from "../kernel/batch";
 import { isForbiddenTarget } from "../../webhooks/target-url";
 import { randomToken } from "../identity/keys";
 import { type AccountScope } from "../kernel/scope";
+import type { WebhookRow } from "./rows";
 import { type ErrorEntry, invalid, notFound } from "../kernel/errors";
 
 const { webhooks, webhookDeliveries, inboxes } = schema;
@@ -29,7 +31,6 @@ export const WEBHOOK_EVENTS = [
 
 export const DEFAULT_WEBHOOK_EVENTS = WEBHOOK_EVENTS.slice(0, 8);
 
-export type WebhookRow = typeof webhooks.$inferSelect;
 export type InboxRef = { id: number; name: string };
 export type WebhookRecord = { webhook: WebhookRow; inbox: InboxRef | null };
 /** null subscriptions: the default list. null inboxId: no inbox. */
@@ -47,7 +48,7 @@ function inboxesOf(scope: AccountScope, ids: number[] | SQLWrapper) {
 export async function listWebhooks(scope: AccountScope): Promise<WebhookRecord[]> {
   const { db } = scope;
   const usedInboxes = db.select({ id: webhooks.inboxId }).from(webhooks).where(inAccount(scope));
-  const [rows, inboxRows] = await db.batch([
+  const [rows, inboxRows] = await batch(db, [
     db.select().from(webhooks).where(inAccount(scope)).orderBy(webhooks.id),
     inboxesOf(scope, usedInboxes),
   ]);
@@ -69,14 +70,14 @@ function check(url: string | undefined, clash: boolean, inboxId: number | null |
 
 export async function createWebhook(scope: AccountScope, input: WebhookInput & { url: string }): Promise<WebhookRecord> {
   const { db, accountId } = scope;
-  const [clash, inboxRows] = await db.batch([
+  const [clash, inboxRows] = await batch(db, [
     db.select({ id: webhooks.id }).from(webhooks).where(and(inAccount(scope), eq(webhooks.url, input.url))),
     inboxesOf(scope, input.inboxId ? [input.inboxId] : []),
   ]);
   const inbox = inboxRows[0] ?? null;
   check(input.url, clash.length > 0, input.inboxId, inbox);
   const at = now();
-  const [rows] = await db.batch([
+  const [rows] = await batch(db, [
     db
       .insert(webhooks)
       .values({
@@ -98,7 +99,7 @@ export async function updateWebhook(scope: AccountScope, id: number, input: Webh
   const { db } = scope;
   const currentInbox = db.select({ id: webhooks.inboxId }).from(webhooks).where(and(inAccount(scope), eq(webhooks.id, id)));
   // One read: the webhook, any other webhook with the new URL, and the inbox it will point to.
-  const [rows, inboxRows] = await db.batch([
+  const [rows, inboxRows] = await batch(db, [
     db
       .select()
       .from(webhooks)
@@ -111,7 +112,7 @@ export async function updateWebhook(scope: AccountScope, id: number, input: Webh
   const urlChanged = input.url !== undefined && input.url !== current.url;
   check(urlChanged ? input.url : undefined, rows.some((r) => r.id !== id), input.inboxId, inbox);
 
-  const [updated] = await db.batch([
+  const [updated] = await batch(db, [
     db
       .update(webhooks)
       .set({
@@ -131,9 +132,10 @@ export async function updateWebhook(scope: AccountScope, id: number, input: Webh
 /** Deletes the webhook and its delivery log. */
 export async function deleteWebhook(scope: AccountScope, id: number): Promise<void> {
   const { db, accountId } = scope;
-  const [, deleted] = await db.batch([
-    db.delete(webhookDeliveries).where(and(eq(webhookDeliveries.accountId, accountId), eq(webhookDeliveries.webhookId, id))),
-    db.delete(webhooks).where(and(inAccount(scope), eq(webhooks.id, id))).returning({ id: webhooks.id }),
-  ]);
+  const [deleted] = await writeThenRead(
+    db,
+    [db.delete(webhookDeliveries).where(and(eq(webhookDeliveries.accountId, accountId), eq(webhookDeliveries.webhookId, id)))],
+    [db.delete(webhooks).where(and(inAccount(scope), eq(webhooks.id, id))).returning({ id: webhooks.id })],
+  );
   if (!deleted.length) throw notFound("Webhook", id);
 }

@@ -13,7 +13,7 @@ function currentUser(c: AppContext) {
 }
 
 async function renderProfile(c: AppContext) {
-  const { record } = await loadUserRecord(c.var.db, currentUser(c).id);
+  const record = await loadUserRecord(c.var.db, currentUser(c).id);
   return c.json(userView(record!, await userHmacIdentifier(c.env, record!.user.email)));
 }
 

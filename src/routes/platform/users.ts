@@ -7,7 +7,8 @@ import { IdParam } from "../../schemas/common";
 import { PlatformUserCreate, PlatformUserUpdate } from "../../schemas/users";
 import { userHmacIdentifier } from "../user-identity";
 import { userView } from "../../views/users";
-import { ownedUser, platformAppId } from "./owned";
+import { ownedUser } from "../../domain/platform/ownership";
+import { platformScope } from "./scope";
 
 const toUserInput = (body: z.infer<typeof PlatformUserUpdate>) => ({
   name: body.name,
@@ -25,21 +26,22 @@ export const platformUsers = new Hono<AppEnv>()
   .post("/", validate("json", PlatformUserCreate), async (c) => {
     const body = c.req.valid("json");
     const input = { ...toUserInput(body), name: body.name, email: body.email };
-    return render(c, await findOrCreateUser(c.var.db, input, { platformAppId: platformAppId(c) }));
+    const scope = platformScope(c);
+    return render(c, await findOrCreateUser(scope.db, input, scope));
   })
-  .get("/:id", validate("param", IdParam), async (c) => render(c, await ownedUser(c, c.req.valid("param").id)))
+  .get("/:id", validate("param", IdParam), async (c) => render(c, await ownedUser(platformScope(c), c.req.valid("param").id)))
   .on(["PATCH", "PUT"], "/:id", validate("param", IdParam), validate("json", PlatformUserUpdate), async (c) => {
-    const { user } = await ownedUser(c, c.req.valid("param").id);
+    const { user } = await ownedUser(platformScope(c), c.req.valid("param").id);
     await updateUser(c.var.db, user, toUserInput(c.req.valid("json")));
-    return render(c, (await loadUserRecord(c.var.db, user.id)).record!);
+    return render(c, (await loadUserRecord(c.var.db, user.id))!);
   })
   .delete("/:id", validate("param", IdParam), async (c) => {
-    const { user } = await ownedUser(c, c.req.valid("param").id);
+    const { user } = await ownedUser(platformScope(c), c.req.valid("param").id);
     await deleteUser(c.var.db, user.id);
     return c.json({});
   })
   .get("/:id/login", validate("param", IdParam), async (c) => {
-    const { user } = await ownedUser(c, c.req.valid("param").id);
+    const { user } = await ownedUser(platformScope(c), c.req.valid("param").id);
     const token = await issueLoginToken(c.var.db, user.id);
     const url = new URL("/app/login", c.env.FRONTEND_URL);
     url.searchParams.set("email", user.email);
@@ -47,7 +49,7 @@ export const platformUsers = new Hono<AppEnv>()
     return c.json({ url: url.toString() });
   })
   .post("/:id/token", validate("param", IdParam), async (c) => {
-    const { user, accessToken } = await ownedUser(c, c.req.valid("param").id);
+    const { user, accessToken } = await ownedUser(platformScope(c), c.req.valid("param").id);
     return c.json({
       access_token: accessToken,
       expiry: null,

@@ -1,7 +1,7 @@
 /**
- * Loading contacts as the API shows them: the contact row and, when asked for, its contact inboxes with
- * the inbox fields of Chatwoot's InboxSlim. One statement per call, so it fits in any read batch, and
- * the contact inboxes come back as a JSON column of each contact row (no second query, no N+1).
+ * The contact loader: contacts as the API shows them, the contact row and, when asked for, its contact
+ * inboxes with the inbox fields of Chatwoot's InboxSlim. One statement per call, so it fits in any read
+ * batch, and the contact inboxes come back as a JSON column of each contact row (no second query, no N+1).
  */
 import { type SQL, sql } from "drizzle-orm";
 import { type Database, decodeRow, rawSql, schema } from "../../db/client";
