@@ -42,10 +42,12 @@ describe("attribute pattern cost", () => {
     expect(compileAttributePattern(pattern)).toBeNull();
   });
 
-  it("matches a 1,500-character value against the slowest accepted shape within a second", () => {
+  // A refused shape (exponential) would not finish at all on 1,500 characters; the slowest accepted one is
+  // cubic, about a second here. The bound leaves room for a loaded machine without letting a hang pass.
+  it("matches a 1,500-character value against the slowest accepted shape in bounded time", () => {
     const pattern = compileAttributePattern("^\\d*\\d*\\d*x$")!;
     const started = performance.now();
     expect(pattern.test("1".repeat(1500))).toBe(false);
-    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(performance.now() - started).toBeLessThan(10_000);
   });
 });
