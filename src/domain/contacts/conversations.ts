@@ -3,7 +3,7 @@ import { and, desc, eq } from "drizzle-orm";
 import { schema } from "../../db/client";
 import { contactQuery } from "./contacts";
 import { visibleInboxCondition } from "../inboxes/access";
-import { type ConversationRecord, loadConversationRecords } from "../conversations/records";
+import { type ConversationRecord, loadConversationRecords } from "../conversations/loader";
 import { type AccountScope } from "../kernel/scope";
 import { notFound } from "../kernel/errors";
 

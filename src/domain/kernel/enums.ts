@@ -58,3 +58,6 @@ export const MESSAGE_TYPE = storedValues(MESSAGE_TYPES);
 export const MESSAGE_STATUS = storedValues(MESSAGE_STATUSES);
 export const CONTENT_TYPE = storedValues(CONTENT_TYPES);
 export const ARTICLE_STATUS = storedValues(ARTICLE_STATUSES);
+/** An agent bot's link to an inbox (Chatwoot's AgentBotInbox status): only an active one serves the inbox. */
+export const AGENT_BOT_INBOX_STATUSES = ["active", "inactive"] as const;
+export const AGENT_BOT_INBOX_STATUS = storedValues(AGENT_BOT_INBOX_STATUSES);
