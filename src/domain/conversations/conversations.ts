@@ -1,7 +1,8 @@
 /**
- * Conversation actions. Each one: one batch of reads (the conversation by display id, the caller's
- * memberships, what the action checks), then one batch that writes the change with its counters and
- * events and loads the record the response shows.
+ * Conversation actions, the functions routes (and next automation and the public API) call. Each one:
+ * one batch of reads (the conversation by display id with whether the caller reaches it, see access.ts,
+ * and what the action checks), then one batch that writes the change with its counters and events
+ * (changes.ts) and loads the record the response shows.
  */
 import { and, desc, eq, sql } from "drizzle-orm";
 import { chunks } from "../../db/chunks";
@@ -123,7 +124,7 @@ export async function createConversation(scope: AccountScope, input: Conversatio
     bot: activeInboxBotQuery(scope, inboxRef),
   });
 
-  const inbox = read.inbox[0]?.inbox;
+  const [{ inbox, openable } = { inbox: undefined, openable: null }] = read.inbox;
   const contact = read.contact[0];
   if (bySource && input.inboxId === undefined && input.contactId === undefined && !inbox) {
     throw invalidField("source_id", `no contact inbox with source id ${input.sourceId} in this account`, "not_found");
@@ -134,7 +135,7 @@ export async function createConversation(scope: AccountScope, input: Conversatio
   if (sourceInbox && sourceInbox.contactId !== contact.id) throw invalidField("source_id", "is already used by another contact in this inbox", "taken");
   if (bySource && input.contactId === undefined && !sourceInbox) throw invalidField("source_id", `no contact inbox with source id ${input.sourceId}`, "not_found");
 
-  if (!read.inbox[0].openable) throw forbidden(`You are not a member of inbox ${inbox.id}`, "inbox_not_accessible");
+  if (!openable) throw forbidden(`You are not a member of inbox ${inbox.id}`, "inbox_not_accessible");
   if (input.assigneeId) checkAssignee(input.assigneeId, read.assignee, read.assigneeInbox);
   if (input.teamId) checkTeam(input.teamId, read.team);
   checkCustomAttributes(read.definitions, input.customAttributes);
