@@ -28,14 +28,15 @@ app.use("*", async (c, next) => {
 });
 
 /**
- * After a successful write, move the events it wrote from the outbox to the queue, once the response
- * is on its way. (The cron trigger sweeps up anything this misses.)
+ * After a change that wrote events, move them from the outbox to the queue once the response is on its
+ * way. Requests that wrote no event (reads, read-only POSTs, refused writes) pay nothing. The cron trigger
+ * sweeps up anything this misses.
  */
 app.use("*", async (c, next) => {
   await next();
-  if (c.req.method === "GET" || c.res.status >= 400) return;
+  if (c.var.meter.eventsWritten === 0) return;
   c.executionCtx.waitUntil(
-    dispatchPendingEvents(createDb(c.env.DB), c.env.EVENTS).catch((error) =>
+    dispatchPendingEvents(c.var.db, c.env.EVENTS).catch((error) =>
       console.error(JSON.stringify({ level: "error", requestId: c.var.requestId, dispatch: String(error) })),
     ),
   );

@@ -10,6 +10,8 @@ export class QueryMeter {
   rowsRead = 0;
   rowsWritten = 0;
   unmetered = 0;
+  /** Outbox rows written by committed batches: after-response dispatch runs only when there are some. */
+  eventsWritten = 0;
 
   async track<T>(call: () => Promise<T>, metaOf: ((result: T) => D1Meta[]) | null): Promise<T> {
     const started = performance.now();
@@ -43,14 +45,18 @@ export class QueryMeter {
   }
 }
 
+/** The outbox insert as drizzle writes it; recognised so that the meter can tell when events were written. */
+const OUTBOX_INSERT = /^\s*insert\s+into\s+"event_outbox"/i;
+
 class MeteredStatement {
   constructor(
     readonly inner: D1PreparedStatement,
     private readonly meter: QueryMeter,
+    readonly writesEvents: boolean,
   ) {}
 
   bind(...values: unknown[]) {
-    return new MeteredStatement(this.inner.bind(...values), this.meter);
+    return new MeteredStatement(this.inner.bind(...values), this.meter, this.writesEvents);
   }
 
   first(column?: string) {
@@ -58,11 +64,17 @@ class MeteredStatement {
   }
 
   all() {
-    return this.meter.track(() => this.inner.all(), (r) => [r.meta]);
+    return this.counted(this.meter.track(() => this.inner.all(), (r) => [r.meta]));
   }
 
   run() {
-    return this.meter.track(() => this.inner.run(), (r) => [r.meta]);
+    return this.counted(this.meter.track(() => this.inner.run(), (r) => [r.meta]));
+  }
+
+  private async counted<T>(result: Promise<T>): Promise<T> {
+    const value = await result;
+    if (this.writesEvents) this.meter.eventsWritten += 1;
+    return value;
   }
 
   raw(options?: { columnNames?: boolean }) {
@@ -73,12 +85,16 @@ class MeteredStatement {
 /** A D1Database whose every call is counted by `meter`. */
 export function meterD1(d1: D1Database, meter: QueryMeter): D1Database {
   const metered = {
-    prepare: (query: string) => new MeteredStatement(d1.prepare(query), meter),
-    batch: (statements: MeteredStatement[]) =>
-      meter.track(
+    prepare: (query: string) => new MeteredStatement(d1.prepare(query), meter, OUTBOX_INSERT.test(query)),
+    batch: async (statements: MeteredStatement[]) => {
+      const results = await meter.track(
         () => d1.batch(statements.map((s) => (s instanceof MeteredStatement ? s.inner : s))),
         (results) => results.map((r) => r.meta),
-      ),
+      );
+      // a batch is atomic: once it has returned, its outbox rows are committed
+      meter.eventsWritten += statements.filter((s) => s instanceof MeteredStatement && s.writesEvents).length;
+      return results;
+    },
     exec: (query: string) => meter.track(() => d1.exec(query), null),
     withSession: () => {
       throw new Error("D1 sessions are not used by edgedesk");

@@ -17,8 +17,13 @@ export type AppEnv = {
     /** the caller's role in `account`; null for an agent bot */
     role: Role | null;
     membership: AccountUserRow | null;
+    /** the files of a multipart body, on routes that declare `acceptFiles()` (other routes drop them) */
+    uploads: Upload[];
   };
 };
+
+/** One file part of a multipart body: `field` is its form name as sent, e.g. "attachments[]". */
+export type Upload = { field: string; file: File };
 
 export type AppContext = Context<AppEnv>;
 

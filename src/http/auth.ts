@@ -6,14 +6,13 @@
  * - /public/api/v1: no key.
  * A missing or unknown key is a 401; a valid key without permission is a 403.
  */
-import type { Context, MiddlewareHandler } from "hono";
 import { createMiddleware } from "hono/factory";
-import { matchedRoutes } from "hono/route";
 import { resolveAccountAccess, resolveKey } from "../domain/identity/access";
 import { ACCOUNT_STATUS, ROLES, enumName } from "../domain/kernel/enums";
 import type { Actor } from "../domain/kernel/scope";
 import { Id } from "../schemas/common";
 import type { AppEnv } from "./app-env";
+import { routeFlag, routeHasFlag } from "./route-flags";
 import { forbidden, invalidField, notFound, unauthorized } from "../domain/kernel/errors";
 
 /** Chatwoot's `api_access_token` header, or `Authorization: Bearer <key>` (SDKs send either). */
@@ -50,19 +49,11 @@ function requireActorType<T extends Actor["type"]>(types: T[]) {
 export const platformAuth = requireActorType(["platform_app"]);
 export const userAuth = requireActorType(["user"]);
 
-/** Marks the middleware that `allowBots()` makes, so that accountAuth can see it among the matched routes. */
-const BOT_GATE = Symbol("allowBots");
-
 /**
  * Declares, on the route itself, that agent bot keys may call it (Chatwoot opens a few conversation and
  * message routes to bots). Every other account route refuses them with a 403.
  */
-export function allowBots(): MiddlewareHandler<AppEnv> {
-  const gate: MiddlewareHandler<AppEnv> = async (_c, next) => next();
-  return Object.assign(gate, { [BOT_GATE]: true });
-}
-
-const routeAllowsBots = (c: Context<AppEnv>) => matchedRoutes(c).some((route) => BOT_GATE in route.handler);
+export const allowBots = () => routeFlag("bots");
 
 export const accountAuth = createMiddleware<AppEnv>(async (c, next) => {
   const parsedId = Id.safeParse(c.req.param("account_id"));
@@ -83,7 +74,7 @@ export const accountAuth = createMiddleware<AppEnv>(async (c, next) => {
   } else {
     const ownBot = actor.bot.accountId === accountId || (actor.bot.accountId === null && access.botConnected);
     if (!ownBot) throw forbidden(`This agent bot does not belong to account ${accountId}`, "not_a_member");
-    if (!routeAllowsBots(c)) {
+    if (!routeHasFlag(c, "bots")) {
       throw forbidden("Agent bot keys cannot call this endpoint", "bot_not_allowed");
     }
     c.set("membership", null);

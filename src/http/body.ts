@@ -1,4 +1,6 @@
 import { createMiddleware } from "hono/factory";
+import type { AppEnv, Upload } from "./app-env";
+import { routeFlag, routeHasFlag } from "./route-flags";
 import { malformed, unsupportedMediaType } from "../domain/kernel/errors";
 
 const METHODS_WITH_BODY = new Set(["POST", "PUT", "PATCH", "DELETE"]);
@@ -11,9 +13,11 @@ const JSON_TYPE = /^application\/([\w.-]+\+)?json$/i;
  * - form bodies become nested objects the way Rails reads them (`a[b]=1`, `ids[]=1&ids[]=2`), with
  *   values left as strings; schemas accept "true"/"1" where a boolean or number is expected;
  * - any other content type with a body: 415.
- * Uploaded files are not stored yet, so file parts are dropped.
+ * File parts never enter the JSON body: routes that take files declare `acceptFiles()` and find them in
+ * `c.var.uploads`; every other route drops them.
  */
-export const normalizeBody = createMiddleware(async (c, next) => {
+export const normalizeBody = createMiddleware<AppEnv>(async (c, next) => {
+  c.set("uploads", []);
   if (!METHODS_WITH_BODY.has(c.req.method)) return next();
   const raw = c.req.raw;
   const mediaType = (raw.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
@@ -27,6 +31,7 @@ export const normalizeBody = createMiddleware(async (c, next) => {
       throw malformed("Malformed form body");
     }
     body = formToObject(form);
+    if (routeHasFlag(c, "files")) c.set("uploads", uploadsOf(form));
   } else {
     const text = await raw.text();
     if (text.trim() === "") body = {};
@@ -49,6 +54,17 @@ export const normalizeBody = createMiddleware(async (c, next) => {
   c.req.bodyCache = {};
   return next();
 });
+
+/** Declares that a route takes the files of a multipart body (in `c.var.uploads`). */
+export const acceptFiles = () => routeFlag("files");
+
+function uploadsOf(form: FormData): Upload[] {
+  const uploads: Upload[] = [];
+  form.forEach((value, field) => {
+    if (typeof value !== "string") uploads.push({ field, file: value });
+  });
+  return uploads;
+}
 
 const MAX_FORM_DEPTH = 32;
 
