@@ -7,7 +7,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { type Database, schema } from "../db/client";
 import { CONTENT_TYPES, MESSAGE_TYPES, enumName } from "../domain/kernel/enums";
 import { loadInboxRecord } from "../domain/inboxes/inboxes";
-import { loadConversationRecords, senderOf, senderQueries } from "../domain/conversations/records";
+import { loadConversationRecords, senderOf, senderQueries } from "../domain/conversations/loader";
 import { conversationView } from "../views/conversations";
 import { inboxView } from "../views/inboxes";
 import { contactPushView, senderView } from "../views/messages";

@@ -1,5 +1,5 @@
 import { CONTENT_TYPES, MESSAGE_STATUSES, enumName } from "../domain/kernel/enums";
-import type { MessageWithSender, Sender } from "../domain/conversations/records";
+import type { MessageWithSender, Sender } from "../domain/conversations/loader";
 import { agentPushView } from "./agents";
 import type { MessageList, MessageResult } from "../domain/conversations/messages";
 import { iso, unixSeconds } from "./time";

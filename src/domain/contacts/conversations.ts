@@ -4,7 +4,7 @@ import { schema } from "../../db/client";
 import { batch } from "../kernel/batch";
 import { contactQuery } from "./contacts";
 import { visibleInboxCondition } from "../inboxes/access";
-import { type ConversationRecord, loadConversationRecords } from "../conversations/records";
+import { type ConversationRecord, loadConversationRecords } from "../conversations/loader";
 import { type AccountScope } from "../kernel/scope";
 import { notFound } from "../kernel/errors";
 
