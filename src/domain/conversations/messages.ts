@@ -73,8 +73,10 @@ function senderFor(
   messageType: number,
   conversation: ConversationRow,
   onBehalfOf: AgentBotRow | null,
-): { senderType: string; senderId: number } {
+): { senderType: string | null; senderId: number | null } {
   if (messageType === MESSAGE_TYPE.incoming) return { senderType: "Contact", senderId: conversation.contactId };
+  // Chatwoot's automation messages have no sender, so they never count as a person's first reply
+  if (scope.actor.type === "automation_rule") return { senderType: null, senderId: null };
   if (scope.actor.type === "agent_bot") return { senderType: "AgentBot", senderId: scope.actor.bot.id };
   if (onBehalfOf) return { senderType: "AgentBot", senderId: onBehalfOf.id };
   return { senderType: "User", senderId: callerUserId(scope) ?? 0 };
@@ -86,7 +88,7 @@ export function messageInsert(
   conversation: { id: Ref; inboxId: number },
   input: MessageInput,
   messageType: number,
-  sender: { senderType: string; senderId: number },
+  sender: { senderType: string | null; senderId: number | null },
   at: number,
 ) {
   return scope.db
