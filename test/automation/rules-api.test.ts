@@ -10,7 +10,7 @@ import { createWorld } from "../support/world";
 const world = await createWorld("Rules Co");
 const { base, admin, agent } = world;
 const other = await createWorld("Other Rules Co");
-const inbox = (await post(`${base}/inboxes`, admin.key, { name: "Support", channel: { type: "api" } })).body;
+await post(`${base}/inboxes`, admin.key, { name: "Support", channel: { type: "api" } });
 const bot = (await post(`${base}/agent_bots`, admin.key, { name: "Helper" })).body;
 await post(`${base}/labels`, admin.key, { title: "vip" });
 const teamId = await createTeam(world.accountId, "Billing", [agent.id]);
