@@ -567,9 +567,56 @@ export const automationRules = sqliteTable(
     conditions: json<JsonObject[]>("conditions").notNull().default([]),
     actions: json<JsonObject[]>("actions").notNull().default([]),
     active: bool("active").notNull().default(true),
+    /** signs the rule's send_webhook_event deliveries; shown to administrators with the rule */
+    webhookSecret: text("webhook_secret").notNull().default(""),
     ...timestamps,
   },
   (t) => [index("automation_rules_account_event").on(t.accountId, t.eventName)],
+);
+
+/**
+ * Which rule ran for which event, and how far: a queue message may arrive twice, and a rule must not act
+ * twice on one event. Each action's own write batch carries this row (see src/domain/automation/engine.ts),
+ * so a redelivered event resumes after the last action that was written, never before it.
+ */
+export const automationRuleRuns = sqliteTable(
+  "automation_rule_runs",
+  {
+    id: id(),
+    accountId: integer("account_id").notNull(),
+    ruleId: integer("rule_id").notNull(),
+    eventId: integer("event_id").notNull(),
+    /** how many of the rule's actions are done (ran or failed) */
+    actionsDone: integer("actions_done").notNull().default(0),
+    /** one entry per finished action: `{ action_name, status: "done" | "failed", error? }` */
+    outcomes: json<JsonObject[]>("outcomes").notNull().default([]),
+    finished: bool("finished").notNull().default(false),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex("automation_rule_runs_event_rule_unique").on(t.eventId, t.ruleId), index("automation_rule_runs_rule").on(t.ruleId, t.id)],
+);
+
+/**
+ * Mail that automation rules asked for (send_email_to_team, send_email_transcript). The service sends no
+ * mail itself: a mail integration reads the pending rows and marks them sent.
+ */
+export const outgoingEmails = sqliteTable(
+  "outgoing_emails",
+  {
+    id: id(),
+    accountId: integer("account_id").notNull(),
+    /** "team_notification" | "transcript" */
+    kind: text("kind").notNull(),
+    recipients: json<string[]>("recipients").notNull(),
+    subject: text("subject").notNull(),
+    body: text("body").notNull(),
+    conversationId: integer("conversation_id").notNull(),
+    automationRuleId: integer("automation_rule_id"),
+    /** "pending" until a mail integration takes it */
+    status: text("status").notNull().default("pending"),
+    ...timestamps,
+  },
+  (t) => [index("outgoing_emails_pending").on(t.status, t.id)],
 );
 
 export const customAttributeDefinitions = sqliteTable(

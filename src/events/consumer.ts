@@ -1,10 +1,11 @@
 /**
  * The events queue carries two kinds of message:
- * - `event`: an outbox row to fan out to the account's subscribed webhooks;
+ * - `event`: an outbox row to fan out to the account's subscribed webhooks, then to automation rules;
  * - `delivery`: one webhook's copy of an event, attempted until delivered, refused or out of attempts.
  * A message is acked once its step is recorded; a failure of our own (database, queue) retries it.
  */
 import { createDb } from "../db/client";
+import { runAutomationForEvent } from "../domain/automation/engine";
 import { wakeSnoozedConversations } from "../domain/conversations/snoozes";
 import { type DeliveryMessage, attemptDelivery, fanOut } from "../webhooks/deliveries";
 import { type EventMessage, dispatchPendingEvents } from "./dispatch";
@@ -21,7 +22,9 @@ export async function consumeQueue(batch: MessageBatch<QueueMessage>, env: Env) 
       if (body.kind === "event") {
         const deliveries = await fanOut(db, env, body.eventId);
         if (deliveries.length > 0) await env.EVENTS.sendBatch(deliveries.map((d) => ({ body: d })));
-        message.ack();
+        const automation = await runAutomationForEvent(db, env, body.eventId, message.attempts);
+        if (automation.retryInSeconds !== null) message.retry({ delaySeconds: automation.retryInSeconds });
+        else message.ack();
       } else if (body.kind === "delivery") {
         const step = await attemptDelivery(db, body.deliveryId);
         if (step.done) message.ack();

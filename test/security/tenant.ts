@@ -41,6 +41,17 @@ export async function buildTenant(name: string, slug: string, conversations = 1)
   const adminFilter = must(await post(`${base}/custom_filters`, a, { name: "Admin's open", query: filterQuery }), "custom filter");
   const agentFilter = must(await post(`${base}/custom_filters`, agent.key, { name: "Agent's open", query: filterQuery }), "custom filter 2");
   const webhook = must(await post(`${base}/webhooks`, a, { url: `https://${slug}.example.com/hook`, inbox_id: inbox.id, subscriptions: ["webwidget_triggered"] }), "webhook").payload.webhook;
+  // inactive, so that it never acts on the events the audit causes (which would change the snapshot)
+  const automationRule = must(
+    await post(`${base}/automation_rules`, a, {
+      name: `${name} rule`,
+      event_name: "conversation_created",
+      active: false,
+      conditions: [{ attribute_key: "status", filter_operator: "equal_to", values: ["open"] }],
+      actions: [{ action_name: "add_label", action_params: [`${slug}-vip`] }],
+    }),
+    "automation rule",
+  ).payload[0];
   const dashboardApp = must(
     await post(`${base}/dashboard_apps`, a, { title: "CRM", content: [{ type: "frame", url: `https://${slug}.example.com/crm` }] }),
     "dashboard app",
@@ -91,6 +102,7 @@ export async function buildTenant(name: string, slug: string, conversations = 1)
     adminFilter,
     agentFilter,
     webhook,
+    automationRule,
     dashboardApp,
     contact,
     mergee,
@@ -127,6 +139,7 @@ export function snapshotPaths(t: Tenant): Array<[string, string]> {
     [`${b}/custom_filters`, t.admin.key],
     [`${b}/custom_filters`, t.agent.key],
     [`${b}/webhooks`, t.admin.key],
+    [`${b}/automation_rules`, t.admin.key],
     [`${b}/dashboard_apps`, t.admin.key],
     [`${b}/contacts/${t.contact.id}`, t.admin.key],
     [`${b}/contacts/${t.mergee.id}`, t.admin.key],
@@ -252,6 +265,19 @@ export function catalogue(t: Tenant): Route[] {
     r("PATCH", `${b}/webhooks/${t.webhook.id}`, { name: "Changed" }, admin),
     r("PUT", `${b}/webhooks/${t.webhook.id}`, { name: "Changed" }, admin),
     r("DELETE", `${b}/webhooks/${t.webhook.id}`, undefined, admin),
+    // automation rules (administrators)
+    r("GET", `${b}/automation_rules`, undefined, admin),
+    r(
+      "POST",
+      `${b}/automation_rules`,
+      { name: "Another rule", event_name: "message_created", active: false, conditions: [{ attribute_key: "content", filter_operator: "contains", values: ["x"] }], actions: [{ action_name: "resolve_conversation" }] },
+      admin,
+    ),
+    r("GET", `${b}/automation_rules/${t.automationRule.id}`, undefined, admin),
+    r("PATCH", `${b}/automation_rules/${t.automationRule.id}`, { name: "Changed" }, admin),
+    r("PUT", `${b}/automation_rules/${t.automationRule.id}`, { name: "Changed" }, admin),
+    r("POST", `${b}/automation_rules/${t.automationRule.id}/clone`, undefined, admin),
+    r("DELETE", `${b}/automation_rules/${t.automationRule.id}`, undefined, admin),
     // integrations
     r("GET", `${b}/integrations/apps`),
     r("GET", `${b}/integrations/apps/webhook`),

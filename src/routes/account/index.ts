@@ -4,6 +4,7 @@ import { accountAuth } from "../../http/auth";
 import { accountSelfApi } from "./account";
 import { agentBotsApi } from "./agent-bots";
 import { agentsApi } from "./agents";
+import { automationRulesApi } from "./automation-rules";
 import { cannedResponsesApi } from "./canned-responses";
 import { contactMergeApi, contactsApi } from "./contacts";
 import { conversationsApi } from "./conversations";
@@ -37,6 +38,7 @@ const accountScoped = new Hono<AppEnv>()
   .route("/custom_attribute_definitions", customAttributeDefinitionsApi)
   .route("/custom_filters", customFiltersApi)
   .route("/webhooks", webhooksApi)
+  .route("/automation_rules", automationRulesApi)
   .route("/integrations", integrationsApi)
   .route("/dashboard_apps", dashboardAppsApi)
   .route("/conversations/:conversation_id/messages", messagesApi)

@@ -31,6 +31,15 @@ export async function buildWorld() {
   });
   const filter = await made(`${base}/custom_filters`, admin.key, { name: "Mine", query: { payload: [] } });
   const webhook = (await made(`${base}/webhooks`, admin.key, { url: "https://hooks.example.com/in" })).payload.webhook;
+  const automationRule = (
+    await made(`${base}/automation_rules`, admin.key, {
+      name: "Tag",
+      event_name: "conversation_created",
+      active: false,
+      conditions: [{ attribute_key: "status", filter_operator: "equal_to", values: ["open"] }],
+      actions: [{ action_name: "add_label", action_params: ["vip"] }],
+    })
+  ).payload[0];
   const dashboardApp = await made(`${base}/dashboard_apps`, admin.key, { title: "CRM", content: [{ type: "frame", url: "https://crm.example.com" }] });
   const bot = await made(`${base}/agent_bots`, admin.key, { name: "Helper" });
   const portal = await made(`${base}/portals`, admin.key, { name: "Docs", slug: "docs", config: { allowed_locales: ["en"], default_locale: "en" } });
@@ -54,6 +63,7 @@ export async function buildWorld() {
     definition,
     filter,
     webhook,
+    automationRule,
     dashboardApp,
     bot,
     portal,
@@ -109,6 +119,14 @@ export function routeTable(w: World): Record<Group, Route[]> {
     regex_cue: "s",
   } as const;
   const webhookShape = { url: "s", name: "s", subscriptions: "a", inbox_id: "id" } as const;
+  const ruleShape = { name: "s", description: "s", event_name: "e", active: "b", conditions: "a", actions: "a" } as const;
+  const ruleValid = {
+    name: "Other rule",
+    event_name: "message_created",
+    active: false,
+    conditions: [{ attribute_key: "content", filter_operator: "contains", values: ["refund"] }],
+    actions: [{ action_name: "add_label", action_params: ["vip"] }],
+  };
   const contactShape = {
     name: "s",
     email: "s",
@@ -230,6 +248,13 @@ export function routeTable(w: World): Record<Group, Route[]> {
       r("PATCH", "/webhooks/:id", { id: w.webhook.id }, { body: webhookShape }),
       r("PUT", "/webhooks/:id", { id: w.webhook.id }, { body: webhookShape }),
       r("DELETE", "/webhooks/:id", { id: w.webhook.id }),
+      r("GET", "/automation_rules", {}),
+      r("POST", "/automation_rules", {}, { body: ruleShape, valid: ruleValid }),
+      r("GET", "/automation_rules/:id", { id: w.automationRule.id }),
+      r("PATCH", "/automation_rules/:id", { id: w.automationRule.id }, { body: ruleShape, valid: ruleValid }),
+      r("PUT", "/automation_rules/:id", { id: w.automationRule.id }, { body: ruleShape, valid: ruleValid }),
+      r("POST", "/automation_rules/:id/clone", { id: w.automationRule.id }),
+      r("DELETE", "/automation_rules/:id", { id: w.automationRule.id }),
       r("GET", "/integrations/apps", {}),
       r("GET", "/integrations/apps/:id", { id: "webhook" }),
       r("POST", "/integrations/hooks", {}, { body: { app_id: "s", inbox_id: "id", status: "e", settings: "o" }, valid: { app_id: "webhook" } }),
