@@ -26,7 +26,7 @@ export async function runBatch(db: Database, statements: readonly unknown[]): Pr
 }
 
 /** Who is calling, as far as conversations care. */
-export type Caller = { userId: number | null; isAdmin: boolean; isBot: boolean; inboxIds: number[]; teamIds: number[] };
+export type Caller = { userId: number | null; isAdmin: boolean; isBot: boolean; inboxIds: number[]; teamIds: number[]; contactId: number | null };
 
 export const callerUserId = (scope: AccountScope) => (scope.actor.type === "user" ? scope.actor.user.id : null);
 
@@ -52,14 +52,17 @@ export function toCaller(scope: AccountScope, inboxRows: Array<{ inboxId: number
     isBot: scope.actor.type === "agent_bot",
     inboxIds: inboxRows.map((r) => r.inboxId),
     teamIds: teamRows.map((r) => r.teamId),
+    contactId: scope.actor.type === "contact" ? scope.actor.contact.id : null,
   };
 }
 
 /**
  * Chatwoot's conversation policy: administrators and the account's bots act on every conversation; an
- * agent on those of inboxes they are a member of, or of teams they belong to.
+ * agent on those of inboxes they are a member of, or of teams they belong to. A contact (the public
+ * widget API, which has checked the inbox and contact inbox chain before) only on its own conversations.
  */
-export function canActOn(caller: Caller, conversation: Pick<ConversationRow, "inboxId" | "teamId">) {
+export function canActOn(caller: Caller, conversation: Pick<ConversationRow, "inboxId" | "teamId" | "contactId">) {
+  if (caller.contactId !== null) return conversation.contactId === caller.contactId;
   if (caller.isAdmin || caller.isBot) return true;
   if (caller.inboxIds.includes(conversation.inboxId)) return true;
   return conversation.teamId !== null && caller.teamIds.includes(conversation.teamId);

@@ -17,6 +17,7 @@ import { type AgentRow, usersAsAgentsQuery } from "../people/agents";
 import { type AccountScope, performer } from "../kernel/scope";
 import { type ErrorEntry, forbidden, invalid, invalidField } from "../kernel/errors";
 import { type ConversationRow } from "./rows";
+import { publishStatusChange } from "../../realtime/publish";
 import { type TeamRow, type AgentBotRow } from "../people/rows";
 
 const { conversations, inboxes, contacts, contactInboxes, inboxMembers, teams, agentBots, agentBotInboxes, taggings, messages } = schema;
@@ -126,7 +127,9 @@ export async function createConversation(scope: AccountScope, input: Conversatio
   if (bySource && input.contactId === undefined && !sourceInbox) throw invalidField("source_id", `no contact inbox with source id ${input.sourceId}`, "not_found");
 
   const caller = toCaller(scope, memberInboxes as Array<{ inboxId: number }>, memberTeams as Array<{ teamId: number }>);
-  if (!caller.isAdmin && !caller.isBot && !caller.inboxIds.includes(inbox.id)) {
+  // a contact (public widget API) opens conversations for itself only
+  const mayUseInbox = caller.contactId !== null ? caller.contactId === contact.id : caller.isAdmin || caller.isBot || caller.inboxIds.includes(inbox.id);
+  if (!mayUseInbox) {
     throw forbidden(`You are not a member of inbox ${inbox.id}`, "inbox_not_accessible");
   }
   if (input.assigneeId) checkAssignee(input.assigneeId, assigneeRows as AgentRow[], assigneeInboxRows as unknown[]);
@@ -258,6 +261,7 @@ export async function toggleStatus(scope: AccountScope, displayId: number, input
     writes.push(eventStatement(scope.db, { accountId: scope.accountId, eventName: "conversation_bot_handoff", subjectType: "Conversation", subjectId: conversation.id, data: { performer: performer(scope) } }));
   }
   const record = await commitAndLoad(scope, after, writes);
+  await publishStatusChange(scope.env, conversation, after);
   return { success: handoff ? null : true, record };
 }
 
@@ -402,12 +406,13 @@ export async function markUnread(scope: AccountScope, displayId: number) {
 export async function updateLastSeen(scope: AccountScope, displayId: number) {
   const { conversation } = await readConversation(scope, displayId, []);
   const at = now();
+  if (scope.actor.type === "contact") return seen(scope, conversation, { contactLastSeenAt: at });
   const isAssignee = conversation.assigneeId !== null && conversation.assigneeId === callerUserId(scope);
   return seen(scope, conversation, { agentLastSeenAt: at, ...(isAssignee && { assigneeLastSeenAt: at }) });
 }
 
 /** Read times are bookkeeping, not changes anyone subscribes to: no events, no updated_at (as Chatwoot's update_columns). */
-function seen(scope: AccountScope, conversation: ConversationRow, times: { agentLastSeenAt: number; assigneeLastSeenAt?: number }) {
+function seen(scope: AccountScope, conversation: ConversationRow, times: { agentLastSeenAt?: number; assigneeLastSeenAt?: number; contactLastSeenAt?: number }) {
   const after = { ...conversation, ...times };
   return commitAndLoad(scope, after, [scope.db.update(conversations).set(times).where(eq(conversations.id, conversation.id))]);
 }

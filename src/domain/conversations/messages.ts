@@ -13,6 +13,7 @@ import { forbidden, invalidField, notFound } from "../kernel/errors";
 import { type AgentBotRow } from "../people/rows";
 import { type ContactInboxRow, type ContactRow } from "../contacts/rows";
 import { type ConversationRow, type MessageRow } from "./rows";
+import { publishMessage, publishStatusChange } from "../../realtime/publish";
 
 const { conversations, messages, inboxes, agentBotInboxes, contacts, contactInboxes, agentBots, taggings } = schema;
 
@@ -142,7 +143,8 @@ export async function createMessage(scope: AccountScope, displayId: number, inpu
   const [inboxRows, botInboxRows, contactRows, contactInboxRows, agentRows, botRows] = extra;
 
   const messageType = input.messageType === "incoming" ? MESSAGE_TYPE.incoming : MESSAGE_TYPE.outgoing;
-  if (messageType === MESSAGE_TYPE.incoming && inboxRows[0]?.channelType !== "Channel::Api") {
+  // a contact writes through the public widget API, whose inboxes (API and website) take its messages
+  if (messageType === MESSAGE_TYPE.incoming && inboxRows[0]?.channelType !== "Channel::Api" && scope.actor.type !== "contact") {
     throw invalidField("message_type", "incoming messages are only allowed in API inboxes", "incoming_not_allowed");
   }
   let onBehalfOf: AgentBotRow | null = null;
@@ -177,8 +179,12 @@ export async function createMessage(scope: AccountScope, displayId: number, inpu
   const [message] = results[0] as MessageRow[];
   const unread = results[results.length - 1] as Array<{ unread: number }>;
   const people: People = { agents: agentRows as AgentRow[], contacts: contact ? [contact] : [], bots: scope.actor.type === "agent_bot" ? [scope.actor.bot] : (botRows as AgentBotRow[]) };
+  const created = { message, sender: senderOf(message, people) };
+  // live rooms hear of the committed change (not through the webhook path)
+  await publishMessage(scope.env, after, created, "message.created");
+  await publishStatusChange(scope.env, conversation, after);
   return {
-    message: { message, sender: senderOf(message, people) },
+    message: created,
     conversation: after,
     unreadCount: Number(unread[0]?.unread ?? 0),
     sourceId: (contactInboxRows as ContactInboxRow[])[0]?.sourceId ?? null,
@@ -279,6 +285,7 @@ async function writeMessage(
   ]);
   const [message] = results[0] as MessageRow[];
   const unread = results[results.length - 1] as Array<{ unread: number }>;
+  await publishMessage(scope.env, read.conversation, { message, sender: read.sender }, "message.updated");
   return { message: { message, sender: read.sender }, conversation: read.conversation, unreadCount: Number(unread[0]?.unread ?? 0), sourceId: read.sourceId };
 }
 
