@@ -10,7 +10,7 @@ import { eventStatement } from "../../events/outbox";
 import { counterStatements } from "./counters";
 import { CONVERSATION_STATUSES, PRIORITIES, enumName } from "../kernel/enums";
 import { type ConversationRecord, type ConversationRecordResults, assembleConversationRecords, conversationRecordQueries } from "./records";
-import { type AccountScope } from "../kernel/scope";
+import { type AccountScope, performer as kernelPerformer } from "../kernel/scope";
 import { forbidden, notFound } from "../kernel/errors";
 import { type ConversationRow } from "./rows";
 
@@ -99,12 +99,8 @@ export async function readConversation<E extends Statement[]>(scope: AccountScop
   return { conversation, caller, extra: rest as { [K in keyof E]: E[K] extends PromiseLike<infer R> ? R : never } };
 }
 
-/** Who caused an event, kept in its outbox data. */
-export function performer(scope: AccountScope) {
-  if (scope.actor.type === "user") return { type: "User", id: scope.actor.user.id, name: scope.actor.user.name };
-  if (scope.actor.type === "agent_bot") return { type: "AgentBot", id: scope.actor.bot.id, name: scope.actor.bot.name };
-  return null;
-}
+/** Who caused an event, kept in its outbox data (the kernel's rule, contacts included). */
+export const performer = kernelPerformer;
 
 /** Conversation keys whose change Chatwoot announces with conversation_updated. */
 const ANNOUNCED = new Set([
