@@ -1,16 +1,18 @@
 /**
  * The events queue carries two kinds of message:
  * - `event`: an outbox row to fan out to the account's subscribed webhooks, then to automation rules;
- * - `delivery`: one webhook's copy of an event, attempted until delivered, refused or out of attempts.
+ * - `delivery`: one webhook's copy of an event, attempted until delivered, refused or out of attempts;
+ * - `live_event`: an event with no outbox row (typing), carried whole, fanned out like `event`.
  * A message is acked once its step is recorded; a failure of our own (database, queue) retries it.
  */
 import { createDb } from "../db/client";
 import { runAutomationForEvent } from "../domain/automation/engine";
 import { wakeSnoozedConversations } from "../domain/conversations/snoozes";
-import { type DeliveryMessage, attemptDelivery, fanOut } from "../webhooks/deliveries";
+import { type DeliveryMessage, attemptDelivery, fanOut, fanOutEvent } from "../webhooks/deliveries";
+import { type LiveEventMessage, liveEventRow } from "./live";
 import { type EventMessage, dispatchPendingEvents } from "./dispatch";
 
-export type QueueMessage = EventMessage | DeliveryMessage;
+export type QueueMessage = EventMessage | DeliveryMessage | LiveEventMessage;
 
 const backoffAfterFailure = (attempts: number) => Math.min(30 * 2 ** attempts, 60 * 60);
 
@@ -25,6 +27,10 @@ export async function consumeQueue(batch: MessageBatch<QueueMessage>, env: Env) 
         const automation = await runAutomationForEvent(db, env, body.eventId, message.attempts);
         if (automation.retryInSeconds !== null) message.retry({ delaySeconds: automation.retryInSeconds });
         else message.ack();
+      } else if (body.kind === "live_event") {
+        const deliveries = await fanOutEvent(db, env, liveEventRow(body));
+        if (deliveries.length > 0) await env.EVENTS.sendBatch(deliveries.map((d) => ({ body: d })));
+        message.ack();
       } else if (body.kind === "delivery") {
         const step = await attemptDelivery(db, body.deliveryId);
         if (step.done) message.ack();

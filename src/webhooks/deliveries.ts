@@ -6,7 +6,7 @@
  */
 import { and, eq } from "drizzle-orm";
 import { type Database, now, schema } from "../db/client";
-import { buildWebhookPayload } from "../events/payloads";
+import { type OutboxRow, buildWebhookPayload } from "../events/payloads";
 import { type AttemptOutcome, postWebhook } from "./post";
 import { isForbiddenTarget } from "./target-url";
 
@@ -23,6 +23,11 @@ export async function fanOut(db: Database, env: Env, eventId: number): Promise<D
   const [events] = await db.batch([db.select().from(eventOutbox).where(eq(eventOutbox.id, eventId))]);
   const event = events[0];
   if (!event) return [];
+  return fanOutEvent(db, env, event);
+}
+
+/** The fan-out of one event, from the outbox or a live event that carries its whole row (src/events/live.ts). */
+export async function fanOutEvent(db: Database, env: Env, event: OutboxRow): Promise<DeliveryMessage[]> {
   const [accountWebhooks] = await db.batch([
     db
       .select({ id: webhooks.id, subscriptions: webhooks.subscriptions })

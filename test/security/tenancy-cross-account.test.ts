@@ -200,6 +200,8 @@ function foreignIds(): Array<[string, Foreign]> {
     { method: "POST", path: `${bc}/unmute`, expect: 404 },
     { method: "POST", path: `${bc}/unread`, expect: 404 },
     { method: "POST", path: `${bc}/update_last_seen`, expect: 404 },
+    { method: "POST", path: `${bc}/toggle_typing_status`, body: { typing_status: "on" }, expect: 404 },
+    { method: "POST", path: `${bc}/live_ticket`, expect: 404 },
     { method: "POST", path: `${a}/conversations`, body: { inbox_id: B.inbox.id, contact_id: A.contact.id }, expect: 422, field: "inbox_id" },
     { method: "POST", path: `${a}/conversations`, body: { inbox_id: A.inbox.id, contact_id: B.contact.id }, expect: 422, field: "contact_id" },
     { method: "POST", path: `${a}/conversations`, body: { source_id: B.contactInbox.source_id }, expect: 422, field: "source_id" },

@@ -310,6 +310,8 @@ export function catalogue(t: Tenant): Route[] {
     r("POST", `${c}/unmute`),
     r("POST", `${c}/unread`),
     r("POST", `${c}/update_last_seen`),
+    r("POST", `${c}/toggle_typing_status`, { typing_status: "off" }),
+    r("POST", `${c}/live_ticket`),
     // messages
     r("GET", `${c}/messages`),
     r("POST", `${c}/messages`, { content: "injected" }, bot),

@@ -23,6 +23,7 @@ import { contactUpdatedEventStatement, conversationEventStatement, messageEventS
 import { type ConversationRecord, assembleConversationRecords, conversationRecordQueries, loadConversationRecords } from "./loader";
 import { activeInboxBotQuery, activityMessageStatement, actorName, conversationChangeForMessage, messageInsertStatement, messageSender } from "./new-messages";
 import { type ConversationRow } from "./rows";
+import { publishStatusChange } from "../../realtime/publish";
 
 const { conversations, inboxes, contacts, contactInboxes, inboxMembers, teams, agentBots, taggings, messages } = schema;
 
@@ -135,7 +136,9 @@ export async function createConversation(scope: AccountScope, input: Conversatio
   if (sourceInbox && sourceInbox.contactId !== contact.id) throw invalidField("source_id", "is already used by another contact in this inbox", "taken");
   if (bySource && input.contactId === undefined && !sourceInbox) throw invalidField("source_id", `no contact inbox with source id ${input.sourceId}`, "not_found");
 
-  if (!openable) throw forbidden(`You are not a member of inbox ${inbox.id}`, "inbox_not_accessible");
+  // a contact (public widget API) opens conversations for itself only
+  const mayOpen = scope.actor.type === "contact" ? scope.actor.contact.id === contact.id : Boolean(openable);
+  if (!mayOpen) throw forbidden(`You are not a member of inbox ${inbox.id}`, "inbox_not_accessible");
   if (input.assigneeId) checkAssignee(input.assigneeId, read.assignee, read.assigneeInbox);
   if (input.teamId) checkTeam(input.teamId, read.team);
   checkCustomAttributes(read.definitions, input.customAttributes);
@@ -268,6 +271,7 @@ export async function toggleStatus(scope: AccountScope, displayId: number, input
   if (conversation.status !== status) writes.push(activityMessageStatement(scope, conversation, `${STATUS_ACTIVITY[status]} ${actorName(scope)}`, at));
   if (handoff) writes.push(conversationEventStatement(scope, conversation.id, "conversation_bot_handoff"));
   const record = await commitAndLoad(scope, after, writes);
+  await publishStatusChange(scope.env, conversation, after);
   return { success: handoff ? null : true, record };
 }
 
@@ -408,12 +412,13 @@ export async function markUnread(scope: AccountScope, displayId: number) {
 export async function updateLastSeen(scope: AccountScope, displayId: number) {
   const { conversation } = await readConversation(scope, displayId, []);
   const at = now();
+  if (scope.actor.type === "contact") return seen(scope, conversation, { contactLastSeenAt: at });
   const isAssignee = conversation.assigneeId !== null && conversation.assigneeId === actingUserId(scope);
   return seen(scope, conversation, { agentLastSeenAt: at, ...(isAssignee && { assigneeLastSeenAt: at }) });
 }
 
 /** Read times are bookkeeping, not changes anyone subscribes to: no events, no updated_at (as Chatwoot's update_columns). */
-function seen(scope: AccountScope, conversation: ConversationRow, times: { agentLastSeenAt: number; assigneeLastSeenAt?: number }) {
+function seen(scope: AccountScope, conversation: ConversationRow, times: { agentLastSeenAt?: number; assigneeLastSeenAt?: number; contactLastSeenAt?: number }) {
   const after = { ...conversation, ...times };
   return commitAndLoad(scope, after, [scope.db.update(conversations).set(times).where(eq(conversations.id, conversation.id))]);
 }

@@ -4,31 +4,26 @@
  */
 import { and, asc, desc, eq, gt, lt, sql, type SQL } from "drizzle-orm";
 import { type Statement, lastInsertedId, now, schema } from "../../db/client";
-import { type AgentRow, usersAsAgentsQuery } from "../people/agents";
+import { usersAsAgentsQuery } from "../people/agents";
 import { batch, batchGroups, batchNamed } from "../kernel/batch";
 import { CONTENT_TYPE, CONTENT_TYPES, MESSAGE_STATUS, MESSAGE_STATUSES, MESSAGE_TYPE } from "../kernel/enums";
 import { type AccountScope, actingUserId } from "../kernel/scope";
 import { forbidden, invalidField, notFound } from "../kernel/errors";
 import { type AgentBotRow } from "../people/rows";
-import { type ContactRow } from "../contacts/rows";
 import { reportingFactStatement, secondsBetween } from "../reports/facts";
 import { conversationColumn, conversationQuery, ensureActionable, readConversation } from "./access";
 import { changeStatements } from "./changes";
 import { messageEventStatements } from "./events";
-import { type MessageWithSender, type People, senderOf, senderQueries, unreadCountsQuery } from "./loader";
+import { type People, senderOf, senderQueries, unreadCountsQuery } from "./loader";
 import { type MessageDraft, activeInboxBotQuery, conversationChangeForMessage, messageInsertStatement, messageSender } from "./new-messages";
-import { type ConversationRow, type MessageRow } from "./rows";
+import { type MessageRow } from "./rows";
+import { publishMessage, publishStatusChange } from "../../realtime/publish";
+import type { MessageList, MessageResult } from "./message-results";
+export type { MessageList, MessageResult };
 
 const { conversations, messages, inboxes, contacts, contactInboxes, agentBots, taggings } = schema;
 
 /** A message with what its view shows of the conversation. */
-export type MessageResult = {
-  message: MessageWithSender;
-  conversation: ConversationRow;
-  unreadCount: number;
-  sourceId: string | null;
-};
-
 export type MessageInput = {
   content: string;
   messageType?: "incoming" | "outgoing";
@@ -63,7 +58,8 @@ export async function createMessage(scope: AccountScope, displayId: number, inpu
   const [inboxRows, botInboxRows, contactRows, contactInboxRows, agentRows, botRows] = extra;
 
   const messageType = input.messageType === "incoming" ? MESSAGE_TYPE.incoming : MESSAGE_TYPE.outgoing;
-  if (messageType === MESSAGE_TYPE.incoming && inboxRows[0]?.channelType !== "Channel::Api") {
+  // a contact writes through the public widget API, whose inboxes (API and website) take its messages
+  if (messageType === MESSAGE_TYPE.incoming && inboxRows[0]?.channelType !== "Channel::Api" && scope.actor.type !== "contact") {
     throw invalidField("message_type", "incoming messages are only allowed in API inboxes", "incoming_not_allowed");
   }
   let onBehalfOf: AgentBotRow | null = null;
@@ -109,8 +105,12 @@ export async function createMessage(scope: AccountScope, displayId: number, inpu
   const [[message]] = results.inserted;
   const [unread] = results.unread;
   const people: People = { agents: agentRows, contacts: contact ? [contact] : [], bots: scope.actor.type === "agent_bot" ? [scope.actor.bot] : botRows };
+  const created = { message, sender: senderOf(message, people) };
+  // live rooms hear of the committed change (not through the webhook path)
+  await publishMessage(scope.env, after, created, "message.created");
+  await publishStatusChange(scope.env, conversation, after);
   return {
-    message: { message, sender: senderOf(message, people) },
+    message: created,
     conversation: after,
     unreadCount: Number(unread[0]?.unread ?? 0),
     sourceId: contactInboxRows[0]?.sourceId ?? null,
@@ -127,16 +127,6 @@ function messageWindow(conversationId: SQL<number>, window: { before?: number; a
   if (window.after !== undefined) return { where, order: asc(messages.id), limit: window.before !== undefined ? 1000 : 100 };
   return { where, order: desc(messages.id), limit: 20 };
 }
-
-export type MessageList = {
-  conversation: ConversationRow;
-  messages: MessageWithSender[];
-  contact: ContactRow | null;
-  assignee: AgentRow | null;
-  labels: string[];
-  unreadCount: number;
-  sourceId: string | null;
-};
 
 /** The message list, in one round trip: every read is keyed by the conversation's display id. */
 export async function listMessages(scope: AccountScope, displayId: number, window: { before?: number; after?: number }): Promise<MessageList> {
@@ -209,6 +199,7 @@ async function writeMessage(
   });
   const [[message]] = results.updated;
   const [unread] = results.unread;
+  await publishMessage(scope.env, read.conversation, { message, sender: read.sender }, "message.updated");
   return { message: { message, sender: read.sender }, conversation: read.conversation, unreadCount: Number(unread[0]?.unread ?? 0), sourceId: read.sourceId };
 }
 

@@ -16,6 +16,7 @@ import { inboxMembersApi } from "./inbox-members";
 import { inboxesApi } from "./inboxes";
 import { integrationsApi } from "./integrations";
 import { labelsApi } from "./labels";
+import { agentLiveApi, conversationLiveApi } from "./live";
 import { messagesApi } from "./messages";
 import { profileApi } from "./profile";
 import { teamsApi } from "./teams";
@@ -42,6 +43,7 @@ const accountScoped = new Hono<AppEnv>()
   .route("/integrations", integrationsApi)
   .route("/dashboard_apps", dashboardAppsApi)
   .route("/conversations/:conversation_id/messages", messagesApi)
+  .route("/conversations/:conversation_id", conversationLiveApi)
   .route("/conversations", conversationsApi)
   .route("/portals", portalsApi)
   .route("/contacts", contactsApi)
@@ -49,4 +51,6 @@ const accountScoped = new Hono<AppEnv>()
 
 export const applicationApi = new Hono<AppEnv>()
   .route("/profile", profileApi)
+  // the agent's live-room socket: authenticated by a ticket in the query, not by a key header
+  .route("/live", agentLiveApi)
   .route("/accounts/:account_id", accountScoped);

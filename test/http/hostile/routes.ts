@@ -7,7 +7,7 @@ import { createWorld, createUser } from "../../support/world";
 import { post } from "../../support/http";
 import type { Route } from "./driver";
 
-async function made(path: string, key: string, body: unknown): Promise<any> {
+async function made(path: string, key: string | null, body: unknown): Promise<any> {
   const res = await post(path, key, body);
   if (res.status !== 200) throw new Error(`setup ${path} failed: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body;
@@ -45,6 +45,11 @@ export async function buildWorld() {
   const portal = await made(`${base}/portals`, admin.key, { name: "Docs", slug: "docs", config: { allowed_locales: ["en"], default_locale: "en" } });
   const category = (await made(`${base}/portals/docs/categories`, admin.key, { name: "Start", slug: "start" })).payload;
   const article = (await made(`${base}/portals/docs/articles`, admin.key, { title: "Reset password", content: "Steps", status: "published", category_id: category.id })).payload;
+  // the public widget API addresses the API inbox by its identifier and a visitor by its source id
+  const publicInbox = `/public/api/v1/inboxes/${inbox.inbox_identifier}`;
+  const visitor = await made(`${publicInbox}/contacts`, null, { name: "Visitor" });
+  const visitorConversation = await made(`${publicInbox}/contacts/${visitor.source_id}/conversations`, null, {});
+  const visitorMessage = await made(`${publicInbox}/contacts/${visitor.source_id}/conversations/${visitorConversation.id}/messages`, null, { content: "hi" });
   // the platform surface works on its own account and user, so nothing it does reaches the account above
   const platformAccount = await made("/platform/api/v1/accounts", platformKey, { name: "Provisioned" });
   const platformUser = await createUser(platformKey, "Provisioned User");
@@ -72,12 +77,15 @@ export async function buildWorld() {
     platformAccount,
     platformUser,
     platformBot,
+    visitor,
+    visitorConversation,
+    visitorMessage,
   };
 }
 
 export type World = Awaited<ReturnType<typeof buildWorld>>;
 
-export type Group = "account" | "contacts" | "conversations" | "help-center" | "platform";
+export type Group = "account" | "contacts" | "conversations" | "help-center" | "platform" | "widget";
 
 export function routeTable(w: World): Record<Group, Route[]> {
   const acc = "/api/v1/accounts/:account_id";
@@ -353,7 +361,50 @@ export function routeTable(w: World): Record<Group, Route[]> {
       r("DELETE", "/portals/:portal_slug", slug),
     ],
     platform: platformRoutes(w),
+    widget: widgetRoutes(w),
   };
+}
+
+/** The public client API (no key) and the agents' live-room socket. */
+function widgetRoutes(w: World): Route[] {
+  const inbox = "/public/api/v1/inboxes/:inbox_identifier";
+  const contact = `${inbox}/contacts/:contact_identifier`;
+  const conversation = `${contact}/conversations/:conversation_id`;
+  const ids = { inbox_identifier: w.inbox.inbox_identifier, contact_identifier: w.visitor.source_id, conversation_id: w.visitorConversation.id };
+  const contactShape = {
+    name: "s",
+    email: "s",
+    phone_number: "s",
+    identifier: "s",
+    identifier_hash: "s",
+    avatar_url: "s",
+    additional_attributes: "o",
+    custom_attributes: "o",
+  } as const;
+  const own = (path: string, params: Record<string, string | number>) => Object.fromEntries(Object.entries(params).filter(([name]) => path.includes(`:${name}`)));
+  const pr = (method: Route["method"], path: string, extra: Partial<Route> = {}): Route => ({ method, path, key: null, ...extra, params: own(path, extra.params ?? ids) });
+  return [
+    pr("GET", inbox),
+    pr("POST", `${inbox}/contacts`, { body: { ...contactShape, source_id: "s" }, valid: { name: "Another" } }),
+    pr("GET", contact, { query: { identifier_hash: "s" } }),
+    pr("PATCH", contact, { body: contactShape, valid: { name: "Renamed" } }),
+    pr("POST", `${contact}/events`, { body: { name: "s", event_info: "o" }, valid: { name: "webwidget.triggered" } }),
+    pr("GET", `${contact}/conversations`),
+    pr("POST", `${contact}/conversations`, { body: { custom_attributes: "o" }, valid: {} }),
+    pr("GET", conversation),
+    pr("POST", `${conversation}/toggle_typing`, { body: { typing_status: "e" }, query: { typing_status: "e" }, valid: { typing_status: "off" } }),
+    pr("POST", `${conversation}/update_last_seen`),
+    pr("GET", `${conversation}/live`, { query: { pubsub_token: "s" } }),
+    pr("GET", `${conversation}/messages`, { query: { before: "id" } }),
+    pr("POST", `${conversation}/messages`, { body: { content: "s", echo_id: "s" }, valid: { content: "hello" } }),
+    pr("PATCH", `${conversation}/messages/:message_id`, {
+      params: { ...ids, message_id: w.visitorMessage.id },
+      body: { submitted_values: "a" },
+      valid: { submitted_values: [{ value: "x" }] },
+    }),
+    pr("POST", `${conversation}/toggle_status`),
+    { method: "GET", path: "/api/v1/live", params: {}, key: null, query: { ticket: "s" } },
+  ];
 }
 
 function platformRoutes(w: World): Route[] {
