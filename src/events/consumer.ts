@@ -23,7 +23,7 @@ export async function consumeQueue(batch: MessageBatch<QueueMessage>, env: Env) 
         if (deliveries.length > 0) await env.EVENTS.sendBatch(deliveries.map((d) => ({ body: d })));
         message.ack();
       } else if (body.kind === "delivery") {
-        const step = await attemptDelivery(db, body.deliveryId);
+        const step = await attemptDelivery(db, env, body.deliveryId);
         if (step.done) message.ack();
         else message.retry({ delaySeconds: step.retryInSeconds });
       } else {

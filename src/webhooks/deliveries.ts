@@ -8,7 +8,7 @@ import { and, eq } from "drizzle-orm";
 import { type Database, now, schema } from "../db/client";
 import { buildWebhookPayload } from "../events/payloads";
 import { type AttemptOutcome, postWebhook } from "./post";
-import { isForbiddenTarget } from "./target-url";
+import { isForbiddenTarget, targetPolicy } from "./target-url";
 
 const { eventOutbox, webhooks, webhookDeliveries } = schema;
 
@@ -63,7 +63,7 @@ export async function fanOut(db: Database, env: Env, eventId: number): Promise<D
 export type DeliveryStep = { done: true } | { done: false; retryInSeconds: number };
 
 /** One attempt at a pending delivery; records the outcome and says whether to try again. */
-export async function attemptDelivery(db: Database, deliveryId: number, fetcher?: typeof fetch): Promise<DeliveryStep> {
+export async function attemptDelivery(db: Database, env: Env, deliveryId: number, fetcher?: typeof fetch): Promise<DeliveryStep> {
   const [deliveries] = await db.batch([db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, deliveryId))]);
   const delivery = deliveries[0];
   if (!delivery || delivery.status !== "pending") return { done: true };
@@ -79,7 +79,7 @@ export async function attemptDelivery(db: Database, deliveryId: number, fetcher?
     return { done: true };
   }
   // Checked again at delivery: the rule may have tightened since the URL was saved.
-  const outcome: AttemptOutcome = isForbiddenTarget(hook.url)
+  const outcome: AttemptOutcome = isForbiddenTarget(hook.url, targetPolicy(env))
     ? { result: "rejected", status: null, error: "the URL points at a private or local address" }
     : await postWebhook({ url: hook.url, secret: hook.secret, deliveryUuid: delivery.deliveryUuid, body: delivery.body }, fetcher);
 

@@ -86,26 +86,26 @@ describe("a delivery's attempts", () => {
     const { delivery } = await pendingDelivery();
     const { seen, fetcher } = receiver(500);
     for (let attempt = 1; attempt < MAX_ATTEMPTS; attempt++) {
-      expect(await attemptDelivery(db, delivery.id, fetcher)).toEqual({ done: false, retryInSeconds: RETRY_DELAYS_S[attempt - 1] });
+      expect(await attemptDelivery(db, env, delivery.id, fetcher)).toEqual({ done: false, retryInSeconds: RETRY_DELAYS_S[attempt - 1] });
     }
-    expect(await attemptDelivery(db, delivery.id, fetcher)).toEqual({ done: true });
+    expect(await attemptDelivery(db, env, delivery.id, fetcher)).toEqual({ done: true });
     expect(await deliveryRow(delivery.id)).toMatchObject({ status: "failed", attempts: MAX_ATTEMPTS, lastStatusCode: 500, lastError: "HTTP 500" });
     // every attempt carried the same delivery id
     expect(new Set(seen.map((s) => s.headers.get("x-chatwoot-delivery")))).toEqual(new Set([delivery.deliveryUuid]));
     // and a finished delivery is not attempted again
-    expect(await attemptDelivery(db, delivery.id, fetcher)).toEqual({ done: true });
+    expect(await attemptDelivery(db, env, delivery.id, fetcher)).toEqual({ done: true });
     expect(seen).toHaveLength(MAX_ATTEMPTS);
   });
 
   it("stops at once when the receiver refuses, and succeeds after a passing failure", async () => {
     const refused = await pendingDelivery();
-    await attemptDelivery(db, refused.delivery.id, receiver(404).fetcher);
+    await attemptDelivery(db, env, refused.delivery.id, receiver(404).fetcher);
     expect(await deliveryRow(refused.delivery.id)).toMatchObject({ status: "failed", attempts: 1, lastStatusCode: 404 });
 
     const flaky = await pendingDelivery();
     const { fetcher } = receiver(502, 200);
-    await attemptDelivery(db, flaky.delivery.id, fetcher);
-    expect(await attemptDelivery(db, flaky.delivery.id, fetcher)).toEqual({ done: true });
+    await attemptDelivery(db, env, flaky.delivery.id, fetcher);
+    expect(await attemptDelivery(db, env, flaky.delivery.id, fetcher)).toEqual({ done: true });
     expect(await deliveryRow(flaky.delivery.id)).toMatchObject({ status: "delivered", attempts: 2, lastStatusCode: 200 });
   });
 
@@ -113,7 +113,7 @@ describe("a delivery's attempts", () => {
     const { delivery, webhook } = await pendingDelivery();
     await db.batch([db.delete(schema.webhooks).where(eq(schema.webhooks.id, webhook.id))]);
     const { seen, fetcher } = receiver(200);
-    expect(await attemptDelivery(db, delivery.id, fetcher)).toEqual({ done: true });
+    expect(await attemptDelivery(db, env, delivery.id, fetcher)).toEqual({ done: true });
     expect(seen).toHaveLength(0);
     expect((await deliveryRow(delivery.id)).status).toBe("cancelled");
   });

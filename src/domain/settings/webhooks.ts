@@ -4,7 +4,7 @@
  */
 import { type SQLWrapper, and, eq, inArray, or } from "drizzle-orm";
 import { now, schema } from "../../db/client";
-import { isForbiddenTarget } from "../../webhooks/target-url";
+import { FORBIDDEN_TARGET_MESSAGE, isForbiddenTarget, targetPolicy } from "../../webhooks/target-url";
 import { randomToken } from "../identity/keys";
 import { type AccountScope } from "../kernel/scope";
 import { type ErrorEntry, invalid, notFound } from "../kernel/errors";
@@ -56,10 +56,10 @@ export async function listWebhooks(scope: AccountScope): Promise<WebhookRecord[]
 }
 
 /** Rules on the values a webhook will have; `clash` says whether another webhook of the account has its URL. */
-function check(url: string | undefined, clash: boolean, inboxId: number | null | undefined, inbox: InboxRef | null) {
+function check(scope: AccountScope, url: string | undefined, clash: boolean, inboxId: number | null | undefined, inbox: InboxRef | null) {
   const errors: ErrorEntry[] = [];
-  if (url !== undefined && isForbiddenTarget(url)) {
-    errors.push({ field: "url", message: "must not point to localhost or a private, loopback or link-local address", code: "forbidden_host" });
+  if (url !== undefined && isForbiddenTarget(url, targetPolicy(scope.env))) {
+    errors.push({ field: "url", message: FORBIDDEN_TARGET_MESSAGE, code: "forbidden_host" });
   } else if (clash) {
     errors.push({ field: "url", message: "has already been taken", code: "taken" });
   }
@@ -74,7 +74,7 @@ export async function createWebhook(scope: AccountScope, input: WebhookInput & {
     inboxesOf(scope, input.inboxId ? [input.inboxId] : []),
   ]);
   const inbox = inboxRows[0] ?? null;
-  check(input.url, clash.length > 0, input.inboxId, inbox);
+  check(scope, input.url, clash.length > 0, input.inboxId, inbox);
   const at = now();
   const [rows] = await db.batch([
     db
@@ -109,7 +109,7 @@ export async function updateWebhook(scope: AccountScope, id: number, input: Webh
   if (!current) throw notFound("Webhook", id);
   const inbox = inboxRows[0] ?? null;
   const urlChanged = input.url !== undefined && input.url !== current.url;
-  check(urlChanged ? input.url : undefined, rows.some((r) => r.id !== id), input.inboxId, inbox);
+  check(scope, urlChanged ? input.url : undefined, rows.some((r) => r.id !== id), input.inboxId, inbox);
 
   const [updated] = await db.batch([
     db
