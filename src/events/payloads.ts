@@ -78,11 +78,17 @@ const BUILDERS: Record<string, Builder> = {
   },
 };
 
+const TYPING_EVENTS = new Set(["conversation_typing_on", "conversation_typing_off"]);
+
 /** The payload of `event`, or null when its subject no longer exists (or has no webhook form). */
 export async function buildWebhookPayload(db: Database, env: Env, event: OutboxRow): Promise<Payload | null> {
   const builder = BUILDERS[event.subjectType];
   const subject = builder ? await builder(db, env, event) : null;
   if (!subject) return null;
+  // Chatwoot's typing payload: who types (the event's `user`, a user or a contact) in which conversation.
+  if (TYPING_EVENTS.has(event.eventName)) {
+    return { event: event.eventName, user: event.data.user ?? null, conversation: subject, is_private: event.data.is_private === true };
+  }
   const changes = event.data.changed_attributes;
   return { ...subject, event: event.eventName, ...(changes !== undefined && { changed_attributes: changes }) };
 }

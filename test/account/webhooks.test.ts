@@ -54,6 +54,9 @@ describe("webhooks", () => {
           subscriptions: DEFAULT_EVENTS,
           inbox: null,
           secret: expect.stringMatching(/^[1-9A-HJ-NP-Za-km-z]{24}$/),
+          enabled: true,
+          disabled_at: null,
+          disabled_reason: null,
         },
       },
     });

@@ -9,7 +9,7 @@ import { randomToken } from "../identity/keys";
 import { type AccountScope } from "../kernel/scope";
 import { type ErrorEntry, invalid, notFound } from "../kernel/errors";
 
-const { webhooks, webhookDeliveries, inboxes } = schema;
+const { webhooks, webhookDeliveries, webhookDeliveryAttempts, inboxes } = schema;
 
 /** Chatwoot's allowed subscriptions, in its order: the first eight are the default. */
 export const WEBHOOK_EVENTS = [
@@ -32,8 +32,20 @@ export const DEFAULT_WEBHOOK_EVENTS = WEBHOOK_EVENTS.slice(0, 8);
 export type WebhookRow = typeof webhooks.$inferSelect;
 export type InboxRef = { id: number; name: string };
 export type WebhookRecord = { webhook: WebhookRow; inbox: InboxRef | null };
-/** null subscriptions: the default list. null inboxId: no inbox. */
-export type WebhookInput = { url?: string; name?: string | null; subscriptions?: string[] | null; inboxId?: number | null };
+/**
+ * null subscriptions: the default list. null inboxId: no inbox. enabled: true restarts deliveries to a
+ * webhook the service disabled (or an administrator did); false stops them.
+ */
+export type WebhookInput = { url?: string; name?: string | null; subscriptions?: string[] | null; inboxId?: number | null; enabled?: boolean };
+
+export const DISABLED_BY_ADMINISTRATOR = "Disabled by an administrator";
+
+function enabledColumns(enabled: boolean | undefined, current: WebhookRow, at: number) {
+  if (enabled === undefined || enabled === (current.disabledAt === null)) return {};
+  return enabled
+    ? { disabledAt: null, disabledReason: null, failingSince: null }
+    : { disabledAt: at, disabledReason: DISABLED_BY_ADMINISTRATOR };
+}
 
 const inAccount = (scope: AccountScope) => eq(webhooks.accountId, scope.accountId);
 
@@ -111,16 +123,18 @@ export async function updateWebhook(scope: AccountScope, id: number, input: Webh
   const urlChanged = input.url !== undefined && input.url !== current.url;
   check(scope, urlChanged ? input.url : undefined, rows.some((r) => r.id !== id), input.inboxId, inbox);
 
+  const at = now();
   const [updated] = await db.batch([
     db
       .update(webhooks)
       .set({
+        ...enabledColumns(input.enabled, current, at),
         url: input.url,
         name: input.name,
         // null restores the default, as on create
         subscriptions: input.subscriptions === null ? [...DEFAULT_WEBHOOK_EVENTS] : input.subscriptions,
         inboxId: input.inboxId === undefined ? undefined : (inbox?.id ?? null),
-        updatedAt: now(),
+        updatedAt: at,
       })
       .where(and(inAccount(scope), eq(webhooks.id, id)))
       .returning(),
@@ -131,9 +145,32 @@ export async function updateWebhook(scope: AccountScope, id: number, input: Webh
 /** Deletes the webhook and its delivery log. */
 export async function deleteWebhook(scope: AccountScope, id: number): Promise<void> {
   const { db, accountId } = scope;
-  const [, deleted] = await db.batch([
-    db.delete(webhookDeliveries).where(and(eq(webhookDeliveries.accountId, accountId), eq(webhookDeliveries.webhookId, id))),
+  const itsDeliveries = db
+    .select({ id: webhookDeliveries.id })
+    .from(webhookDeliveries)
+    .where(and(eq(webhookDeliveries.accountId, accountId), eq(webhookDeliveries.targetType, "webhook"), eq(webhookDeliveries.targetId, id)));
+  const [, , deleted] = await db.batch([
+    db.delete(webhookDeliveryAttempts).where(inArray(webhookDeliveryAttempts.deliveryId, itsDeliveries)),
+    db.delete(webhookDeliveries).where(inArray(webhookDeliveries.id, itsDeliveries)),
     db.delete(webhooks).where(and(inAccount(scope), eq(webhooks.id, id))).returning({ id: webhooks.id }),
   ]);
   if (!deleted.length) throw notFound("Webhook", id);
+}
+
+/**
+ * A new signing secret, effective from the next attempt (pending retries are signed with it too): the
+ * old one stops working at once, as when a secret has leaked.
+ */
+export async function resetWebhookSecret(scope: AccountScope, id: number): Promise<WebhookRecord> {
+  const { db } = scope;
+  const [rows, inboxRows] = await db.batch([
+    db
+      .update(webhooks)
+      .set({ secret: randomToken(24), updatedAt: now() })
+      .where(and(inAccount(scope), eq(webhooks.id, id)))
+      .returning(),
+    inboxesOf(scope, db.select({ id: webhooks.inboxId }).from(webhooks).where(and(inAccount(scope), eq(webhooks.id, id)))),
+  ]);
+  if (!rows[0]) throw notFound("Webhook", id);
+  return { webhook: rows[0], inbox: inboxRows[0] ?? null };
 }
