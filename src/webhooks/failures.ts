@@ -12,6 +12,7 @@ import { messageEventStatement } from "../domain/conversations/messages";
 import { batch, write } from "../domain/kernel/batch";
 import { CONVERSATION_STATUS, MESSAGE_STATUS, MESSAGE_STATUSES } from "../domain/kernel/enums";
 import { systemScope } from "../domain/kernel/scope";
+import { dispatchPendingEvents } from "../events/dispatch";
 import type { AttemptOutcome } from "./post";
 
 const { messages, conversations, webhookDeliveries } = schema;
@@ -59,5 +60,8 @@ export async function onFinalFailure(db: Database, env: Env, delivery: FailedDel
     const { after, statements } = changeStatements(scope, conversation, { status: CONVERSATION_STATUS.open }, [], at);
     writes.push(...statements, activityStatement(scope, after, BOT_FAILURE_ACTIVITY, at));
   }
+  if (writes.length === 0) return;
   await write(db, writes);
+  // Their events were written outside a request: nothing else would dispatch them before the cron.
+  await dispatchPendingEvents(db, env.EVENTS);
 }
