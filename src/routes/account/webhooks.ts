@@ -19,21 +19,21 @@ const toInput = (body: z.infer<typeof WebhookUpdate>) => ({
 });
 
 /**
- * The delivery log of one kind of target, mounted under the target's path (`/webhooks/:id`, and for the
- * lead's wiring `/inboxes/:id`, `/agent_bots/:id`): administrators only.
+ * The delivery log of one kind of target, mounted beside the target's routes (`/webhooks`, and ready
+ * for `/inboxes` and `/agent_bots`): administrators only. The check is on each route, not `use("*")`,
+ * which would reach every route of the group it is mounted in.
  */
 export function deliveryLogApi(type: LogTarget["type"]) {
   return new Hono<AppEnv>()
-    .use("*", requireAdministrator)
-    .get("/:id/deliveries", validate("param", IdParam), validate("query", DeliveryListQuery), async (c) => {
+    .get("/:id/deliveries", requireAdministrator, validate("param", IdParam), validate("query", DeliveryListQuery), async (c) => {
       const page = await listDeliveries(accountScope(c), { type, id: c.req.valid("param").id }, c.req.valid("query"));
       return c.json(deliveryPageView(page));
     })
-    .get("/:id/deliveries/:delivery_id", validate("param", DeliveryParams), async (c) => {
+    .get("/:id/deliveries/:delivery_id", requireAdministrator, validate("param", DeliveryParams), async (c) => {
       const { id, delivery_id } = c.req.valid("param");
       return c.json(deliveryDetailView(await showDelivery(accountScope(c), { type, id }, delivery_id)));
     })
-    .post("/:id/deliveries/:delivery_id/redeliver", validate("param", DeliveryParams), async (c) => {
+    .post("/:id/deliveries/:delivery_id/redeliver", requireAdministrator, validate("param", DeliveryParams), async (c) => {
       const { id, delivery_id } = c.req.valid("param");
       return c.json(deliveryDetailView(await redeliver(accountScope(c), { type, id }, delivery_id)), 202);
     });
