@@ -38,4 +38,4 @@ export function liveEventMessage(
 }
 
 /** The full row shape the fan-out reads. */
-export const liveEventRow = (message: LiveEventMessage): OutboxRow => ({ ...message.event, causedByAutomation: false, dispatchedAt: null });
+export const liveEventRow = (message: LiveEventMessage): OutboxRow => ({ ...message.event, causedByAutomation: false, dispatchedAt: null, consumedAt: null });

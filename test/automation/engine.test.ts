@@ -220,7 +220,7 @@ describe("delivery and failures", () => {
     expect(await contents()).toEqual(["one", "two"]);
 
     await runAutomationForEvent(db, env, run.event_id);
-    await runAutomationForEvent(db, env, run.event_id, 2);
+    await runAutomationForEvent(db, env, run.event_id);
     expect(await contents()).toEqual(["one", "two"]);
     expect(await runsOf(rule.id)).toHaveLength(1);
 

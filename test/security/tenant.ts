@@ -13,6 +13,16 @@ function must(res: Reply, what: string) {
 
 export type Tenant = Awaited<ReturnType<typeof buildTenant>>;
 
+/** The first delivery of a webhook's log, once the queue has made it. */
+async function firstDelivery(path: string, key: string): Promise<{ id: number }> {
+  for (let i = 0; i < 200; i++) {
+    const res = await get(path, key);
+    if (res.status === 200 && res.body.payload.length > 0) return res.body.payload.at(-1);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error(`no delivery appeared in ${path}`);
+}
+
 /**
  * An account with an administrator, an agent (member of `inboxId` only), a second agent (member of
  * nothing), and one object of every kind. `conversations` conversations are opened in `inboxId`: give
@@ -40,7 +50,11 @@ export async function buildTenant(name: string, slug: string, conversations = 1)
   const filterQuery = { payload: [{ attribute_key: "status", filter_operator: "equal_to", values: ["open"], query_operator: null }] };
   const adminFilter = must(await post(`${base}/custom_filters`, a, { name: "Admin's open", query: filterQuery }), "custom filter");
   const agentFilter = must(await post(`${base}/custom_filters`, agent.key, { name: "Agent's open", query: filterQuery }), "custom filter 2");
-  const webhook = must(await post(`${base}/webhooks`, a, { url: `https://${slug}.example.com/hook`, inbox_id: inbox.id, subscriptions: ["webwidget_triggered"] }), "webhook").payload.webhook;
+  // subscribed to contact_created, so the contact below leaves a delivery in its log
+  const webhook = must(
+    await post(`${base}/webhooks`, a, { url: `https://${slug}.example.com/hook`, inbox_id: inbox.id, subscriptions: ["webwidget_triggered", "contact_created"] }),
+    "webhook",
+  ).payload.webhook;
   // inactive, so that it never acts on the events the audit causes (which would change the snapshot)
   const automationRule = must(
     await post(`${base}/automation_rules`, a, {
@@ -74,6 +88,8 @@ export async function buildTenant(name: string, slug: string, conversations = 1)
   const hidden = must(await post(`${base}/conversations`, a, { inbox_id: otherInbox.id, contact_id: mergee.id }), "hidden conversation");
   must(await post(`${base}/conversations/${hidden.id}/messages`, a, { content: `${name} hidden`, message_type: "outgoing" }), "hidden message");
 
+  const delivery = await firstDelivery(`${base}/webhooks/${webhook.id}/deliveries`, a);
+
   const portalSlug = `${slug}-help`;
   const portal = must(await post(`${base}/portals`, a, { name: `${name} Help`, slug: portalSlug }), "portal");
   const category = must(await post(`${base}/portals/${portalSlug}/categories`, a, { name: "Guides", slug: `${slug}-guides` }), "category").payload;
@@ -103,6 +119,7 @@ export async function buildTenant(name: string, slug: string, conversations = 1)
     agentFilter,
     webhook,
     automationRule,
+    delivery,
     dashboardApp,
     contact,
     mergee,
@@ -278,6 +295,10 @@ export function catalogue(t: Tenant): Route[] {
     r("PUT", `${b}/automation_rules/${t.automationRule.id}`, { name: "Changed" }, admin),
     r("POST", `${b}/automation_rules/${t.automationRule.id}/clone`, undefined, admin),
     r("DELETE", `${b}/automation_rules/${t.automationRule.id}`, undefined, admin),
+    r("POST", `${b}/webhooks/${t.webhook.id}/reset_secret`, undefined, admin),
+    r("GET", `${b}/webhooks/${t.webhook.id}/deliveries`, undefined, admin),
+    r("GET", `${b}/webhooks/${t.webhook.id}/deliveries/${t.delivery.id}`, undefined, admin),
+    r("POST", `${b}/webhooks/${t.webhook.id}/deliveries/${t.delivery.id}/redeliver`, undefined, admin),
     // integrations
     r("GET", `${b}/integrations/apps`),
     r("GET", `${b}/integrations/apps/webhook`),

@@ -31,16 +31,15 @@ import { runAction } from "./actions";
 import { type EvaluationContext, ruleMatches } from "./conditions";
 import { resolveKey } from "./keys";
 import { type AutomationRuleRow, type AutomationRuleRunRow, actionsOf, conditionsOf } from "./rows";
-import { type DeliveryStep, deliverRuleWebhook, isRuleWebhookEvent } from "./webhook-adapter";
+import { deliverRuleWebhook, isRuleWebhookEvent } from "./webhook-adapter";
 
 const { eventOutbox, automationRules, automationRuleRuns, messages, conversations, contacts, taggings, customAttributeDefinitions } = schema;
 
 /** How many of a conversation's latest messages conditions on message keys see for conversation events. */
 export const CONVERSATION_MESSAGES_SCANNED = 100;
 
-/** Runs the automation side of one event message; `attempt` is the queue's delivery count (from 1). */
-export async function runAutomationForEvent(db: Database, env: Env, eventId: number, attempt = 1, fetcher?: typeof fetch): Promise<DeliveryStep> {
-  const done = { retryInSeconds: null };
+/** Runs the automation side of one event message; safe to repeat (rule runs are recorded per event). */
+export async function runAutomationForEvent(db: Database, env: Env, eventId: number): Promise<void> {
   const ofEvent = (column: typeof eventOutbox.accountId | typeof eventOutbox.eventName | typeof eventOutbox.causedByAutomation) =>
     sql`(SELECT ${column} FROM ${eventOutbox} WHERE ${eventOutbox.id} = ${eventId})`;
   const first = await batchNamed(db, {
@@ -69,20 +68,20 @@ export async function runAutomationForEvent(db: Database, env: Env, eventId: num
       ),
   });
   const event = first.events[0];
-  if (!event) return done;
-  if (isRuleWebhookEvent(event.eventName)) return deliverRuleWebhook(db, env, event, attempt, fetcher);
-  if (event.causedByAutomation) return done;
+  if (!event) return;
+  if (isRuleWebhookEvent(event.eventName)) return deliverRuleWebhook(db, env, event);
+  if (event.causedByAutomation) return;
 
   const runs = new Map(first.runs.map((run) => [run.ruleId, run]));
   const pending = first.rules.filter((rule) => !runs.get(rule.id)?.finished);
-  if (pending.length === 0) return done;
+  if (pending.length === 0) return;
   const trigger = first.trigger[0] ?? null;
   const conversationId = event.subjectType === "Conversation" ? event.subjectId : trigger?.conversationId;
-  if (conversationId === undefined) return done;
+  if (conversationId === undefined) return;
 
   const load = () => loadContext(db, event, conversationId, trigger, pending);
   let context = await load();
-  if (!context || skipsAutomation(event.eventName, context.conversation)) return done;
+  if (!context || skipsAutomation(event.eventName, context.conversation)) return;
   let acted = false;
   for (const [index, rule] of pending.entries()) {
     const run = runs.get(rule.id) ?? null;
@@ -96,7 +95,7 @@ export async function runAutomationForEvent(db: Database, env: Env, eventId: num
   }
   // the rules' own events (caused by automation) go on to webhooks now, not at the next cron sweep
   if (acted) await dispatchPendingEvents(db, env.EVENTS);
-  return done;
+  return;
 }
 
 /** Chatwoot's listener leaves conversations opened by an auto-reply alone. */

@@ -4,8 +4,18 @@
  * split across test files (each test file has its own database).
  */
 import { createWorld, createUser } from "../../support/world";
-import { post } from "../../support/http";
+import { get, post } from "../../support/http";
 import type { Route } from "./driver";
+
+/** The first delivery of a webhook's log (the webhook takes contact_created, and a contact exists), once made. */
+async function firstDelivery(path: string, key: string): Promise<{ id: number }> {
+  for (let i = 0; i < 200; i++) {
+    const res = await get(path, key);
+    if (res.status === 200 && res.body.payload.length > 0) return res.body.payload.at(-1);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error(`no delivery appeared in ${path}`);
+}
 
 async function made(path: string, key: string | null, body: unknown): Promise<any> {
   const res = await post(path, key, body);
@@ -17,6 +27,8 @@ export async function buildWorld() {
   const world = await createWorld("Hostile");
   const { base, admin, agent, platformKey } = world;
   const inbox = await made(`${base}/inboxes`, admin.key, { name: "Support", channel: { type: "api" } });
+  // before the contact, whose contact_created leaves a delivery in its log
+  const webhook = (await made(`${base}/webhooks`, admin.key, { url: "https://hooks.example.com/in" })).payload.webhook;
   const contact = (await made(`${base}/contacts`, admin.key, { name: "Customer", email: "customer@example.com", inbox_id: inbox.id })).payload.contact;
   const other = (await made(`${base}/contacts`, admin.key, { name: "Other", email: "other@example.com" })).payload.contact;
   const conversation = await made(`${base}/conversations`, admin.key, { inbox_id: inbox.id, contact_id: contact.id });
@@ -30,7 +42,6 @@ export async function buildWorld() {
     attribute_model: 1,
   });
   const filter = await made(`${base}/custom_filters`, admin.key, { name: "Mine", query: { payload: [] } });
-  const webhook = (await made(`${base}/webhooks`, admin.key, { url: "https://hooks.example.com/in" })).payload.webhook;
   const automationRule = (
     await made(`${base}/automation_rules`, admin.key, {
       name: "Tag",
@@ -40,6 +51,7 @@ export async function buildWorld() {
       actions: [{ action_name: "add_label", action_params: ["vip"] }],
     })
   ).payload[0];
+  const webhookDelivery = await firstDelivery(`${base}/webhooks/${webhook.id}/deliveries`, admin.key);
   const dashboardApp = await made(`${base}/dashboard_apps`, admin.key, { title: "CRM", content: [{ type: "frame", url: "https://crm.example.com" }] });
   const bot = await made(`${base}/agent_bots`, admin.key, { name: "Helper" });
   const portal = await made(`${base}/portals`, admin.key, { name: "Docs", slug: "docs", config: { allowed_locales: ["en"], default_locale: "en" } });
@@ -69,6 +81,7 @@ export async function buildWorld() {
     filter,
     webhook,
     automationRule,
+    webhookDelivery,
     dashboardApp,
     bot,
     portal,
@@ -263,6 +276,10 @@ export function routeTable(w: World): Record<Group, Route[]> {
       r("PUT", "/automation_rules/:id", { id: w.automationRule.id }, { body: ruleShape, valid: ruleValid }),
       r("POST", "/automation_rules/:id/clone", { id: w.automationRule.id }),
       r("DELETE", "/automation_rules/:id", { id: w.automationRule.id }),
+      r("POST", "/webhooks/:id/reset_secret", { id: w.webhook.id }),
+      r("GET", "/webhooks/:id/deliveries", { id: w.webhook.id }, { query: { page: "n", status: "e", event: "s" } }),
+      r("GET", "/webhooks/:id/deliveries/:delivery_id", { id: w.webhook.id, delivery_id: w.webhookDelivery.id }),
+      r("POST", "/webhooks/:id/deliveries/:delivery_id/redeliver", { id: w.webhook.id, delivery_id: w.webhookDelivery.id }),
       r("GET", "/integrations/apps", {}),
       r("GET", "/integrations/apps/:id", { id: "webhook" }),
       r("POST", "/integrations/hooks", {}, { body: { app_id: "s", inbox_id: "id", status: "e", settings: "o" }, valid: { app_id: "webhook" } }),
