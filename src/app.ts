@@ -1,6 +1,5 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import { requestId } from "hono/request-id";
 import pkg from "../package.json";
 import { createDb } from "./db/client";
 import { dispatchPendingEvents } from "./events/dispatch";
@@ -9,6 +8,7 @@ import type { AppEnv } from "./http/app-env";
 import { normalizeBody } from "./http/body";
 import { tooLarge } from "./domain/kernel/errors";
 import { renderError, renderUnknownRoute } from "./http/errors";
+import { requestId, secureHeaders } from "./http/secure";
 import { applicationApi } from "./routes/account";
 import { platformApi } from "./routes/platform";
 import { publicApi } from "./routes/public";
@@ -17,6 +17,7 @@ import { widgetDemo } from "./demo/widget-demo";
 
 export const app = new Hono<AppEnv>({ strict: false });
 
+app.use("*", secureHeaders());
 app.use("*", requestId());
 
 /** Every request gets a metered database; the cost goes out in the Server-Timing header. */
