@@ -3,7 +3,7 @@ import { bodyLimit } from "hono/body-limit";
 import pkg from "../package.json";
 import { createDb } from "./db/client";
 import { dispatchPendingEvents } from "./events/dispatch";
-import { QueryMeter, meterD1 } from "./db/metering";
+import { FirstWriteRider, QueryMeter, meterD1 } from "./db/metering";
 import type { AppEnv } from "./http/app-env";
 import { normalizeBody } from "./http/body";
 import { tooLarge } from "./domain/kernel/errors";
@@ -23,8 +23,10 @@ app.use("*", requestId());
 /** Every request gets a metered database; the cost goes out in the Server-Timing header. */
 app.use("*", async (c, next) => {
   const meter = new QueryMeter();
+  const rider = new FirstWriteRider();
   c.set("meter", meter);
-  c.set("db", createDb(meterD1(c.env.DB, meter)));
+  c.set("rider", rider);
+  c.set("db", createDb(meterD1(c.env.DB, meter, rider)));
   await next();
   c.header("Server-Timing", meter.serverTiming());
 });

@@ -9,7 +9,7 @@ import type { AppEnv } from "./app-env";
 
 const FLAG = Symbol("routeFlag");
 
-export type RouteFlag = "bots" | "files";
+export type RouteFlag = "bots" | "files" | "idempotent";
 
 /** A pass-through middleware that marks its route with `flag`. */
 export function routeFlag(flag: RouteFlag): MiddlewareHandler<AppEnv> {
@@ -17,7 +17,15 @@ export function routeFlag(flag: RouteFlag): MiddlewareHandler<AppEnv> {
   return Object.assign(marker, { [FLAG]: flag });
 }
 
+/** `middleware`, marked with `flag` so that the request and the API document can tell it is there. */
+export function flagged<M extends MiddlewareHandler<AppEnv>>(flag: RouteFlag, middleware: M): M {
+  return Object.assign(middleware, { [FLAG]: flag });
+}
+
+/** The flag a handler carries, if any (for the API document, which walks app.routes). */
+export const flagOf = (handler: unknown): RouteFlag | undefined => (handler as { [FLAG]?: RouteFlag })[FLAG];
+
 /** Whether the route this request matched declared `flag`. */
 export function routeHasFlag(c: Context, flag: RouteFlag): boolean {
-  return matchedRoutes(c).some((route) => (route.handler as { [FLAG]?: RouteFlag })[FLAG] === flag);
+  return matchedRoutes(c).some((route) => flagOf(route.handler) === flag);
 }

@@ -15,6 +15,7 @@ import { validate } from "../../http/validate";
 import { AccountAgentBotCreate, AccountAgentBotUpdate } from "../../schemas/agent-bots";
 import { IdParam } from "../../schemas/common";
 import { accountAgentBotView } from "../../views/agent-bots";
+import { idempotent } from "../../http/idempotency";
 
 const toBotInput = (body: z.infer<typeof AccountAgentBotUpdate>) => ({
   name: body.name,
@@ -30,7 +31,7 @@ const view = (c: AppContext, record: AgentBotRecord) =>
 /** /api/v1/accounts/:account_id/agent_bots */
 export const agentBotsApi = new Hono<AppEnv>()
   .get("/", async (c) => c.json((await listAccountAgentBots(accountScope(c))).map((r) => view(c, r))))
-  .post("/", requireAdministrator, validate("json", AccountAgentBotCreate), async (c) => {
+  .post("/", requireAdministrator, idempotent(), validate("json", AccountAgentBotCreate), async (c) => {
     const body = c.req.valid("json");
     return c.json(view(c, await createAccountAgentBot(accountScope(c), { ...toBotInput(body), name: body.name })));
   })

@@ -6,11 +6,12 @@ import { validate } from "../../http/validate";
 import { AgentCreate, AgentUpdate } from "../../schemas/agents";
 import { IdParam } from "../../schemas/common";
 import { agentView, agentsView } from "../../views/agents";
+import { idempotent } from "../../http/idempotency";
 
 /** /api/v1/accounts/:account_id/agents */
 export const agentsApi = new Hono<AppEnv>()
   .get("/", async (c) => c.json(agentsView(await listAgents(accountScope(c)), c.var.account.id)))
-  .post("/", requireAdministrator, validate("json", AgentCreate), async (c) => {
+  .post("/", requireAdministrator, idempotent(), validate("json", AgentCreate), async (c) => {
     const body = c.req.valid("json");
     const agent = await createAgent(accountScope(c), {
       email: body.email,

@@ -7,6 +7,7 @@ import { validate } from "../../http/validate";
 import { AutomationRuleCreate, AutomationRuleUpdate } from "../../schemas/automation-rules";
 import { IdParam } from "../../schemas/common";
 import { automationRuleView } from "../../views/automation-rules";
+import { idempotent } from "../../http/idempotency";
 
 const toInput = (body: z.infer<typeof AutomationRuleUpdate>) => ({
   name: body.name,
@@ -21,13 +22,13 @@ const toInput = (body: z.infer<typeof AutomationRuleUpdate>) => ({
 export const automationRulesApi = new Hono<AppEnv>()
   .use("*", requireAdministrator)
   .get("/", async (c) => c.json({ payload: (await listRules(accountScope(c))).map(automationRuleView) }))
-  .post("/", validate("json", AutomationRuleCreate), async (c) => {
+  .post("/", idempotent(), validate("json", AutomationRuleCreate), async (c) => {
     const body = c.req.valid("json");
     const rule = await createRule(accountScope(c), { ...toInput(body), name: body.name, eventName: body.event_name, conditions: body.conditions, actions: body.actions });
     // the specification: 200 with `payload`, an array of automation rule records
     return c.json({ payload: [automationRuleView(rule)] });
   })
-  .post("/:id/clone", validate("param", IdParam), async (c) => {
+  .post("/:id/clone", idempotent(), validate("param", IdParam), async (c) => {
     const rule = await cloneRule(accountScope(c), c.req.valid("param").id);
     return c.json({ payload: automationRuleView(rule) });
   })

@@ -10,6 +10,7 @@ import { validate } from "../../http/validate";
 import { CannedResponseCreate, CannedResponseQuery, CannedResponseUpdate } from "../../schemas/canned-responses";
 import { IdParam } from "../../schemas/common";
 import { cannedResponseView } from "../../views/canned-responses";
+import { idempotent } from "../../http/idempotency";
 
 /** /canned_responses: any member may read and change them (Chatwoot has no policy here). */
 export const cannedResponsesApi = new Hono<AppEnv>()
@@ -17,7 +18,7 @@ export const cannedResponsesApi = new Hono<AppEnv>()
     const rows = await listCannedResponses(accountScope(c), c.req.valid("query").search);
     return c.json(rows.map(cannedResponseView));
   })
-  .post("/", validate("json", CannedResponseCreate), async (c) => {
+  .post("/", idempotent(), validate("json", CannedResponseCreate), async (c) => {
     const body = c.req.valid("json");
     const row = await createCannedResponse(accountScope(c), { shortCode: body.short_code, content: body.content });
     return c.json(cannedResponseView(row));

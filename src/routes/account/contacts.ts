@@ -24,6 +24,7 @@ import {
 } from "../../schemas/contacts";
 import { contactInboxView, contactView } from "../../views/contacts";
 import { conversationView } from "../../views/conversations";
+import { idempotent } from "../../http/idempotency";
 
 const toInput = (body: z.infer<typeof ContactUpdate>): ContactInput => ({
   name: body.name,
@@ -79,7 +80,7 @@ export const contactsApi = new Hono<AppEnv>()
       payload: records.map(contactView),
     });
   })
-  .post("/", validate("json", ContactCreate), async (c) => {
+  .post("/", idempotent(), validate("json", ContactCreate), async (c) => {
     const body = c.req.valid("json");
     const { record, contactInbox } = await createContact(accountScope(c), {
       ...toInput(body),
@@ -109,7 +110,7 @@ export const contactsApi = new Hono<AppEnv>()
     const inboxes = await contactableInboxes(accountScope(c), c.req.valid("param").id);
     return c.json({ payload: inboxes.map(contactInboxView) });
   })
-  .post("/:id/contact_inboxes", validate("param", IdParam), validate("json", ContactInboxCreate), async (c) => {
+  .post("/:id/contact_inboxes", idempotent(), validate("param", IdParam), validate("json", ContactInboxCreate), async (c) => {
     const body = c.req.valid("json");
     const created = await createContactInbox(accountScope(c), c.req.valid("param").id, {
       inboxId: body.inbox_id,

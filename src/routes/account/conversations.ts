@@ -35,6 +35,7 @@ import { conversationView, countsView, statusToggleView } from "../../views/conv
 import { agentView } from "../../views/agents";
 import { agentBotSlimView, teamRecordView } from "../../views/people";
 import type { z } from "zod";
+import { idempotent } from "../../http/idempotency";
 
 const ASSIGNEE_TYPES = new Set(["me", "unassigned", "assigned"]);
 
@@ -69,7 +70,7 @@ export const conversationsApi = new Hono<AppEnv>()
     const { assigned_count: _, ...meta } = countsView(page.counts);
     return c.json({ meta, payload: page.records.map(conversationView) });
   })
-  .post("/", allowBots(), validate("json", ConversationCreate), async (c) => {
+  .post("/", allowBots(), idempotent(), validate("json", ConversationCreate), async (c) => {
     const body = c.req.valid("json");
     const record = await createConversation(accountScope(c), {
       sourceId: body.source_id,

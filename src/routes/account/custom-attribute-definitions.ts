@@ -16,6 +16,7 @@ import {
   AttributeDefinitionUpdate,
 } from "../../schemas/custom-attribute-definitions";
 import { attributeDefinitionView } from "../../views/custom-attribute-definitions";
+import { idempotent } from "../../http/idempotency";
 
 const toInput = (body: z.infer<typeof AttributeDefinitionUpdate>) => ({
   displayName: body.attribute_display_name,
@@ -37,7 +38,7 @@ export const customAttributeDefinitionsApi = new Hono<AppEnv>()
   .get("/:id", validate("param", IdParam), async (c) =>
     c.json(attributeDefinitionView(await getDefinition(accountScope(c), c.req.valid("param").id))),
   )
-  .post("/", validate("json", AttributeDefinitionCreate), async (c) => {
+  .post("/", idempotent(), validate("json", AttributeDefinitionCreate), async (c) => {
     const body = c.req.valid("json");
     const row = await createDefinition(accountScope(c), {
       ...toInput(body),

@@ -11,6 +11,7 @@ import { validate } from "../../http/validate";
 import { IdParam } from "../../schemas/common";
 import { CustomFilterCreate, CustomFilterQuery, CustomFilterUpdate } from "../../schemas/custom-filters";
 import { customFilterView } from "../../views/custom-filters";
+import { idempotent } from "../../http/idempotency";
 
 /** /custom_filters: each member's own saved filters. */
 export const customFiltersApi = new Hono<AppEnv>()
@@ -21,7 +22,7 @@ export const customFiltersApi = new Hono<AppEnv>()
   .get("/:id", validate("param", IdParam), async (c) =>
     c.json(customFilterView(await getCustomFilter(accountScope(c), c.req.valid("param").id))),
   )
-  .post("/", validate("json", CustomFilterCreate), async (c) => {
+  .post("/", idempotent(), validate("json", CustomFilterCreate), async (c) => {
     const body = c.req.valid("json");
     const row = await createCustomFilter(accountScope(c), { name: body.name, filterType: body.filter_type, query: body.query });
     return c.json(customFilterView(row));

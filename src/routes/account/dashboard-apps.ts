@@ -12,6 +12,7 @@ import { validate } from "../../http/validate";
 import { IdParam } from "../../schemas/common";
 import { DashboardAppCreate, DashboardAppUpdate } from "../../schemas/dashboard-apps";
 import { dashboardAppView } from "../../views/dashboard-apps";
+import { idempotent } from "../../http/idempotency";
 
 /** /dashboard_apps: any member may read them; administrators change them. */
 export const dashboardAppsApi = new Hono<AppEnv>()
@@ -19,7 +20,7 @@ export const dashboardAppsApi = new Hono<AppEnv>()
   .get("/:id", validate("param", IdParam), async (c) =>
     c.json(dashboardAppView(await getDashboardApp(accountScope(c), c.req.valid("param").id))),
   )
-  .post("/", requireAdministrator, validate("json", DashboardAppCreate), async (c) => {
+  .post("/", requireAdministrator, idempotent(), validate("json", DashboardAppCreate), async (c) => {
     const body = c.req.valid("json");
     return c.json(dashboardAppView(await createDashboardApp(accountScope(c), { title: body.title, content: body.content })));
   })

@@ -25,6 +25,7 @@ import {
   PortalUpdate,
 } from "../../schemas/help-center";
 import { articleListMeta, articleView, categoryView, portalView } from "../../views/help-center";
+import { idempotent } from "../../http/idempotency";
 
 const categoriesApi = new Hono<AppEnv>()
   .get("/", validate("param", PortalParam), validate("query", CategoryListQuery), async (c) => {
@@ -32,7 +33,7 @@ const categoriesApi = new Hono<AppEnv>()
     const result = await listCategories(accountScope(c), c.req.valid("param").portal_slug, locale, page);
     return c.json({ payload: result.categories.map(categoryView), meta: { current_page: page, categories_count: result.total } });
   })
-  .post("/", requireAdministrator, validate("param", PortalParam), validate("json", CategoryCreate), async (c) => {
+  .post("/", requireAdministrator, idempotent(), validate("param", PortalParam), validate("json", CategoryCreate), async (c) => {
     const record = await createCategory(accountScope(c), c.req.valid("param").portal_slug, c.req.valid("json"));
     return c.json({ payload: categoryView(record) });
   })
@@ -65,7 +66,7 @@ const articlesApi = new Hono<AppEnv>()
     await reorderArticles(accountScope(c), c.req.valid("param").portal_slug, c.req.valid("json").positions_hash);
     return c.json({});
   })
-  .post("/", requireAdministrator, validate("param", PortalParam), validate("json", ArticleCreate), async (c) => {
+  .post("/", requireAdministrator, idempotent(), validate("param", PortalParam), validate("json", ArticleCreate), async (c) => {
     const record = await createArticle(accountScope(c), c.req.valid("param").portal_slug, c.req.valid("json"));
     return c.json({ payload: articleView(record) });
   })
@@ -88,7 +89,7 @@ export const portalsApi = new Hono<AppEnv>()
     const records = await listPortals(accountScope(c));
     return c.json({ payload: records.map(portalView), meta: { current_page: 1, portals_count: records.length } });
   })
-  .post("/", requireAdministrator, validate("json", PortalCreate), async (c) =>
+  .post("/", requireAdministrator, idempotent(), validate("json", PortalCreate), async (c) =>
     c.json(portalView(await createPortal(accountScope(c), c.req.valid("json")))),
   )
   .route("/:portal_slug/categories", categoriesApi)

@@ -10,6 +10,7 @@ import { InboxCreate, InboxUpdate, SetAgentBot } from "../../schemas/inboxes";
 import { agentsView } from "../../views/agents";
 import { accountAgentBotView } from "../../views/agent-bots";
 import { inboxView } from "../../views/inboxes";
+import { idempotent } from "../../http/idempotency";
 
 type InboxBody = z.infer<typeof InboxUpdate>;
 type ChannelBody = NonNullable<InboxBody["channel"]>;
@@ -56,7 +57,7 @@ const view = (c: AppContext, record: InboxRecord) =>
 /** /api/v1/accounts/:account_id/inboxes */
 export const inboxesApi = new Hono<AppEnv>()
   .get("/", async (c) => c.json({ payload: (await listInboxes(accountScope(c))).map((r) => view(c, r)) }))
-  .post("/", requireAdministrator, validate("json", InboxCreate), async (c) => {
+  .post("/", requireAdministrator, idempotent(), validate("json", InboxCreate), async (c) => {
     const body = c.req.valid("json");
     const channel = { ...toChannelInput(body.channel), type: body.channel.type };
     const record = await createInbox(accountScope(c), { ...toInboxInput(body), name: body.name }, channel);

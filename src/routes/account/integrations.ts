@@ -6,6 +6,7 @@ import { validate } from "../../http/validate";
 import { IdParam } from "../../schemas/common";
 import { AppIdParam, HookCreate, HookUpdate } from "../../schemas/integrations";
 import { integrationAppView } from "../../views/integrations";
+import { idempotent } from "../../http/idempotency";
 
 /** /integrations: any member may see the catalogue; hooks are for administrators. */
 export const integrationsApi = new Hono<AppEnv>()
@@ -13,7 +14,7 @@ export const integrationsApi = new Hono<AppEnv>()
   .get("/apps/:id", validate("param", AppIdParam), async (c) =>
     c.json(integrationAppView(await getApp(accountScope(c), c.req.valid("param").id))),
   )
-  .post("/hooks", requireAdministrator, validate("json", HookCreate), (c) =>
+  .post("/hooks", requireAdministrator, idempotent(), validate("json", HookCreate), (c) =>
     createHook(accountScope(c), { appId: c.req.valid("json").app_id }),
   )
   .on(["PATCH", "PUT"], "/hooks/:id", requireAdministrator, validate("param", IdParam), validate("json", HookUpdate), (c) =>

@@ -6,6 +6,7 @@ import { validate } from "../../http/validate";
 import { IdParam } from "../../schemas/common";
 import { LabelCreate, LabelUpdate } from "../../schemas/labels";
 import { labelView } from "../../views/labels";
+import { idempotent } from "../../http/idempotency";
 
 /** /labels: any member may list them; showing one and every change is for administrators (Chatwoot's policy). */
 export const labelsApi = new Hono<AppEnv>()
@@ -13,7 +14,7 @@ export const labelsApi = new Hono<AppEnv>()
   .get("/:id", requireAdministrator, validate("param", IdParam), async (c) =>
     c.json(labelView(await getLabel(accountScope(c), c.req.valid("param").id))),
   )
-  .post("/", requireAdministrator, validate("json", LabelCreate), async (c) => {
+  .post("/", requireAdministrator, idempotent(), validate("json", LabelCreate), async (c) => {
     const body = c.req.valid("json");
     const row = await createLabel(accountScope(c), {
       title: body.title,

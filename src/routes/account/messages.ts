@@ -6,6 +6,7 @@ import { validate } from "../../http/validate";
 import { ConversationParam } from "../../schemas/conversations";
 import { MessageCreate, MessageListQuery, MessageParam, MessageUpdate } from "../../schemas/messages";
 import { messageListView, messageResultView } from "../../views/messages";
+import { idempotent } from "../../http/idempotency";
 
 /** /api/v1/accounts/:account_id/conversations/:conversation_id/messages */
 export const messagesApi = new Hono<AppEnv>()
@@ -13,7 +14,7 @@ export const messagesApi = new Hono<AppEnv>()
     const list = await listMessages(accountScope(c), c.req.valid("param").conversation_id, c.req.valid("query"));
     return c.json(messageListView(list));
   })
-  .post("/", allowBots(), validate("param", ConversationParam), validate("json", MessageCreate), async (c) => {
+  .post("/", allowBots(), idempotent(), validate("param", ConversationParam), validate("json", MessageCreate), async (c) => {
     const body = c.req.valid("json");
     const result: MessageResult = await createMessage(accountScope(c), c.req.valid("param").conversation_id, {
       content: body.content,

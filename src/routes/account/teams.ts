@@ -7,11 +7,12 @@ import { IdParam } from "../../schemas/common";
 import { TeamCreate, TeamMembersChange, TeamMembersReplace, TeamUpdate } from "../../schemas/teams";
 import { agentsView } from "../../views/agents";
 import { teamView } from "../../views/teams";
+import { idempotent } from "../../http/idempotency";
 
 /** /api/v1/accounts/:account_id/teams and their team_members */
 export const teamsApi = new Hono<AppEnv>()
   .get("/", async (c) => c.json((await listTeams(accountScope(c))).map(teamView)))
-  .post("/", requireAdministrator, validate("json", TeamCreate), async (c) => {
+  .post("/", requireAdministrator, idempotent(), validate("json", TeamCreate), async (c) => {
     const body = c.req.valid("json");
     const team = await createTeam(accountScope(c), {
       name: body.name,

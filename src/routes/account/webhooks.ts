@@ -9,6 +9,7 @@ import { DeliveryListQuery, DeliveryParams, WebhookCreate, WebhookUpdate } from 
 import { deliveryDetailView, deliveryPageView } from "../../views/webhook-deliveries";
 import { webhookView } from "../../views/webhooks";
 import { type LogTarget, listDeliveries, redeliver, showDelivery } from "../../webhooks/log";
+import { idempotent } from "../../http/idempotency";
 
 const toInput = (body: z.infer<typeof WebhookUpdate>) => ({
   url: body.url,
@@ -33,7 +34,7 @@ export function deliveryLogApi(type: LogTarget["type"]) {
       const { id, delivery_id } = c.req.valid("param");
       return c.json(deliveryDetailView(await showDelivery(accountScope(c), { type, id }, delivery_id)));
     })
-    .post("/:id/deliveries/:delivery_id/redeliver", requireAdministrator, validate("param", DeliveryParams), async (c) => {
+    .post("/:id/deliveries/:delivery_id/redeliver", requireAdministrator, idempotent(), validate("param", DeliveryParams), async (c) => {
       const { id, delivery_id } = c.req.valid("param");
       return c.json(deliveryDetailView(await redeliver(accountScope(c), { type, id }, delivery_id)), 202);
     });
@@ -43,7 +44,7 @@ export function deliveryLogApi(type: LogTarget["type"]) {
 export const webhooksApi = new Hono<AppEnv>()
   .use("*", requireAdministrator)
   .get("/", async (c) => c.json({ payload: { webhooks: (await listWebhooks(accountScope(c))).map(webhookView) } }))
-  .post("/", validate("json", WebhookCreate), async (c) => {
+  .post("/", idempotent(), validate("json", WebhookCreate), async (c) => {
     const body = c.req.valid("json");
     const record = await createWebhook(accountScope(c), { ...toInput(body), url: body.url });
     return c.json({ payload: { webhook: webhookView(record) } });

@@ -11,6 +11,7 @@ import { IdParam } from "../../schemas/common";
 import { AccountIdParam, AccountUserCreate, AccountUserDelete } from "../../schemas/platform";
 import { platformAccountView } from "../../views/accounts";
 import { platformScope } from "./scope";
+import { idempotent } from "../../http/idempotency";
 
 const accountUserView = (r: { accountId: number; userId: number; role: number }) => ({
   account_id: r.accountId,
@@ -31,7 +32,7 @@ const toAccountInput = (body: z.infer<typeof PlatformAccountUpdate>) => ({
 
 export const platformAccounts = new Hono<AppEnv>()
   .get("/", async (c) => c.json((await listOwnedAccounts(platformScope(c))).map(platformAccountView)))
-  .post("/", validate("json", PlatformAccountCreate), async (c) => {
+  .post("/", idempotent(), validate("json", PlatformAccountCreate), async (c) => {
     const body = c.req.valid("json");
     const scope = platformScope(c);
     const account = await createAccount(scope.db, { ...toAccountInput(body), name: body.name }, scope);
@@ -56,7 +57,7 @@ export const platformAccounts = new Hono<AppEnv>()
     const account = await ownedAccount(scope, c.req.valid("param").account_id);
     return c.json((await listAccountUsers(scope.db, account.id)).map(accountUserView));
   })
-  .post("/:account_id/account_users", validate("param", AccountIdParam), validate("json", AccountUserCreate), async (c) => {
+  .post("/:account_id/account_users", idempotent(), validate("param", AccountIdParam), validate("json", AccountUserCreate), async (c) => {
     const scope = platformScope(c);
     const accountId = c.req.valid("param").account_id;
     const { user_id: userId, role } = c.req.valid("json");

@@ -8,6 +8,7 @@ import { IdParam } from "../../schemas/common";
 import { PlatformAgentBotCreate, PlatformAgentBotUpdate } from "../../schemas/platform";
 import { agentBotView } from "../../views/agent-bots";
 import { platformScope } from "./scope";
+import { idempotent } from "../../http/idempotency";
 
 const toBotInput = (body: z.infer<typeof PlatformAgentBotUpdate>) => ({
   name: body.name,
@@ -21,7 +22,7 @@ const view = (record: AgentBotRecord) => agentBotView(record, { withKey: true })
 
 export const platformAgentBots = new Hono<AppEnv>()
   .get("/", async (c) => c.json((await listOwnedAgentBots(platformScope(c))).map(view)))
-  .post("/", validate("json", PlatformAgentBotCreate), async (c) => {
+  .post("/", idempotent(), validate("json", PlatformAgentBotCreate), async (c) => {
     const body = c.req.valid("json");
     const scope = platformScope(c);
     // A bot may belong to an account only when this app created that account (Chatwoot does not check).

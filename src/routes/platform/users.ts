@@ -9,6 +9,7 @@ import { userHmacIdentifier } from "../user-identity";
 import { userView } from "../../views/users";
 import { ownedUser } from "../../domain/platform/ownership";
 import { platformScope } from "./scope";
+import { idempotent } from "../../http/idempotency";
 
 const toUserInput = (body: z.infer<typeof PlatformUserUpdate>) => ({
   name: body.name,
@@ -23,7 +24,7 @@ async function render(c: AppContext, record: UserRecord) {
 }
 
 export const platformUsers = new Hono<AppEnv>()
-  .post("/", validate("json", PlatformUserCreate), async (c) => {
+  .post("/", idempotent(), validate("json", PlatformUserCreate), async (c) => {
     const body = c.req.valid("json");
     const input = { ...toUserInput(body), name: body.name, email: body.email };
     const scope = platformScope(c);

@@ -39,6 +39,7 @@ import {
 import { publicContactRecordView, publicContactView, publicConversationView, publicInboxView, publicMessageView } from "../../views/widget";
 import { widgetCors } from "./cors";
 import { contactSocket } from "./live";
+import { idempotent } from "../../http/idempotency";
 
 type ContactBody = {
   name?: string;
@@ -75,7 +76,7 @@ export const publicInboxesApi = new Hono<AppEnv>()
   })
 
   // ---------------------------------------------------------------- contacts
-  .post("/:inbox_identifier/contacts", validate("param", InboxPath), validate("json", PublicContactCreate), async (c) => {
+  .post("/:inbox_identifier/contacts", idempotent(), validate("param", InboxPath), validate("json", PublicContactCreate), async (c) => {
     const contact = await createPublicContact(c.var.db, c.env, c.req.valid("param").inbox_identifier, contactInput(c.req.valid("json")));
     return c.json(publicContactView(contact));
   })
@@ -102,7 +103,7 @@ export const publicInboxesApi = new Hono<AppEnv>()
     const chain = await findContactChain(c.var.db, inbox_identifier, contact_identifier);
     return c.json((await listPublicConversations(c.var.db, chain)).map(publicConversationView));
   })
-  .post("/:inbox_identifier/contacts/:contact_identifier/conversations", validate("param", ContactPath), validate("json", PublicConversationCreate), async (c) => {
+  .post("/:inbox_identifier/contacts/:contact_identifier/conversations", idempotent(), validate("param", ContactPath), validate("json", PublicConversationCreate), async (c) => {
     const { inbox_identifier, contact_identifier } = c.req.valid("param");
     const chain = await findContactChain(c.var.db, inbox_identifier, contact_identifier);
     const created = await createPublicConversation(c.var.db, c.env, chain, { customAttributes: c.req.valid("json").custom_attributes });
@@ -136,7 +137,7 @@ export const publicInboxesApi = new Hono<AppEnv>()
     const shown = await listPublicMessages(c.var.db, chain, c.req.valid("query").before);
     return c.json(shown.map((m) => publicMessageView(m, chain.conversation.displayId)));
   })
-  .post(`${CONVERSATION}/messages`, validate("param", ConversationPath), validate("json", PublicMessageCreate), async (c) => {
+  .post(`${CONVERSATION}/messages`, idempotent(), validate("param", ConversationPath), validate("json", PublicMessageCreate), async (c) => {
     const chain = await conversationChain(c.var.db, c.req.valid("param"));
     const { content, echo_id } = c.req.valid("json");
     const message = await createPublicMessage(c.var.db, c.env, chain, { content, echoId: echo_id });
