@@ -49,6 +49,13 @@ executeSql(ensureAppKeySql(LOCAL_APP_NAME, sha256Hex(key)), { persistTo });
 /** Local receivers are the point of local development: see the header comment. */
 const WEBHOOK_TARGET_POLICY = "allow-private";
 const CRON_EVERY_MS = 60_000;
+/**
+ * Generous limits for local work (scripts, seeding, a test run against this server); a deployed Worker
+ * uses wrangler.toml's. Set RATE_LIMIT_<NAME>=<requests>/<seconds> in the environment to try others.
+ */
+const LOCAL_RATE_LIMITS = ["ACCOUNT_API", "PLATFORM_API", "PUBLIC_API", "PUBLIC_CREATE"].map(
+  (name) => `RATE_LIMIT_${name}:${process.env[`RATE_LIMIT_${name}`] ?? "100000/60"}`,
+);
 
 const banner = [
   "",
@@ -56,6 +63,7 @@ const banner = [
   `Platform key (api_access_token for /platform/api/v1): ${key}`,
   `Webhooks may target localhost and private networks here (WEBHOOK_TARGET_POLICY=${WEBHOOK_TARGET_POLICY}); a deployed Worker refuses them.`,
   "The minute cron (event outbox sweep, webhook retries, snooze wake-ups) is triggered by this script every minute.",
+  `Rate limits: ${LOCAL_RATE_LIMITS.join(", ")} (README "Rate limits").`,
   "",
 ].join("\n");
 console.log(banner);
@@ -69,6 +77,7 @@ const dev = wranglerSpawn([
   "--show-interactive-dev-session=false",
   "--var",
   `WEBHOOK_TARGET_POLICY:${WEBHOOK_TARGET_POLICY}`,
+  ...LOCAL_RATE_LIMITS.flatMap((limit) => ["--var", limit]),
   // exposes /__scheduled, which the cron below calls
   "--test-scheduled",
 ]);

@@ -6,6 +6,7 @@ import { validate } from "../../http/validate";
 import { ProfileUpdate } from "../../schemas/users";
 import { userView } from "../../views/users";
 import { userHmacIdentifier } from "../user-identity";
+import { rateLimited } from "../../http/rate-limit";
 
 function currentUser(c: AppContext) {
   if (c.var.actor.type !== "user") throw new Error("profile routes run behind userAuth");
@@ -19,7 +20,7 @@ async function renderProfile(c: AppContext) {
 
 /** /api/v1/profile: the calling user's own record. */
 export const profileApi = new Hono<AppEnv>()
-  .use("*", userAuth)
+  .use("*", userAuth, rateLimited("account_api"))
   .get("/", (c) => renderProfile(c))
   .on(["PUT", "PATCH"], "/", validate("json", ProfileUpdate), async (c) => {
     const user = currentUser(c);

@@ -40,6 +40,7 @@ import { publicContactRecordView, publicContactView, publicConversationView, pub
 import { widgetCors } from "./cors";
 import { contactSocket } from "./live";
 import { idempotent } from "../../http/idempotency";
+import { rateLimited } from "../../http/rate-limit";
 
 type ContactBody = {
   name?: string;
@@ -76,7 +77,7 @@ export const publicInboxesApi = new Hono<AppEnv>()
   })
 
   // ---------------------------------------------------------------- contacts
-  .post("/:inbox_identifier/contacts", idempotent(), validate("param", InboxPath), validate("json", PublicContactCreate), async (c) => {
+  .post("/:inbox_identifier/contacts", rateLimited("public_create"), idempotent(), validate("param", InboxPath), validate("json", PublicContactCreate), async (c) => {
     const contact = await createPublicContact(c.var.db, c.env, c.req.valid("param").inbox_identifier, contactInput(c.req.valid("json")));
     return c.json(publicContactView(contact));
   })
@@ -103,7 +104,7 @@ export const publicInboxesApi = new Hono<AppEnv>()
     const chain = await findContactChain(c.var.db, inbox_identifier, contact_identifier);
     return c.json((await listPublicConversations(c.var.db, chain)).map(publicConversationView));
   })
-  .post("/:inbox_identifier/contacts/:contact_identifier/conversations", idempotent(), validate("param", ContactPath), validate("json", PublicConversationCreate), async (c) => {
+  .post("/:inbox_identifier/contacts/:contact_identifier/conversations", rateLimited("public_create"), idempotent(), validate("param", ContactPath), validate("json", PublicConversationCreate), async (c) => {
     const { inbox_identifier, contact_identifier } = c.req.valid("param");
     const chain = await findContactChain(c.var.db, inbox_identifier, contact_identifier);
     const created = await createPublicConversation(c.var.db, c.env, chain, { customAttributes: c.req.valid("json").custom_attributes });

@@ -5,6 +5,7 @@ import { accountAuth, requireAdministrator } from "../../http/auth";
 import { validate } from "../../http/validate";
 import { SummaryQuery } from "../../schemas/reports";
 import { summaryView } from "../../views/reports";
+import { rateLimited } from "../../http/rate-limit";
 
 const WEEK_MS = 7 * 86_400_000;
 
@@ -18,5 +19,5 @@ const reportsApi = new Hono<AppEnv>().get("/summary", validate("query", SummaryQ
 /** /api/v2: Chatwoot's reports, administrators only. */
 export const reportsV2Api = new Hono<AppEnv>().route(
   "/accounts/:account_id/reports",
-  new Hono<AppEnv>().use("*", accountAuth, requireAdministrator).route("/", reportsApi),
+  new Hono<AppEnv>().use("*", accountAuth, rateLimited("account_api"), requireAdministrator).route("/", reportsApi),
 );
