@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { call, get, post } from "../support/http";
+import { call, get } from "../support/http";
 import { createWorld } from "../support/world";
 import { publicInbox } from "../public/widget-support";
 
