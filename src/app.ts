@@ -14,6 +14,9 @@ import { platformApi } from "./routes/platform";
 import { publicApi } from "./routes/public";
 import { reportsV2Api } from "./routes/reports";
 import { widgetDemo } from "./demo/widget-demo";
+import { Scalar } from "@scalar/hono-api-reference";
+import { doc, openApiDocument, undocumented } from "./http/openapi";
+import { ServiceStatus } from "./schemas/responses";
 
 export const app = new Hono<AppEnv>({ strict: false });
 
@@ -63,7 +66,7 @@ app.use(
 app.use("*", normalizeBody);
 
 /** Chatwoot clients probe this to learn the server version. */
-app.get("/api", (c) =>
+app.get("/api", doc({ summary: "Server version and health", response: ServiceStatus }), (c) =>
   c.json({ version: pkg.version, timestamp: new Date().toISOString(), queue_services: "ok", data_services: "ok" }),
 );
 
@@ -72,6 +75,10 @@ app.route("/api/v1", applicationApi);
 app.route("/api/v2", reportsV2Api);
 app.route("/public/api/v1", publicApi);
 app.route("/widget-demo", widgetDemo);
+
+/** The OpenAPI 3.1 document of every route above, and a reference page over it; no key needed. */
+app.get("/openapi.json", undocumented("the API document itself"), async (c) => c.json(await openApiDocument(app)));
+app.get("/docs", undocumented("the reference page of the document"), Scalar({ url: "/openapi.json", pageTitle: "edgedesk API reference" }));
 
 app.notFound(renderUnknownRoute);
 app.onError(renderError);

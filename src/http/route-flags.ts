@@ -9,7 +9,7 @@ import type { AppEnv } from "./app-env";
 
 const FLAG = Symbol("routeFlag");
 
-export type RouteFlag = "bots" | "files" | "idempotent";
+export type RouteFlag = "bots" | "files" | "idempotent" | "documented" | "undocumented";
 
 /** A pass-through middleware that marks its route with `flag`. */
 export function routeFlag(flag: RouteFlag): MiddlewareHandler<AppEnv> {

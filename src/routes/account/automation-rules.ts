@@ -8,6 +8,8 @@ import { AutomationRuleCreate, AutomationRuleUpdate } from "../../schemas/automa
 import { IdParam } from "../../schemas/common";
 import { automationRuleView } from "../../views/automation-rules";
 import { idempotent } from "../../http/idempotency";
+import { doc } from "../../http/openapi";
+import { Unspecified } from "../../schemas/responses";
 
 const toInput = (body: z.infer<typeof AutomationRuleUpdate>) => ({
   name: body.name,
@@ -21,23 +23,23 @@ const toInput = (body: z.infer<typeof AutomationRuleUpdate>) => ({
 /** /automation_rules: administrators only (Chatwoot's policy); agents and bots get a 403. */
 export const automationRulesApi = new Hono<AppEnv>()
   .use("*", requireAdministrator)
-  .get("/", async (c) => c.json({ payload: (await listRules(accountScope(c))).map(automationRuleView) }))
-  .post("/", idempotent(), validate("json", AutomationRuleCreate), async (c) => {
+  .get("/", doc({ summary: "List automation rules", response: Unspecified }), async (c) => c.json({ payload: (await listRules(accountScope(c))).map(automationRuleView) }))
+  .post("/", doc({ summary: "Create an automation rule", response: Unspecified }), idempotent(), validate("json", AutomationRuleCreate), async (c) => {
     const body = c.req.valid("json");
     const rule = await createRule(accountScope(c), { ...toInput(body), name: body.name, eventName: body.event_name, conditions: body.conditions, actions: body.actions });
     // the specification: 200 with `payload`, an array of automation rule records
     return c.json({ payload: [automationRuleView(rule)] });
   })
-  .post("/:id/clone", idempotent(), validate("param", IdParam), async (c) => {
+  .post("/:id/clone", doc({ summary: "Clone an automation rule", response: Unspecified }), idempotent(), validate("param", IdParam), async (c) => {
     const rule = await cloneRule(accountScope(c), c.req.valid("param").id);
     return c.json({ payload: automationRuleView(rule) });
   })
-  .get("/:id", validate("param", IdParam), async (c) => c.json({ payload: automationRuleView(await getRule(accountScope(c), c.req.valid("param").id)) }))
-  .on(["PATCH", "PUT"], "/:id", validate("param", IdParam), validate("json", AutomationRuleUpdate), async (c) => {
+  .get("/:id", doc({ summary: "Show an automation rule", response: Unspecified }), validate("param", IdParam), async (c) => c.json({ payload: automationRuleView(await getRule(accountScope(c), c.req.valid("param").id)) }))
+  .on(["PATCH", "PUT"], "/:id", doc({ summary: "Update an automation rule", response: Unspecified }), validate("param", IdParam), validate("json", AutomationRuleUpdate), async (c) => {
     const rule = await updateRule(accountScope(c), c.req.valid("param").id, toInput(c.req.valid("json")));
     return c.json({ payload: automationRuleView(rule) });
   })
-  .delete("/:id", validate("param", IdParam), async (c) => {
+  .delete("/:id", doc({ summary: "Delete an automation rule", response: Unspecified }), validate("param", IdParam), async (c) => {
     await deleteRule(accountScope(c), c.req.valid("param").id);
     return c.json({});
   });

@@ -10,6 +10,8 @@ import { deliveryDetailView, deliveryPageView } from "../../views/webhook-delive
 import { webhookView } from "../../views/webhooks";
 import { type LogTarget, listDeliveries, redeliver, showDelivery } from "../../webhooks/log";
 import { idempotent } from "../../http/idempotency";
+import { doc } from "../../http/openapi";
+import { Unspecified } from "../../schemas/responses";
 
 const toInput = (body: z.infer<typeof WebhookUpdate>) => ({
   url: body.url,
@@ -26,15 +28,15 @@ const toInput = (body: z.infer<typeof WebhookUpdate>) => ({
  */
 export function deliveryLogApi(type: LogTarget["type"]) {
   return new Hono<AppEnv>()
-    .get("/:id/deliveries", requireAdministrator, validate("param", IdParam), validate("query", DeliveryListQuery), async (c) => {
+    .get("/:id/deliveries", doc({ summary: "List a webhook's deliveries (the delivery log)", response: Unspecified }), requireAdministrator, validate("param", IdParam), validate("query", DeliveryListQuery), async (c) => {
       const page = await listDeliveries(accountScope(c), { type, id: c.req.valid("param").id }, c.req.valid("query"));
       return c.json(deliveryPageView(page));
     })
-    .get("/:id/deliveries/:delivery_id", requireAdministrator, validate("param", DeliveryParams), async (c) => {
+    .get("/:id/deliveries/:delivery_id", doc({ summary: "Show a delivery and its attempts", response: Unspecified }), requireAdministrator, validate("param", DeliveryParams), async (c) => {
       const { id, delivery_id } = c.req.valid("param");
       return c.json(deliveryDetailView(await showDelivery(accountScope(c), { type, id }, delivery_id)));
     })
-    .post("/:id/deliveries/:delivery_id/redeliver", requireAdministrator, idempotent(), validate("param", DeliveryParams), async (c) => {
+    .post("/:id/deliveries/:delivery_id/redeliver", doc({ summary: "Deliver a logged event again", response: Unspecified }), requireAdministrator, idempotent(), validate("param", DeliveryParams), async (c) => {
       const { id, delivery_id } = c.req.valid("param");
       return c.json(deliveryDetailView(await redeliver(accountScope(c), { type, id }, delivery_id)), 202);
     });
@@ -43,21 +45,21 @@ export function deliveryLogApi(type: LogTarget["type"]) {
 /** /webhooks: administrators only (Chatwoot's policy). */
 export const webhooksApi = new Hono<AppEnv>()
   .use("*", requireAdministrator)
-  .get("/", async (c) => c.json({ payload: { webhooks: (await listWebhooks(accountScope(c))).map(webhookView) } }))
-  .post("/", idempotent(), validate("json", WebhookCreate), async (c) => {
+  .get("/", doc({ summary: "List webhooks", response: Unspecified }), async (c) => c.json({ payload: { webhooks: (await listWebhooks(accountScope(c))).map(webhookView) } }))
+  .post("/", doc({ summary: "Create a webhook", response: Unspecified }), idempotent(), validate("json", WebhookCreate), async (c) => {
     const body = c.req.valid("json");
     const record = await createWebhook(accountScope(c), { ...toInput(body), url: body.url });
     return c.json({ payload: { webhook: webhookView(record) } });
   })
-  .on(["PATCH", "PUT"], "/:id", validate("param", IdParam), validate("json", WebhookUpdate), async (c) => {
+  .on(["PATCH", "PUT"], "/:id", doc({ summary: "Update a webhook", response: Unspecified }), validate("param", IdParam), validate("json", WebhookUpdate), async (c) => {
     const record = await updateWebhook(accountScope(c), c.req.valid("param").id, toInput(c.req.valid("json")));
     return c.json({ payload: { webhook: webhookView(record) } });
   })
-  .delete("/:id", validate("param", IdParam), async (c) => {
+  .delete("/:id", doc({ summary: "Delete a webhook", response: Unspecified }), validate("param", IdParam), async (c) => {
     await deleteWebhook(accountScope(c), c.req.valid("param").id);
     return c.json({});
   })
-  .post("/:id/reset_secret", validate("param", IdParam), async (c) => {
+  .post("/:id/reset_secret", doc({ summary: "Make a new signing secret for a webhook", response: Unspecified }), validate("param", IdParam), async (c) => {
     const record = await resetWebhookSecret(accountScope(c), c.req.valid("param").id);
     return c.json({ payload: { webhook: webhookView(record) } });
   })

@@ -6,10 +6,12 @@ import { validate } from "../../http/validate";
 import { SummaryQuery } from "../../schemas/reports";
 import { summaryView } from "../../views/reports";
 import { rateLimited } from "../../http/rate-limit";
+import { doc } from "../../http/openapi";
+import { AnyObject } from "../../schemas/responses";
 
 const WEEK_MS = 7 * 86_400_000;
 
-const reportsApi = new Hono<AppEnv>().get("/summary", validate("query", SummaryQuery), async (c) => {
+const reportsApi = new Hono<AppEnv>().get("/summary", doc({ summary: "Account summary report (administrators)", response: AnyObject }), validate("query", SummaryQuery), async (c) => {
   const query = c.req.valid("query");
   const until = query.until !== undefined ? query.until * 1000 : Date.now();
   const since = query.since !== undefined ? query.since * 1000 : until - WEEK_MS;
