@@ -78,8 +78,7 @@ async function insertDeliveries(db: Database, rows: NewDelivery[], at: number): 
       .onConflictDoNothing()
       .returning({ id: webhookDeliveries.id, accountId: webhookDeliveries.accountId, attempts: webhookDeliveries.attempts }),
   );
-  const results = await db.batch(statements as unknown as [(typeof statements)[number]]);
-  return (results as unknown as Array<Array<Pick<DeliveryRow, "id" | "accountId" | "attempts">>>).flat();
+  return (await batch(db, statements)).flat();
 }
 
 /**
