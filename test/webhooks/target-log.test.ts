@@ -128,7 +128,7 @@ describe("who may read these logs", () => {
       ["POST", `${botLog}/${botDelivery}/redeliver`],
     ] as const;
   };
-  const send = (method: string, path: string, key?: string) => (method === "GET" ? get(path, key) : post(path, key));
+  const send = (method: string, path: string, key: string | null = null) => (method === "GET" ? get(path, key) : post(path, key));
 
   it("agents get a 403, no key a 401, another account's administrator a 403 on this account's path", async () => {
     for (const [method, path] of routes()) {
