@@ -1,8 +1,10 @@
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
+import { testNetwork } from "./test/support/test-network.mjs";
 
 // Tests run inside workerd with the real D1, Durable Object and Queue bindings from wrangler.toml.
-// Storage is isolated per test file.
+// Storage is isolated per test file. Tests never reach the network: every outbound fetch that a test
+// did not intercept goes to `testNetwork`, which accepts it (see test/support/test-network.mjs).
 export default defineConfig(async () => ({
   plugins: [
     cloudflareTest({
@@ -10,6 +12,7 @@ export default defineConfig(async () => ({
       miniflare: {
         bindings: { TEST_MIGRATIONS: await readD1Migrations("./migrations") },
         queueConsumers: { "edgedesk-events": { maxBatchTimeout: 0.05 } },
+        outboundService: testNetwork,
       },
     }),
   ],

@@ -530,36 +530,88 @@ export const webhooks = sqliteTable(
     webhookType: integer("webhook_type").notNull().default(0),
     /** signs deliveries */
     secret: text("secret").notNull(),
+    /** set when the service stopped delivering to it (410 Gone, or 3 days of failures); null while enabled */
+    disabledAt: integer("disabled_at"),
+    disabledReason: text("disabled_reason"),
+    /** the first failed attempt since the last success; null while deliveries succeed */
+    failingSince: integer("failing_since"),
     ...timestamps,
   },
   (t) => [uniqueIndex("webhooks_account_url_unique").on(t.accountId, t.url)],
 );
 
+/**
+ * One logical delivery of one payload to one target, however many attempts it takes. Targets: an
+ * account webhook, an API inbox's `webhook_url`, an agent bot's `outgoing_url`, or a plain URL (an
+ * automation rule's action).
+ */
 export const webhookDeliveries = sqliteTable(
   "webhook_deliveries",
   {
     id: id(),
     accountId: integer("account_id").notNull(),
-    webhookId: integer("webhook_id").notNull(),
+    /** "webhook" | "api_inbox" | "agent_bot" | "url" */
+    targetType: text("target_type").notNull().default("webhook"),
+    /** the webhook, inbox or agent bot id (0 for a plain URL); the column predates other targets */
+    targetId: integer("webhook_id").notNull(),
+    /** the outbox event it carries (0 when it carries none) */
     eventId: integer("event_id").notNull(),
     eventName: text("event_name").notNull(),
-    /** sent as the delivery header; the same on every attempt */
+    /** what the event was about, e.g. "Message" 12: a message whose callback fails is marked failed */
+    subjectType: text("subject_type"),
+    subjectId: integer("subject_id"),
+    /** sent as the delivery headers (X-Chatwoot-Delivery, webhook-id); the same on every attempt */
     deliveryUuid: text("delivery_uuid").notNull(),
+    /** one delivery per key, however often it is asked for (a queue message can arrive twice) */
+    dedupeKey: text("dedupe_key"),
     /** "pending" | "delivered" | "failed" | "cancelled" */
     status: text("status").notNull().default("pending"),
     /** the exact JSON sent (and signed) on every attempt; kept for redelivery */
     body: text("body").notNull().default(""),
+    /** a plain URL target's address and signing secret (other targets are read at each attempt) */
+    url: text("url"),
+    secret: text("secret"),
     attempts: integer("attempts").notNull().default(0),
     lastStatusCode: integer("last_status_code"),
     lastError: text("last_error"),
+    lastAttemptAt: integer("last_attempt_at"),
+    /** when the next attempt is due; null when none is */
+    nextAttemptAt: integer("next_attempt_at"),
+    /** no automatic attempt after this time: the end of the retry window */
+    retryUntil: integer("retry_until").notNull().default(0),
     ...timestamps,
   },
   (t) => [
     uniqueIndex("webhook_deliveries_uuid_unique").on(t.deliveryUuid),
-    // one copy of an event per webhook, however often the event is fanned out
-    uniqueIndex("webhook_deliveries_event_webhook_unique").on(t.eventId, t.webhookId),
-    index("webhook_deliveries_webhook").on(t.webhookId, t.id),
+    uniqueIndex("webhook_deliveries_dedupe_unique").on(t.dedupeKey),
+    // the log of one target, newest first
+    index("webhook_deliveries_target").on(t.targetType, t.targetId, t.id),
+    // the minute sweep: pending deliveries whose attempt is overdue
+    index("webhook_deliveries_due").on(t.status, t.nextAttemptAt),
+    // pruning after 30 days
+    index("webhook_deliveries_updated").on(t.updatedAt),
   ],
+);
+
+/** Every attempt at a delivery: what was answered, how fast, and why it failed. */
+export const webhookDeliveryAttempts = sqliteTable(
+  "webhook_delivery_attempts",
+  {
+    id: id(),
+    accountId: integer("account_id").notNull(),
+    deliveryId: integer("delivery_id").notNull(),
+    attemptedAt: integer("attempted_at").notNull(),
+    /** "delivered" | "retry" | "failed" */
+    outcome: text("outcome").notNull(),
+    statusCode: integer("status_code"),
+    durationMs: integer("duration_ms"),
+    /** the first KiB of the answer */
+    responseBody: text("response_body"),
+    error: text("error"),
+    /** "automatic" | "redelivery" */
+    trigger: text("trigger").notNull().default("automatic"),
+  },
+  (t) => [index("webhook_delivery_attempts_delivery").on(t.deliveryId, t.id)],
 );
 
 export const automationRules = sqliteTable(
@@ -573,9 +625,56 @@ export const automationRules = sqliteTable(
     conditions: json<JsonObject[]>("conditions").notNull().default([]),
     actions: json<JsonObject[]>("actions").notNull().default([]),
     active: bool("active").notNull().default(true),
+    /** signs the rule's send_webhook_event deliveries; shown to administrators with the rule */
+    webhookSecret: text("webhook_secret").notNull().default(""),
     ...timestamps,
   },
   (t) => [index("automation_rules_account_event").on(t.accountId, t.eventName)],
+);
+
+/**
+ * Which rule ran for which event, and how far: a queue message may arrive twice, and a rule must not act
+ * twice on one event. Each action's own write batch carries this row (see src/domain/automation/engine.ts),
+ * so a redelivered event resumes after the last action that was written, never before it.
+ */
+export const automationRuleRuns = sqliteTable(
+  "automation_rule_runs",
+  {
+    id: id(),
+    accountId: integer("account_id").notNull(),
+    ruleId: integer("rule_id").notNull(),
+    eventId: integer("event_id").notNull(),
+    /** how many of the rule's actions are done (ran or failed) */
+    actionsDone: integer("actions_done").notNull().default(0),
+    /** one entry per finished action: `{ action_name, status: "done" | "failed", error? }` */
+    outcomes: json<JsonObject[]>("outcomes").notNull().default([]),
+    finished: bool("finished").notNull().default(false),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex("automation_rule_runs_event_rule_unique").on(t.eventId, t.ruleId), index("automation_rule_runs_rule").on(t.ruleId, t.id)],
+);
+
+/**
+ * Mail that automation rules asked for (send_email_to_team, send_email_transcript). The service sends no
+ * mail itself: a mail integration reads the pending rows and marks them sent.
+ */
+export const outgoingEmails = sqliteTable(
+  "outgoing_emails",
+  {
+    id: id(),
+    accountId: integer("account_id").notNull(),
+    /** "team_notification" | "transcript" */
+    kind: text("kind").notNull(),
+    recipients: json<string[]>("recipients").notNull(),
+    subject: text("subject").notNull(),
+    body: text("body").notNull(),
+    conversationId: integer("conversation_id").notNull(),
+    automationRuleId: integer("automation_rule_id"),
+    /** "pending" until a mail integration takes it */
+    status: text("status").notNull().default("pending"),
+    ...timestamps,
+  },
+  (t) => [index("outgoing_emails_pending").on(t.status, t.id)],
 );
 
 export const customAttributeDefinitions = sqliteTable(
@@ -782,8 +881,10 @@ export const eventOutbox = sqliteTable(
     causedByAutomation: bool("caused_by_automation").notNull().default(false),
     createdAt: integer("created_at").notNull(),
     dispatchedAt: integer("dispatched_at"),
+    /** when every consumer was done with it; the cron deletes it a while later */
+    consumedAt: integer("consumed_at"),
   },
-  (t) => [index("event_outbox_pending").on(t.dispatchedAt, t.id)],
+  (t) => [index("event_outbox_pending").on(t.dispatchedAt, t.id), index("event_outbox_consumed").on(t.consumedAt)],
 );
 
 /**

@@ -4,6 +4,12 @@
 // Serves edgedesk locally with an embedded D1 database: applies the migrations, makes sure the local
 // platform app exists, prints its key, and runs `wrangler dev`. The key is DESK_PLATFORM_TOKEN when that
 // is set; otherwise one is generated once, kept beside the local data, and printed at every start.
+//
+// Two things differ from a deployed Worker, on purpose:
+// - WEBHOOK_TARGET_POLICY is "allow-private", so webhooks, API-inbox callbacks and agent bots may call a
+//   receiver on this machine or the local network (a deployed Worker refuses those addresses);
+// - the minute cron (outbox sweep, due webhook retries, snooze wake-ups, log pruning) is fired by this
+//   script, because `wrangler dev` never fires scheduled handlers by itself.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
@@ -40,10 +46,16 @@ wranglerSync(["d1", "migrations", "apply", "DB", "--local", "--persist-to", pers
 const key = platformKey();
 executeSql(ensureAppKeySql(LOCAL_APP_NAME, sha256Hex(key)), { persistTo });
 
+/** Local receivers are the point of local development: see the header comment. */
+const WEBHOOK_TARGET_POLICY = "allow-private";
+const CRON_EVERY_MS = 60_000;
+
 const banner = [
   "",
   `edgedesk is serving on http://localhost:${port}`,
   `Platform key (api_access_token for /platform/api/v1): ${key}`,
+  `Webhooks may target localhost and private networks here (WEBHOOK_TARGET_POLICY=${WEBHOOK_TARGET_POLICY}); a deployed Worker refuses them.`,
+  "The minute cron (event outbox sweep, webhook retries, snooze wake-ups) is triggered by this script every minute.",
   "",
 ].join("\n");
 console.log(banner);
@@ -55,7 +67,23 @@ const dev = wranglerSpawn([
   "--persist-to",
   persistTo,
   "--show-interactive-dev-session=false",
+  "--var",
+  `WEBHOOK_TARGET_POLICY:${WEBHOOK_TARGET_POLICY}`,
+  // exposes /__scheduled, which the cron below calls
+  "--test-scheduled",
 ]);
+
+/** Fires the Worker's scheduled handler, as Cloudflare's cron trigger does every minute when deployed. */
+async function runCron() {
+  try {
+    const res = await fetch(`http://localhost:${port}/__scheduled?cron=${encodeURIComponent("* * * * *")}`);
+    await res.body?.cancel();
+    if (!res.ok) console.error(`The minute cron answered ${res.status}`);
+  } catch {
+    // the server is restarting; the next minute will do
+  }
+}
+let cron;
 
 // Say it again once the server answers, since wrangler's own output pushes the first banner away.
 const ready = setInterval(async () => {
@@ -64,6 +92,8 @@ const ready = setInterval(async () => {
     if (res.ok) {
       clearInterval(ready);
       console.log(banner);
+      void runCron(); // at once: a previous run may have left events in the outbox
+      cron = setInterval(runCron, CRON_EVERY_MS);
     }
   } catch {
     // not up yet
@@ -73,10 +103,12 @@ const ready = setInterval(async () => {
 for (const signal of ["SIGINT", "SIGTERM"]) {
   process.on(signal, () => {
     clearInterval(ready);
+    clearInterval(cron);
     dev.kill(signal);
   });
 }
 dev.on("exit", (code, signal) => {
   clearInterval(ready);
+  clearInterval(cron);
   process.exit(code ?? (signal ? 1 : 0));
 });

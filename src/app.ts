@@ -13,6 +13,7 @@ import { applicationApi } from "./routes/account";
 import { platformApi } from "./routes/platform";
 import { publicApi } from "./routes/public";
 import { reportsV2Api } from "./routes/reports";
+import { widgetDemo } from "./demo/widget-demo";
 
 export const app = new Hono<AppEnv>({ strict: false });
 
@@ -67,6 +68,7 @@ app.route("/platform/api/v1", platformApi);
 app.route("/api/v1", applicationApi);
 app.route("/api/v2", reportsV2Api);
 app.route("/public/api/v1", publicApi);
+app.route("/widget-demo", widgetDemo);
 
 app.notFound(renderUnknownRoute);
 app.onError(renderError);

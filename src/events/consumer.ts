@@ -1,47 +1,68 @@
 /**
  * The events queue carries two kinds of message:
- * - `event`: an outbox row to fan out to the account's subscribed webhooks;
- * - `delivery`: one webhook's copy of an event, attempted until delivered, refused or out of attempts.
- * A message is acked once its step is recorded; a failure of our own (database, queue) retries it.
+ * - `event`: an outbox row, handed to every event consumer (webhook fan-out, which turns it into one
+ *   `delivery` message per target, then automation rules); the row is marked consumed once all are done;
+ * - `live_event`: an event with no outbox row (typing), carried whole, fanned out to webhooks like `event`;
+ * - `delivery`: one target's copy of an event, one attempt per message (src/webhooks/deliveries.ts).
+ * Messages of a batch are handled concurrently: one slow receiver does not hold up the others. A
+ * message is acked once its step is recorded; a failure of our own (database, queue) retries it.
  */
-import { createDb } from "../db/client";
+import { createDb, type Database } from "../db/client";
+import { runAutomationForEvent } from "../domain/automation/engine";
 import { wakeSnoozedConversations } from "../domain/conversations/snoozes";
-import { type DeliveryMessage, attemptDelivery, fanOut } from "../webhooks/deliveries";
-import { type EventMessage, dispatchPendingEvents } from "./dispatch";
+import { type DeliveryMessage, attemptDelivery, fanOut, fanOutLiveEvent, sendDeliveryMessages } from "../webhooks/deliveries";
+import { pruneDeliveryLog, resendOverdueDeliveries } from "../webhooks/sweep";
+import { type EventMessage, dispatchPendingEvents, markConsumed, pruneOutbox } from "./dispatch";
+import { type LiveEventMessage, liveEventRow } from "./live";
 
-export type QueueMessage = EventMessage | DeliveryMessage;
+export type QueueMessage = EventMessage | DeliveryMessage | LiveEventMessage;
 
 const backoffAfterFailure = (attempts: number) => Math.min(30 * 2 ** attempts, 60 * 60);
 
+/** What each event goes through, in order; each must tolerate repeats. */
+const EVENT_CONSUMERS: Array<(db: Database, env: Env, eventId: number) => Promise<void>> = [
+  async (db, env, eventId) => sendDeliveryMessages(env.EVENTS, await fanOut(db, env, eventId)),
+  runAutomationForEvent,
+];
+
 export async function consumeQueue(batch: MessageBatch<QueueMessage>, env: Env) {
   const db = createDb(env.DB);
-  for (const message of batch.messages) {
-    const body = message.body;
-    try {
-      if (body.kind === "event") {
-        const deliveries = await fanOut(db, env, body.eventId);
-        if (deliveries.length > 0) await env.EVENTS.sendBatch(deliveries.map((d) => ({ body: d })));
-        message.ack();
-      } else if (body.kind === "delivery") {
-        const step = await attemptDelivery(db, body.deliveryId);
-        if (step.done) message.ack();
-        else message.retry({ delaySeconds: step.retryInSeconds });
-      } else {
-        message.ack(); // unknown kind: nothing can ever handle it
+  const handledEvents: number[] = [];
+  await Promise.all(
+    batch.messages.map(async (message) => {
+      const body = message.body;
+      try {
+        if (body.kind === "event") {
+          for (const consume of EVENT_CONSUMERS) await consume(db, env, body.eventId);
+          handledEvents.push(body.eventId);
+        } else if (body.kind === "live_event") {
+          await sendDeliveryMessages(env.EVENTS, await fanOutLiveEvent(db, env, liveEventRow(body)));
+        } else if (body.kind === "delivery") {
+          const step = await attemptDelivery(db, env, body);
+          // A new message, not message.retry(): the queue's retry count is for our own failures.
+          if (!step.done) await env.EVENTS.send(step.next, { delaySeconds: step.delaySeconds });
+        }
+        message.ack(); // (an unknown kind is acked too: nothing can ever handle it)
+      } catch (error) {
+        console.error(JSON.stringify({ level: "error", queue: batch.queue, message: body, error: String(error) }));
+        message.retry({ delaySeconds: backoffAfterFailure(message.attempts) });
       }
-    } catch (error) {
-      console.error(JSON.stringify({ level: "error", queue: batch.queue, message: body, error: String(error) }));
-      message.retry({ delaySeconds: backoffAfterFailure(message.attempts) });
-    }
-  }
+    }),
+  );
+  await markConsumed(db, handledEvents);
 }
 
 /**
- * The cron trigger's work: wake snoozed conversations whose time has come, then dispatch the outbox
- * rows that no request got round to (the wake-ups' events among them).
+ * The cron trigger's work, every minute: wake snoozed conversations whose time has come; dispatch the
+ * outbox rows no request got round to (the wake-ups' events among them) and those whose dispatch was
+ * lost; re-send deliveries whose queue message was lost; prune consumed outbox rows, and the delivery
+ * log after 30 days.
  */
 export async function runScheduledWork(env: Env) {
   const db = createDb(env.DB);
   await wakeSnoozedConversations(db, env);
-  await dispatchPendingEvents(db, env.EVENTS);
+  await dispatchPendingEvents(db, env.EVENTS, { includeStale: true });
+  await resendOverdueDeliveries(db, env);
+  await pruneOutbox(db);
+  await pruneDeliveryLog(db);
 }

@@ -1,38 +1,77 @@
 /**
- * Moves outbox rows to the events queue. Runs after each response that may have written events (in
- * `waitUntil`, so the client does not wait) and every minute from the cron trigger, which picks up
- * anything a failed `waitUntil` left behind. Delivery is at least once: a row is marked dispatched only
- * after the queue has accepted it, and consumers tolerate seeing an event twice.
+ * Moves outbox rows to the events queue. Runs after each response that wrote events (in `waitUntil`,
+ * so the client does not wait) and every minute from the cron trigger. Delivery is at least once:
+ * - a dispatch claims its rows (one UPDATE ... RETURNING, so two dispatches never send the same row)
+ *   and then sends them; if the send fails, the claim is released;
+ * - the consumer marks a row consumed once every consumer is done with it, so a row dispatched long ago
+ *   and still not consumed was lost on the way (a Worker killed between claim and send): the cron
+ *   sends it again. Consumed rows are deleted by the cron after a short while (`pruneOutbox`).
+ * Consumers tolerate seeing an event twice.
  */
-import { asc, inArray, isNull } from "drizzle-orm";
+import { and, asc, inArray, isNotNull, isNull, lt, or } from "drizzle-orm";
 import { type Database, now, schema } from "../db/client";
+import { batch } from "../domain/kernel/batch";
 
 const { eventOutbox } = schema;
 
 /**
  * How many outbox rows one dispatch moves: the queue takes 100 messages per sendBatch, and the update
- * binds one parameter per id plus the time, within D1's 100 parameters per statement.
+ * binds few parameters.
  */
 const DISPATCH_LIMIT = 90;
+/** A dispatched row not consumed after this long is sent again by the cron. */
+export const REDISPATCH_AFTER_MS = 5 * 60 * 1000;
 
 export type EventMessage = { kind: "event"; eventId: number; accountId: number };
 
-export async function dispatchPendingEvents(db: Database, queue: Queue): Promise<number> {
-  const [pending] = await db.batch([
-    db
-      .select({ id: eventOutbox.id, accountId: eventOutbox.accountId })
-      .from(eventOutbox)
-      .where(isNull(eventOutbox.dispatchedAt))
-      .orderBy(asc(eventOutbox.id))
-      .limit(DISPATCH_LIMIT),
-  ]);
-  if (pending.length === 0) return 0;
-  await queue.sendBatch(pending.map((row) => ({ body: { kind: "event", eventId: row.id, accountId: row.accountId } })));
-  await db.batch([
+export async function dispatchPendingEvents(db: Database, queue: Queue, options: { includeStale?: boolean; at?: number } = {}): Promise<number> {
+  const at = options.at ?? now();
+  const due = options.includeStale
+    ? or(isNull(eventOutbox.dispatchedAt), and(lt(eventOutbox.dispatchedAt, at - REDISPATCH_AFTER_MS), isNull(eventOutbox.consumedAt)))
+    : isNull(eventOutbox.dispatchedAt);
+  const [claimed] = await batch(db, [
     db
       .update(eventOutbox)
-      .set({ dispatchedAt: now() })
-      .where(inArray(eventOutbox.id, pending.map((row) => row.id))),
+      .set({ dispatchedAt: at })
+      .where(inArray(eventOutbox.id, db.select({ id: eventOutbox.id }).from(eventOutbox).where(due).orderBy(asc(eventOutbox.id)).limit(DISPATCH_LIMIT)))
+      .returning({ id: eventOutbox.id, accountId: eventOutbox.accountId }),
   ]);
-  return pending.length;
+  if (claimed.length === 0) return 0;
+  try {
+    await queue.sendBatch(claimed.map((row) => ({ body: { kind: "event", eventId: row.id, accountId: row.accountId } satisfies EventMessage })));
+  } catch (error) {
+    await batch(db, [db.update(eventOutbox).set({ dispatchedAt: null }).where(inArray(eventOutbox.id, claimed.map((row) => row.id)))]);
+    throw error;
+  }
+  return claimed.length;
+}
+
+/** Marks outbox rows every consumer is done with. */
+export async function markConsumed(db: Database, eventIds: number[], at = now()): Promise<void> {
+  if (eventIds.length === 0) return;
+  await batch(db, [db.update(eventOutbox).set({ consumedAt: at }).where(inArray(eventOutbox.id, eventIds))]);
+}
+
+/** How long a consumed row stays (a late duplicate message still finds it, and so does a person looking). */
+export const OUTBOX_RETENTION_MS = 10 * 60 * 1000;
+const PRUNE_LIMIT = 1000;
+
+/** Deletes rows consumed a while ago: the outbox holds only what is on its way, plus a few minutes. */
+export async function pruneOutbox(db: Database, at = now()): Promise<number> {
+  const [deleted] = await batch(db, [
+    db
+      .delete(eventOutbox)
+      .where(
+        inArray(
+          eventOutbox.id,
+          db
+            .select({ id: eventOutbox.id })
+            .from(eventOutbox)
+            .where(and(isNotNull(eventOutbox.consumedAt), lt(eventOutbox.consumedAt, at - OUTBOX_RETENTION_MS)))
+            .limit(PRUNE_LIMIT),
+        ),
+      )
+      .returning({ id: eventOutbox.id }),
+  ]);
+  return deleted.length;
 }

@@ -26,9 +26,19 @@ export function eventStatement(db: Database, event: OutboxEvent) {
     subjectType: event.subjectType,
     subjectId: event.subjectId,
     data: event.data ?? {},
-    causedByAutomation: event.causedByAutomation ?? false,
+    causedByAutomation: event.causedByAutomation ?? causedByRule(event.data),
     createdAt: now(),
   });
+}
+
+/**
+ * Every change an automation rule makes runs with the rule as its actor, and every event names its
+ * performer from the actor: so the performer says whether a rule caused the event, and only the automation
+ * consumer reads the flag (a rule's changes still reach webhooks, but never trigger rules: no loops).
+ */
+function causedByRule(data: Record<string, unknown> | undefined): boolean {
+  const performer = data?.performer as { type?: unknown } | null | undefined;
+  return performer?.type === "AutomationRule";
 }
 
 /** The changes between two versions of a record, for the given attributes (JSON-equal values are unchanged). */

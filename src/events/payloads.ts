@@ -3,24 +3,25 @@
  * the event is fanned out (as Chatwoot builds it in its delivery job), plus `event` and, for updates,
  * `changed_attributes`. One builder per subject type.
  */
-import { and, eq, sql } from "drizzle-orm";
+import { and, desc, eq, sql } from "drizzle-orm";
 import { type Database, schema } from "../db/client";
 import { CONTENT_TYPES, MESSAGE_TYPES, enumName } from "../domain/kernel/enums";
 import { loadInboxRecord } from "../domain/inboxes/inboxes";
-import { loadConversationRecords, senderOf, senderQueries } from "../domain/conversations/records";
+import { loadConversationRecords, senderOf, senderQueries } from "../domain/conversations/loader";
 import { conversationView } from "../views/conversations";
 import { inboxView } from "../views/inboxes";
 import { contactPushView, senderView } from "../views/messages";
 import { iso } from "../views/time";
+import { batch } from "../domain/kernel/batch";
 
-const { accounts, contacts, conversations, messages } = schema;
+const { accounts, contacts, contactInboxes, conversations, inboxes, messages, users } = schema;
 
 export type OutboxRow = typeof schema.eventOutbox.$inferSelect;
 type Payload = Record<string, unknown>;
 type Builder = (db: Database, env: Env, event: OutboxRow) => Promise<Payload | null>;
 
 async function conversationRecord(db: Database, accountId: number, conversationId: number) {
-  const [rows] = await db.batch([
+  const [rows] = await batch(db, [
     db.select().from(conversations).where(and(eq(conversations.accountId, accountId), eq(conversations.id, conversationId))),
   ]);
   return rows[0] ? (await loadConversationRecords(db, accountId, rows))[0] : null;
@@ -34,7 +35,7 @@ const BUILDERS: Record<string, Builder> = {
 
   /** Chatwoot's contact webhook form (no `type`, unlike the contact as a message sender). */
   Contact: async (db, _env, event) => {
-    const [rows, accountRows] = await db.batch([
+    const [rows, accountRows] = await batch(db, [
       db.select().from(contacts).where(and(eq(contacts.accountId, event.accountId), eq(contacts.id, event.subjectId))),
       db.select({ id: accounts.id, name: accounts.name }).from(accounts).where(eq(accounts.id, event.accountId)),
     ]);
@@ -51,7 +52,7 @@ const BUILDERS: Record<string, Builder> = {
 
   /** Chatwoot's message webhook form: a string message_type, an ISO created_at and the whole conversation. */
   Message: async (db, _env, event) => {
-    const [rows, accountRows, agents, contacts, bots] = await db.batch([
+    const [rows, accountRows, agents, contacts, bots] = await batch(db, [
       db.select().from(messages).where(and(eq(messages.accountId, event.accountId), eq(messages.id, event.subjectId))),
       db.select({ id: accounts.id, name: accounts.name }).from(accounts).where(eq(accounts.id, event.accountId)),
       ...senderQueries(db, event.accountId, sql`${event.subjectId}`),
@@ -78,11 +79,63 @@ const BUILDERS: Record<string, Builder> = {
   },
 };
 
+/** Chatwoot's contact webhook form (no `type`, unlike the contact as a message sender). */
+async function contactObject(db: Database, accountId: number, contactId: number): Promise<Payload | null> {
+  return BUILDERS.Contact(db, {} as Env, { accountId, subjectId: contactId } as OutboxRow);
+}
+
+/** Typing (a live event, src/events/live.ts): `{ user, conversation, is_private }`, the typer a User or a Contact object. */
+async function typingPayload(db: Database, event: OutboxRow): Promise<Payload | null> {
+  const typer = event.data.user as { type: string; id: number } | undefined;
+  const conversation = await conversationRecord(db, event.accountId, event.subjectId);
+  if (!typer || !conversation) return null;
+  let user: Payload | null;
+  if (typer.type === "contact") user = await contactObject(db, event.accountId, typer.id);
+  else {
+    const [rows] = await batch(db, [db.select({ id: users.id, name: users.name, email: users.email }).from(users).where(eq(users.id, typer.id))]);
+    user = rows[0] ? { ...rows[0], type: "user" } : null;
+  }
+  return { user, conversation: conversationView(conversation), is_private: event.data.is_private === true };
+}
+
+/** webwidget_triggered: Chatwoot's ContactInbox object `{ id, contact, inbox, account, current_conversation, source_id }`. */
+async function contactInboxPayload(db: Database, event: OutboxRow): Promise<Payload | null> {
+  const [rows, accountRows] = await batch(db, [
+    db.select().from(contactInboxes).where(and(eq(contactInboxes.accountId, event.accountId), eq(contactInboxes.id, event.subjectId))),
+    db.select({ id: accounts.id, name: accounts.name }).from(accounts).where(eq(accounts.id, event.accountId)),
+  ]);
+  const contactInbox = rows[0];
+  if (!contactInbox) return null;
+  const [inboxRows, latest] = await batch(db, [
+    db.select({ id: inboxes.id, name: inboxes.name }).from(inboxes).where(eq(inboxes.id, contactInbox.inboxId)),
+    db.select().from(conversations).where(eq(conversations.contactInboxId, contactInbox.id)).orderBy(desc(conversations.id)).limit(1),
+  ]);
+  const current = latest[0] ? (await loadConversationRecords(db, event.accountId, latest))[0] : null;
+  return {
+    id: contactInbox.id,
+    contact: await contactObject(db, event.accountId, contactInbox.contactId),
+    inbox: inboxRows[0] ?? null,
+    account: accountRows[0] ?? null,
+    current_conversation: current ? conversationView(current) : null,
+    source_id: contactInbox.sourceId,
+  };
+}
+
 /** The payload of `event`, or null when its subject no longer exists (or has no webhook form). */
 export async function buildWebhookPayload(db: Database, env: Env, event: OutboxRow): Promise<Payload | null> {
-  const builder = BUILDERS[event.subjectType];
+  if (event.eventName.startsWith("conversation_typing_")) {
+    const typing = await typingPayload(db, event);
+    return typing && { event: event.eventName, ...typing };
+  }
+  const builder = event.subjectType === "ContactInbox" ? (d: Database, _e: Env, ev: OutboxRow) => contactInboxPayload(d, ev) : BUILDERS[event.subjectType];
   const subject = builder ? await builder(db, env, event) : null;
   if (!subject) return null;
   const changes = event.data.changed_attributes;
-  return { ...subject, event: event.eventName, ...(changes !== undefined && { changed_attributes: changes }) };
+  const eventInfo = event.data.event_info;
+  return {
+    ...subject,
+    event: event.eventName,
+    ...(changes !== undefined && { changed_attributes: changes }),
+    ...(eventInfo !== undefined && { event_info: eventInfo }),
+  };
 }

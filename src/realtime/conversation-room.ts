@@ -1,40 +1,175 @@
 import { DurableObject } from "cloudflare:workers";
+import { type LiveEventMessage, liveEventMessage } from "../events/live";
 
 /** Someone who can type in a conversation. */
 export type Participant = { type: "contact" | "user" | "agent_bot"; id: number };
 
-/** A typing indicator left on expires after this long without a new "on" (clients re-send while typing). */
-export const TYPING_TTL_MS = 30_000;
+/**
+ * A typing indicator left on expires after this long without a new "on": clients re-send "on" while
+ * the person keeps typing, and a client that vanishes without "off" stops showing as typing by itself.
+ */
+export const TYPING_TTL_MS = 8_000;
+
+/** Who a socket belongs to. Contacts never receive private notes or private typing. */
+export type RoomMember = Participant & { audience: "contact" | "agent"; name: string };
+
+/** What a subscriber receives: `{ event, data }`, as Chatwoot's ActionCable frames. */
+export type RoomFrame = { event: string; data: Record<string, unknown> };
+
+/** Who may receive a frame, and whose own action it was (nobody receives their own typing). */
+export type Delivery = { agentsOnly?: boolean; except?: Participant };
+
+/** What the room needs to announce a typing change to webhooks (the conversation by its row id). */
+export type TypingContext = {
+  accountId: number;
+  conversationId: number;
+  displayId: number;
+  user: Participant & { name: string };
+  isPrivate: boolean;
+};
+
+type TypingEntry = { context: TypingContext; until: number };
 
 const keyOf = (p: Participant) => `${p.type}:${p.id}`;
 
+/** The header that carries the authenticated member from the Worker's upgrade route to the room. */
+export const ROOM_MEMBER_HEADER = "x-edgedesk-room-member";
+
 /**
- * Live state of one conversation, addressed by name `${accountId}:${conversationId}`.
- * Typing state lives in memory only, with a time-to-live: toggles are frequent and worthless after a
- * few seconds, so writing them to storage would cost a billed write each time for nothing.
+ * Live state of one conversation, addressed by name `${accountId}:${conversationId}` (the row id).
+ * - Typing state lives in memory only, with a time-to-live: toggles are frequent and worthless after a
+ *   few seconds, so writing them to storage would cost a billed write each time for nothing.
+ * - Subscribers are WebSockets accepted with the hibernation API: the room may sleep between frames
+ *   without dropping them, and each socket keeps its member in its attachment.
+ * The Worker authenticates a socket before it reaches the room; the room trusts the member it is given.
  */
 export class ConversationRoom extends DurableObject<Env> {
-  private typingUntil = new Map<string, { participant: Participant; until: number }>();
+  private typingUntil = new Map<string, TypingEntry>();
+  private expiryTimer: ReturnType<typeof setTimeout> | null = null;
 
   /** Sets the participant's typing state; answers whether it changed (only a change is worth an event). */
-  setTyping(participant: Participant, on: boolean): boolean {
-    this.prune();
+  setTyping(participant: Participant, on: boolean, context?: TypingContext): boolean {
     const key = keyOf(participant);
-    const wasOn = this.typingUntil.has(key);
-    if (on) this.typingUntil.set(key, { participant, until: Date.now() + TYPING_TTL_MS });
+    const wasOn = (this.typingUntil.get(key)?.until ?? 0) > Date.now();
+    const ctx = context ?? { accountId: 0, conversationId: 0, displayId: 0, user: { ...participant, name: "" }, isPrivate: false };
+    if (on) this.typingUntil.set(key, { context: ctx, until: Date.now() + TYPING_TTL_MS });
     else this.typingUntil.delete(key);
     return wasOn !== on;
   }
 
-  /** Who is typing now. */
-  typing(): Participant[] {
-    this.prune();
-    return [...this.typingUntil.values()].map((entry) => entry.participant);
+  /**
+   * The one typing path (public toggle_typing and the account API's toggle_typing_status): sets the
+   * state and, on a change, tells the room's other subscribers and sends the webhook event to the
+   * events queue. A repeated "on" within the time-to-live only extends it.
+   */
+  async toggleTyping(context: TypingContext, on: boolean): Promise<{ changed: boolean }> {
+    // indicators that ran out before their timer fired are announced off first, so events stay paired
+    for (const entry of this.prune()) await this.announceTyping(entry.context, false);
+    const changed = this.setTyping(context.user, on, context);
+    if (changed) await this.announceTyping(context, on);
+    if (on) this.scheduleExpiry();
+    return { changed };
   }
 
-  private prune() {
+  /** Who is typing now. */
+  typing(): Participant[] {
     const now = Date.now();
-    for (const [key, entry] of this.typingUntil) if (entry.until <= now) this.typingUntil.delete(key);
+    return [...this.typingUntil.values()].filter((e) => e.until > now).map(({ context: { user } }) => ({ type: user.type, id: user.id }));
+  }
+
+  /** Sends a frame to the room's subscribers (the domain calls this after a change has committed). */
+  publish(frame: RoomFrame, delivery: Delivery = {}): number {
+    const text = JSON.stringify(frame);
+    let sent = 0;
+    for (const socket of this.ctx.getWebSockets(delivery.agentsOnly ? "agent" : undefined)) {
+      const member = socket.deserializeAttachment() as RoomMember | null;
+      if (!member || (delivery.except && keyOf(member) === keyOf(delivery.except))) continue;
+      try {
+        socket.send(text);
+        sent++;
+      } catch {
+        // a socket that is closing: its close handler cleans up
+      }
+    }
+    return sent;
+  }
+
+  /** How many sockets are subscribed (for tests and the bench). */
+  subscriberCount(): number {
+    return this.ctx.getWebSockets().length;
+  }
+
+  /** Accepts a WebSocket for the member the Worker authenticated (see src/routes/live.ts). */
+  override async fetch(request: Request): Promise<Response> {
+    const member = JSON.parse(request.headers.get(ROOM_MEMBER_HEADER) ?? "null") as RoomMember | null;
+    if (!member || request.headers.get("upgrade")?.toLowerCase() !== "websocket") {
+      return new Response("expected an authenticated WebSocket upgrade", { status: 400 });
+    }
+    const { 0: client, 1: server } = new WebSocketPair();
+    this.ctx.acceptWebSocket(server, [member.audience, keyOf(member)]);
+    server.serializeAttachment(member);
+    server.send(JSON.stringify({ event: "room.joined", data: { member: { type: member.type, id: member.id }, typing: this.typing() } }));
+    return new Response(null, { status: 101, webSocket: client });
+  }
+
+  /** Subscribers only listen; the one thing a client may send is "ping" to keep idle proxies open. */
+  override async webSocketMessage(socket: WebSocket, message: string | ArrayBuffer) {
+    if (message === "ping") socket.send("pong");
+  }
+
+  override async webSocketClose(socket: WebSocket, code: number, reason: string) {
+    try {
+      socket.close(code === 1005 ? 1000 : code, reason);
+    } catch {
+      // already closed
+    }
+  }
+
+  private async announceTyping(context: TypingContext, on: boolean) {
+    const event = on ? "conversation.typing_on" : "conversation.typing_off";
+    const frame = {
+      event,
+      data: { conversation: { id: context.displayId }, user: { type: context.user.type, id: context.user.id, name: context.user.name }, is_private: context.isPrivate },
+    };
+    this.publish(frame, { agentsOnly: context.isPrivate, except: context.user });
+    const message: LiveEventMessage = liveEventMessage(context, on);
+    try {
+      await this.env.EVENTS.send(message);
+    } catch (error) {
+      // a lost typing webhook is not worth failing the toggle: the indicator is gone in seconds anyway
+      console.error(JSON.stringify({ level: "error", typingEvent: String(error) }));
+    }
+  }
+
+  /** One timer for the earliest expiry: a typer who never sends "off" gets an "off" announced for them. */
+  private scheduleExpiry() {
+    if (this.expiryTimer) return;
+    const earliest = Math.min(...[...this.typingUntil.values()].map((e) => e.until));
+    if (!Number.isFinite(earliest)) return;
+    this.expiryTimer = setTimeout(() => {
+      this.expiryTimer = null;
+      void this.expireTyping();
+    }, Math.max(earliest - Date.now(), 0) + 10);
+  }
+
+  /** Announces "off" for every indicator past its time-to-live; answers how many expired. */
+  async expireTyping(): Promise<number> {
+    const expired = this.prune();
+    for (const entry of expired) await this.announceTyping(entry.context, false);
+    if (this.typingUntil.size > 0) this.scheduleExpiry();
+    return expired.length;
+  }
+
+  private prune(): TypingEntry[] {
+    const now = Date.now();
+    const expired: TypingEntry[] = [];
+    for (const [key, entry] of this.typingUntil) {
+      if (entry.until <= now) {
+        this.typingUntil.delete(key);
+        expired.push(entry);
+      }
+    }
+    return expired;
   }
 }
 

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { WEBHOOK_EVENTS } from "../domain/settings/webhooks";
-import { HttpUrl, Id, ShortText, wrapped } from "./common";
+import { DELIVERY_STATUSES } from "../webhooks/log";
+import { Bool, HttpUrl, Id, ShortText, wrapped } from "./common";
 
 const known = new Set<string>(WEBHOOK_EVENTS);
 
@@ -31,5 +32,20 @@ const fields = {
 /** POST /webhooks */
 export const WebhookCreate = wrapped("webhook", z.object(fields));
 
-/** PATCH/PUT /webhooks/:id */
-export const WebhookUpdate = wrapped("webhook", z.object(fields).partial());
+/** PATCH/PUT /webhooks/:id; `enabled` restarts (true) or stops (false) deliveries */
+export const WebhookUpdate = wrapped("webhook", z.object({ ...fields, enabled: Bool }).partial());
+
+/** GET .../deliveries: newest first, 25 a page */
+export const DeliveryListQuery = z.object({
+  page: z
+    .string()
+    .regex(/^\d+$/, { error: "must be a positive integer" })
+    .transform(Number)
+    .refine((v) => v >= 1 && v <= 100_000, { error: "must be between 1 and 100000" })
+    .optional()
+    .default(1),
+  status: z.enum(DELIVERY_STATUSES).optional(),
+  event: z.string().min(1).max(100).optional(),
+});
+
+export const DeliveryParams = z.object({ id: Id, delivery_id: Id });

@@ -1,5 +1,5 @@
 import { CONVERSATION_STATUSES, PRIORITIES, enumName } from "../domain/kernel/enums";
-import type { ConversationRecord, MessageWithSender } from "../domain/conversations/records";
+import type { ConversationRecord, MessageWithSender } from "../domain/conversations/loader";
 import { type MessageContext, messageView } from "./messages";
 import { agentView } from "./agents";
 import { contactView } from "./contacts";

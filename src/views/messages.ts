@@ -1,7 +1,7 @@
 import { CONTENT_TYPES, MESSAGE_STATUSES, enumName } from "../domain/kernel/enums";
-import type { MessageWithSender, Sender } from "../domain/conversations/records";
+import type { MessageWithSender, Sender } from "../domain/conversations/loader";
 import { agentPushView } from "./agents";
-import type { MessageList, MessageResult } from "../domain/conversations/messages";
+import type { MessageList, MessageResult } from "../domain/conversations/message-results";
 import { iso, unixSeconds } from "./time";
 import { type ContactRow } from "../domain/contacts/rows";
 import { type AgentBotRow } from "../domain/people/rows";

@@ -10,5 +10,9 @@ export function webhookView({ webhook, inbox }: WebhookRecord) {
     subscriptions: webhook.subscriptions,
     inbox: inbox && { id: inbox.id, name: inbox.name },
     secret: webhook.secret,
+    /** false once the service stopped delivering (410 Gone, 3 days of failures) or an administrator did */
+    enabled: webhook.disabledAt === null,
+    disabled_at: webhook.disabledAt ? new Date(webhook.disabledAt).toISOString() : null,
+    disabled_reason: webhook.disabledReason,
   };
 }

@@ -1,107 +1,262 @@
 /**
- * Account webhooks: fan-out of one outbox event to the webhooks subscribed to it, and the delivery of
- * each copy with retries. Both steps are safe to repeat, because queues deliver at least once:
- * - fan-out inserts at most one delivery per (event, webhook) and re-enqueues the ones still pending;
- * - a delivery that is no longer pending is skipped.
+ * Deliveries: one payload to one target, attempted until delivered, refused, or out of its 3-day window.
+ * Queues deliver at least once, so every step is safe to repeat:
+ * - a delivery is created once per dedupe key (the event and target for fan-out), so its id, sent as
+ *   `X-Chatwoot-Delivery` and `webhook-id`, is the same on every attempt and every duplicate message;
+ * - a queue message names the attempt it is for (`attempt` = attempts made before it); an attempt is
+ *   claimed by a conditional update on that number, so a message that arrives twice makes one attempt;
+ * - a wait longer than a queue's 12-hour delay limit is made of several hops of the same message;
+ * - the minute sweep (sweep.ts) re-sends overdue deliveries whose message was lost.
  */
-import { and, eq } from "drizzle-orm";
+import { and, eq, isNull, lte, or, sql } from "drizzle-orm";
 import { type Database, now, schema } from "../db/client";
+import { chunks } from "../db/chunks";
+import { batch } from "../domain/kernel/batch";
 import { buildWebhookPayload } from "../events/payloads";
-import { type AttemptOutcome, postWebhook } from "./post";
-import { isForbiddenTarget } from "./target-url";
+import { onFinalFailure } from "../domain/conversations/delivery-failures";
+import { type AttemptOutcome, postDelivery } from "./post";
+import { RETRY_WINDOW_MS, hopDelaySeconds, nextAttemptAt } from "./schedule";
+import { FORBIDDEN_TARGET_MESSAGE, isForbiddenTarget, targetPolicy } from "./target-url";
+import { type OutboxRow, type Target, type TargetType, eventWithTargets, liveEventTargets, targetQueries } from "./targets";
 
-const { eventOutbox, webhooks, webhookDeliveries } = schema;
+const { webhooks, webhookDeliveries, webhookDeliveryAttempts } = schema;
 
-/** Attempts per delivery, and the wait before each retry (seconds): about 17 hours in all. */
-export const RETRY_DELAYS_S = [10, 60, 5 * 60, 30 * 60, 2 * 60 * 60, 6 * 60 * 60, 8 * 60 * 60];
-export const MAX_ATTEMPTS = RETRY_DELAYS_S.length + 1;
+export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
+export type AttemptTrigger = "automatic" | "redelivery";
+export type DeliveryMessage = { kind: "delivery"; deliveryId: number; accountId: number; attempt: number; trigger?: AttemptTrigger };
 
-export type DeliveryMessage = { kind: "delivery"; deliveryId: number; accountId: number };
+/** Queue messages per sendBatch (the queue's limit). */
+const SEND_BATCH = 100;
 
-/** Creates the deliveries of one event and returns the messages to enqueue for those still pending. */
-export async function fanOut(db: Database, env: Env, eventId: number): Promise<DeliveryMessage[]> {
-  const [events] = await db.batch([db.select().from(eventOutbox).where(eq(eventOutbox.id, eventId))]);
-  const event = events[0];
-  if (!event) return [];
-  const [accountWebhooks] = await db.batch([
-    db
-      .select({ id: webhooks.id, subscriptions: webhooks.subscriptions })
-      .from(webhooks)
-      .where(and(eq(webhooks.accountId, event.accountId), eq(webhooks.webhookType, 0))),
-  ]);
-  const targets = accountWebhooks.filter((w) => w.subscriptions.includes(event.eventName));
-  if (targets.length === 0) return [];
+export async function sendDeliveryMessages(queue: Queue, messages: DeliveryMessage[], delaySeconds = 0): Promise<void> {
+  for (const part of chunks(messages, SEND_BATCH)) {
+    await queue.sendBatch(part.map((body) => ({ body, ...(delaySeconds > 0 && { delaySeconds }) })));
+  }
+}
 
-  const payload = await buildWebhookPayload(db, env, event);
-  if (!payload) return []; // the subject is gone: nothing true to say about it
-  const body = JSON.stringify(payload);
-  const at = now();
-  const [, pending] = await db.batch([
+const messageFor = (row: Pick<DeliveryRow, "id" | "accountId" | "attempts">, trigger?: AttemptTrigger): DeliveryMessage => ({
+  kind: "delivery",
+  deliveryId: row.id,
+  accountId: row.accountId,
+  attempt: row.attempts,
+  ...(trigger && { trigger }),
+});
+
+type NewDelivery = {
+  accountId: number;
+  targetType: TargetType;
+  targetId: number;
+  eventId: number;
+  eventName: string;
+  subjectType?: string | null;
+  subjectId?: number | null;
+  body: string;
+  dedupeKey: string | null;
+  url?: string | null;
+  secret?: string | null;
+};
+
+/** Columns bound per inserted row: the rows of one insert stay within D1's 100 parameters. */
+const ROWS_PER_INSERT = 6;
+
+/** Inserts the deliveries (those whose dedupe key is new) and answers the inserted rows. */
+async function insertDeliveries(db: Database, rows: NewDelivery[], at: number): Promise<Array<Pick<DeliveryRow, "id" | "accountId" | "attempts">>> {
+  if (rows.length === 0) return [];
+  const statements = chunks(rows, ROWS_PER_INSERT).map((part) =>
     db
       .insert(webhookDeliveries)
       .values(
-        targets.map((w) => ({
-          accountId: event.accountId,
-          webhookId: w.id,
-          eventId: event.id,
-          eventName: event.eventName,
+        part.map((row) => ({
+          ...row,
           deliveryUuid: crypto.randomUUID(),
-          body,
+          nextAttemptAt: at,
+          retryUntil: at + RETRY_WINDOW_MS,
           createdAt: at,
           updatedAt: at,
         })),
       )
-      .onConflictDoNothing(),
+      .onConflictDoNothing()
+      .returning({ id: webhookDeliveries.id, accountId: webhookDeliveries.accountId, attempts: webhookDeliveries.attempts }),
+  );
+  return (await batch(db, statements)).flat();
+}
+
+/**
+ * Creates the deliveries of one outbox event, one per target, and answers one queue message per new
+ * delivery. An event nobody receives costs one read: no payload is built and no row is written.
+ */
+export async function fanOut(db: Database, env: Env, eventId: number, at = now()): Promise<DeliveryMessage[]> {
+  const found = await eventWithTargets(db, eventId);
+  if (!found) return [];
+  return createDeliveries(db, env, found.event, found.targets, at);
+}
+
+/** The fan-out of a live event (one with no outbox row, src/events/live.ts), which carries its whole row. */
+export async function fanOutLiveEvent(db: Database, env: Env, event: OutboxRow, at = now()): Promise<DeliveryMessage[]> {
+  return createDeliveries(db, env, event, await liveEventTargets(db, event), at);
+}
+
+async function createDeliveries(db: Database, env: Env, event: OutboxRow, targets: Target[], at: number): Promise<DeliveryMessage[]> {
+  if (targets.length === 0) return [];
+  const payload = await buildWebhookPayload(db, env, event);
+  if (!payload) return []; // the subject is gone: nothing true to say about it
+  const body = JSON.stringify(payload);
+  const inserted = await insertDeliveries(
+    db,
+    targets.map((target) => ({
+      accountId: event.accountId,
+      targetType: target.type,
+      targetId: target.id,
+      eventId: event.id,
+      eventName: event.eventName,
+      subjectType: event.subjectType,
+      subjectId: event.subjectId,
+      body,
+      dedupeKey: `event:${event.id}:${target.type}:${target.id}`,
+    })),
+    at,
+  );
+  return inserted.map((row) => messageFor(row));
+}
+
+/**
+ * Enqueues a signed, retried and logged delivery of `payload` to `url` for an account: what an
+ * automation rule's `send_webhook_event` action calls. `dedupeKey` (e.g. rule, action and event) makes
+ * a repeated call answer the first delivery instead of making a second one. Without a secret the
+ * delivery carries its id but no signature.
+ */
+export async function enqueueWebhookDelivery(
+  db: Database,
+  env: Env,
+  input: { accountId: number; url: string; payload: unknown; eventName: string; secret?: string | null; dedupeKey?: string; eventId?: number },
+  at = now(),
+): Promise<{ deliveryId: number; deliveryUuid: string } | null> {
+  const dedupeKey = input.dedupeKey ? `url:${input.accountId}:${input.dedupeKey}` : null;
+  const inserted = await insertDeliveries(
+    db,
+    [
+      {
+        accountId: input.accountId,
+        targetType: "url",
+        targetId: 0,
+        eventId: input.eventId ?? 0,
+        eventName: input.eventName,
+        body: JSON.stringify(input.payload),
+        dedupeKey,
+        url: input.url,
+        secret: input.secret ?? null,
+      },
+    ],
+    at,
+  );
+  if (inserted.length > 0) await sendDeliveryMessages(env.EVENTS, inserted.map((row) => messageFor(row)));
+  const [rows] = await batch(db, [
     db
-      .select({ id: webhookDeliveries.id })
+      .select({ id: webhookDeliveries.id, uuid: webhookDeliveries.deliveryUuid })
       .from(webhookDeliveries)
-      .where(and(eq(webhookDeliveries.eventId, event.id), eq(webhookDeliveries.status, "pending"))),
+      .where(inserted.length > 0 ? eq(webhookDeliveries.id, inserted[0].id) : eq(webhookDeliveries.dedupeKey, dedupeKey ?? "")),
   ]);
-  return pending.map((d) => ({ kind: "delivery", deliveryId: d.id, accountId: event.accountId }));
+  return rows[0] ? { deliveryId: rows[0].id, deliveryUuid: rows[0].uuid } : null;
 }
 
-export type DeliveryStep = { done: true } | { done: false; retryInSeconds: number };
+/** What the consumer does with a delivery message after its step. */
+export type DeliveryStep = { done: true } | { done: false; next: DeliveryMessage; delaySeconds: number };
 
-/** One attempt at a pending delivery; records the outcome and says whether to try again. */
-export async function attemptDelivery(db: Database, deliveryId: number, fetcher?: typeof fetch): Promise<DeliveryStep> {
-  const [deliveries] = await db.batch([db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, deliveryId))]);
-  const delivery = deliveries[0];
-  if (!delivery || delivery.status !== "pending") return { done: true };
-  const [hooks] = await db.batch([
-    db
-      .select({ url: webhooks.url, secret: webhooks.secret })
-      .from(webhooks)
-      .where(and(eq(webhooks.id, delivery.webhookId), eq(webhooks.accountId, delivery.accountId))),
-  ]);
-  const hook = hooks[0];
-  if (!hook) {
-    await record(db, delivery.id, delivery.attempts, "cancelled", { result: "rejected", status: null, error: "the webhook was deleted" });
-    return { done: true };
-  }
-  // Checked again at delivery: the rule may have tightened since the URL was saved.
-  const outcome: AttemptOutcome = isForbiddenTarget(hook.url)
-    ? { result: "rejected", status: null, error: "the URL points at a private or local address" }
-    : await postWebhook({ url: hook.url, secret: hook.secret, deliveryUuid: delivery.deliveryUuid, body: delivery.body }, fetcher);
+type Options = { fetcher?: typeof fetch; at?: number; random?: () => number };
 
-  const attempts = delivery.attempts + 1;
-  if (outcome.result === "delivered") {
-    await record(db, delivery.id, attempts, "delivered", outcome);
-    return { done: true };
-  }
-  if (outcome.result === "rejected" || attempts >= MAX_ATTEMPTS) {
-    await record(db, delivery.id, attempts, "failed", outcome);
-    return { done: true };
-  }
-  await record(db, delivery.id, attempts, "pending", outcome);
-  return { done: false, retryInSeconds: RETRY_DELAYS_S[attempts - 1] };
-}
-
-function record(db: Database, id: number, attempts: number, status: string, outcome: AttemptOutcome) {
-  return db.batch([
+/**
+ * Handles one delivery message: makes the attempt it stands for when it is due, or waits another hop
+ * when it is not, or drops it when another copy has already made the attempt.
+ */
+export async function attemptDelivery(db: Database, env: Env, message: DeliveryMessage, options: Options = {}): Promise<DeliveryStep> {
+  const at = options.at ?? now();
+  const claimable = and(
+    eq(webhookDeliveries.id, message.deliveryId),
+    eq(webhookDeliveries.status, "pending"),
+    eq(webhookDeliveries.attempts, message.attempt),
+    or(isNull(webhookDeliveries.nextAttemptAt), lte(webhookDeliveries.nextAttemptAt, at)),
+  );
+  // One round trip: claim the attempt, and read the delivery and its target.
+  const [claimed, rows, hookRows, inboxRows, botRows] = await batch(db, [
     db
       .update(webhookDeliveries)
-      .set({ status, attempts, lastStatusCode: outcome.status, lastError: outcome.error, updatedAt: now() })
-      .where(eq(webhookDeliveries.id, id)),
+      .set({ attempts: sql`${webhookDeliveries.attempts} + 1`, lastAttemptAt: at, updatedAt: at })
+      .where(claimable)
+      .returning({ id: webhookDeliveries.id }),
+    db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, message.deliveryId)),
+    ...targetQueries(db, message.deliveryId),
   ]);
+  const delivery = rows[0];
+  if (!delivery) return { done: true };
+  if (claimed.length === 0) {
+    // Not this message's turn: either another copy made (or is making) the attempt, or it is early.
+    const early = delivery.status === "pending" && delivery.attempts === message.attempt && delivery.nextAttemptAt !== null && delivery.nextAttemptAt > at;
+    return early ? { done: false, next: message, delaySeconds: hopDelaySeconds(delivery.nextAttemptAt!, at) } : { done: true };
+  }
+  const attempts = delivery.attempts; // already counts this attempt
+  const hook = hookRows[0];
+  const target =
+    delivery.targetType === "url"
+      ? { url: delivery.url, secret: delivery.secret }
+      : delivery.targetType === "webhook"
+        ? hook
+        : delivery.targetType === "api_inbox"
+          ? inboxRows[0]
+          : botRows[0];
+
+  let outcome: AttemptOutcome;
+  const refused = (error: string): AttemptOutcome => ({ result: "rejected", status: null, error, durationMs: 0, responseBody: null, retryAfterSeconds: null });
+  if (!target || !target.url) outcome = refused(`the ${delivery.targetType.replace("_", " ")} no longer exists or has no URL`);
+  else if (hook?.disabledAt) outcome = refused(`the webhook is disabled: ${hook.disabledReason ?? "no reason recorded"}`);
+  // Checked again at delivery: the rule may have tightened since the URL was saved.
+  else if (isForbiddenTarget(target.url, targetPolicy(env))) outcome = refused(`the URL ${FORBIDDEN_TARGET_MESSAGE}`);
+  else outcome = await postDelivery({ url: target.url, secret: target.secret ?? null, deliveryUuid: delivery.deliveryUuid, body: delivery.body }, options.fetcher, at);
+
+  const next = outcome.result === "retry" ? nextAttemptAt({ attempts, at, retryUntil: delivery.retryUntil, retryAfterSeconds: outcome.retryAfterSeconds }, options.random) : null;
+  const status = outcome.result === "delivered" ? "delivered" : next !== null ? "pending" : !target ? "cancelled" : "failed";
+  await batch(db, [
+    db
+      .update(webhookDeliveries)
+      .set({ status, lastStatusCode: outcome.status, lastError: outcome.error, nextAttemptAt: next, updatedAt: at })
+      .where(eq(webhookDeliveries.id, delivery.id)),
+    db.insert(webhookDeliveryAttempts).values({
+      accountId: delivery.accountId,
+      deliveryId: delivery.id,
+      attemptedAt: at,
+      outcome: outcome.result === "delivered" ? "delivered" : next !== null ? "retry" : "failed",
+      statusCode: outcome.status,
+      durationMs: outcome.durationMs,
+      responseBody: outcome.responseBody,
+      error: outcome.error,
+      trigger: message.trigger ?? "automatic",
+    }),
+    ...(delivery.targetType === "webhook" && hook && !hook.disabledAt && target?.url ? [webhookHealthStatement(db, delivery, outcome, at)] : []),
+  ]);
+  if (status === "failed") await onFinalFailure(db, env, delivery, outcome, at);
+  return next === null ? { done: true } : { done: false, next: messageFor({ ...delivery, attempts }), delaySeconds: hopDelaySeconds(next, at) };
 }
 
+/**
+ * A webhook's health after an attempt: a success clears its failure streak; a failure starts one; 410
+ * Gone disables it at once, and so does a streak as long as the retry window (every delivery failed
+ * for 3 days). The reason is kept and shown.
+ */
+function webhookHealthStatement(db: Database, delivery: DeliveryRow, outcome: AttemptOutcome, at: number) {
+  const where = and(eq(webhooks.id, delivery.targetId), eq(webhooks.accountId, delivery.accountId));
+  if (outcome.result === "delivered") return db.update(webhooks).set({ failingSince: null }).where(where);
+  const since = sql`coalesce(${webhooks.failingSince}, ${at})`;
+  if (outcome.result === "gone") {
+    const reason = `The receiver answered 410 Gone on ${new Date(at).toISOString()}`;
+    return db.update(webhooks).set({ failingSince: since, disabledAt: at, disabledReason: reason }).where(where);
+  }
+  const tooLong = sql`${since} <= ${at - RETRY_WINDOW_MS}`;
+  const reason = `Every delivery failed for 3 days (last: ${outcome.error ?? "no answer"} on ${new Date(at).toISOString()})`;
+  return db
+    .update(webhooks)
+    .set({
+      failingSince: since,
+      disabledAt: sql`CASE WHEN ${tooLong} THEN ${at} ELSE NULL END`,
+      disabledReason: sql`CASE WHEN ${tooLong} THEN ${reason} ELSE NULL END`,
+    })
+    .where(where);
+}

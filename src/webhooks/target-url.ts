@@ -5,7 +5,20 @@
  *
  * Host names are not resolved here: the check runs when a webhook is saved, and DNS can change later.
  * Delivery calls `isForbiddenTarget` again before each request.
+ *
+ * Local development is the exception: a developer's receiver runs on their own machine, so `npm start`
+ * sets WEBHOOK_TARGET_POLICY=allow-private. Anything else (wrangler.toml's "public", or nothing) is strict.
  */
+
+/** "public": only public hosts (the deployed default). "allow-private": loopback and private too (local runs). */
+export type TargetPolicy = "public" | "allow-private";
+
+export function targetPolicy(env: { WEBHOOK_TARGET_POLICY?: string }): TargetPolicy {
+  return env.WEBHOOK_TARGET_POLICY === "allow-private" ? "allow-private" : "public";
+}
+
+/** The message a refused URL gets, at save time and in the delivery log. */
+export const FORBIDDEN_TARGET_MESSAGE = "must not point to localhost or a private, loopback or link-local address";
 
 /** Non-public IPv4 blocks as [first octets, prefix length]. */
 const FORBIDDEN_V4: ReadonlyArray<readonly [number[], number]> = [
@@ -92,8 +105,8 @@ export function isForbiddenHost(hostname: string): boolean {
   return v4 !== null && isForbiddenV4(v4);
 }
 
-/** True when `url` is not an http(s) URL the service may call. */
-export function isForbiddenTarget(url: string | URL): boolean {
+/** True when `url` is not an http(s) URL the service may call under `policy`. */
+export function isForbiddenTarget(url: string | URL, policy: TargetPolicy = "public"): boolean {
   let parsed: URL;
   try {
     parsed = typeof url === "string" ? new URL(url) : url;
@@ -101,5 +114,6 @@ export function isForbiddenTarget(url: string | URL): boolean {
     return true;
   }
   if (parsed.protocol !== "http:" && parsed.protocol !== "https:") return true;
-  return isForbiddenHost(parsed.hostname);
+  if (parsed.username || parsed.password) return true; // credentials in a URL end up in logs
+  return policy === "public" && isForbiddenHost(parsed.hostname);
 }

@@ -1,5 +1,8 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
+import { createDb } from "../../src/db/client";
+import { systemScope } from "../../src/domain/kernel/scope";
+import { createWebhook, updateWebhook } from "../../src/domain/settings/webhooks";
 import { del, get, patch, post, put } from "../support/http";
 import { createWorld } from "../support/world";
 
@@ -51,6 +54,9 @@ describe("webhooks", () => {
           subscriptions: DEFAULT_EVENTS,
           inbox: null,
           secret: expect.stringMatching(/^[1-9A-HJ-NP-Za-km-z]{24}$/),
+          enabled: true,
+          disabled_at: null,
+          disabled_reason: null,
         },
       },
     });
@@ -119,6 +125,16 @@ describe("webhooks", () => {
     expect(fieldsOf(await patch(`${base}/webhooks/${id}`, admin.key, { inbox_id: foreignInbox }))).toEqual(["inbox_id:unknown_inbox"]);
     // The same URL in another account is fine.
     expect((await post(`${other.base}/webhooks`, other.admin.key, { url: "https://example.com/taken" })).status).toBe(200);
+  });
+
+  it("accepts loopback and private receivers where the policy allows them (npm start), and nowhere else", async () => {
+    const db = createDb(env.DB);
+    const local = systemScope(db, { ...env, WEBHOOK_TARGET_POLICY: "allow-private" }, world.accountId);
+    const strict = systemScope(db, env, world.accountId);
+    const created = await createWebhook(local, { url: "http://localhost:4000/hook" });
+    expect(created.webhook.url).toBe("http://localhost:4000/hook");
+    expect(await updateWebhook(local, created.webhook.id, { url: "http://192.168.1.20/in" })).toMatchObject({ webhook: { url: "http://192.168.1.20/in" } });
+    await expect(createWebhook(strict, { url: "http://127.0.0.1:4000/hook" })).rejects.toMatchObject({ code: "invalid" });
   });
 
   it("is for administrators of the account only", async () => {

@@ -2,69 +2,17 @@
  * `npm start` as a newcomer meets it: migrations applied, the platform key printed and working,
  * the API served on the chosen port, and local data kept across a restart.
  */
-import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { call, freePort, start as startServer, stop } from "./server";
 
-const root = join(import.meta.dirname, "../..");
 const dataDir = mkdtempSync(join(tmpdir(), "edgedesk-e2e-"));
 const token = randomBytes(24).toString("hex");
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-type Server = { process: ChildProcess; output: () => string; base: string };
-
-async function start(port: number): Promise<Server> {
-  let output = "";
-  const child = spawn("npm", ["start", "--", "--port", String(port), "--persist-to", dataDir], {
-    cwd: root,
-    env: { ...process.env, DESK_PLATFORM_TOKEN: token },
-    detached: true, // its own process group, so stop() ends wrangler and workerd too
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  child.stdout!.on("data", (d) => (output += d));
-  child.stderr!.on("data", (d) => (output += d));
-  const base = `http://localhost:${port}`;
-  const deadline = Date.now() + 180_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`npm start exited:\n${output}`);
-    const ok = await fetch(`${base}/api`).then((r) => r.ok, () => false);
-    if (ok) return { process: child, output: () => output, base };
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  throw new Error(`server did not answer within 180 s:\n${output}`);
-}
-
-async function stop(server: Server) {
-  const exited = new Promise((r) => server.process.once("exit", r));
-  process.kill(-server.process.pid!, "SIGTERM");
-  await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
-  try {
-    process.kill(-server.process.pid!, "SIGKILL");
-  } catch {
-    // already gone
-  }
-}
-
-async function call(base: string, method: string, path: string, key?: string, body?: unknown): Promise<{ status: number; body: any; headers: Headers }> {
-  const headers: Record<string, string> = {};
-  if (key) headers.api_access_token = key;
-  if (body) headers["content-type"] = "application/json";
-  const res = await fetch(base + path, { method, headers, body: body ? JSON.stringify(body) : undefined });
-  return { status: res.status, body: await res.json().catch(() => null), headers: res.headers };
-}
+const start = (port: number) => startServer(port, dataDir, token);
 
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 

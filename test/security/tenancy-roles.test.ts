@@ -67,6 +67,8 @@ describe("an agent and the inboxes it is not a member of", () => {
     ["POST", "/unmute"],
     ["POST", "/unread"],
     ["POST", "/update_last_seen"],
+    ["POST", "/toggle_typing_status", { typing_status: "on" }],
+    ["POST", "/live_ticket"],
     ["GET", "/messages"],
     ["POST", "/messages", { content: "sneaky" }],
     ["PATCH", "/messages/MESSAGE", { status: "failed" }],

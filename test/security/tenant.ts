@@ -13,6 +13,16 @@ function must(res: Reply, what: string) {
 
 export type Tenant = Awaited<ReturnType<typeof buildTenant>>;
 
+/** The first delivery of a webhook's log, once the queue has made it. */
+async function firstDelivery(path: string, key: string): Promise<{ id: number }> {
+  for (let i = 0; i < 200; i++) {
+    const res = await get(path, key);
+    if (res.status === 200 && res.body.payload.length > 0) return res.body.payload.at(-1);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error(`no delivery appeared in ${path}`);
+}
+
 /**
  * An account with an administrator, an agent (member of `inboxId` only), a second agent (member of
  * nothing), and one object of every kind. `conversations` conversations are opened in `inboxId`: give
@@ -40,7 +50,22 @@ export async function buildTenant(name: string, slug: string, conversations = 1)
   const filterQuery = { payload: [{ attribute_key: "status", filter_operator: "equal_to", values: ["open"], query_operator: null }] };
   const adminFilter = must(await post(`${base}/custom_filters`, a, { name: "Admin's open", query: filterQuery }), "custom filter");
   const agentFilter = must(await post(`${base}/custom_filters`, agent.key, { name: "Agent's open", query: filterQuery }), "custom filter 2");
-  const webhook = must(await post(`${base}/webhooks`, a, { url: `https://${slug}.example.com/hook`, inbox_id: inbox.id, subscriptions: ["webwidget_triggered"] }), "webhook").payload.webhook;
+  // subscribed to contact_created, so the contact below leaves a delivery in its log
+  const webhook = must(
+    await post(`${base}/webhooks`, a, { url: `https://${slug}.example.com/hook`, inbox_id: inbox.id, subscriptions: ["webwidget_triggered", "contact_created"] }),
+    "webhook",
+  ).payload.webhook;
+  // inactive, so that it never acts on the events the audit causes (which would change the snapshot)
+  const automationRule = must(
+    await post(`${base}/automation_rules`, a, {
+      name: `${name} rule`,
+      event_name: "conversation_created",
+      active: false,
+      conditions: [{ attribute_key: "status", filter_operator: "equal_to", values: ["open"] }],
+      actions: [{ action_name: "add_label", action_params: [`${slug}-vip`] }],
+    }),
+    "automation rule",
+  ).payload[0];
   const dashboardApp = must(
     await post(`${base}/dashboard_apps`, a, { title: "CRM", content: [{ type: "frame", url: `https://${slug}.example.com/crm` }] }),
     "dashboard app",
@@ -62,6 +87,8 @@ export async function buildTenant(name: string, slug: string, conversations = 1)
   // a conversation in the inbox the agent is not a member of, outside the agent's team
   const hidden = must(await post(`${base}/conversations`, a, { inbox_id: otherInbox.id, contact_id: mergee.id }), "hidden conversation");
   must(await post(`${base}/conversations/${hidden.id}/messages`, a, { content: `${name} hidden`, message_type: "outgoing" }), "hidden message");
+
+  const delivery = await firstDelivery(`${base}/webhooks/${webhook.id}/deliveries`, a);
 
   const portalSlug = `${slug}-help`;
   const portal = must(await post(`${base}/portals`, a, { name: `${name} Help`, slug: portalSlug }), "portal");
@@ -91,6 +118,8 @@ export async function buildTenant(name: string, slug: string, conversations = 1)
     adminFilter,
     agentFilter,
     webhook,
+    automationRule,
+    delivery,
     dashboardApp,
     contact,
     mergee,
@@ -127,6 +156,7 @@ export function snapshotPaths(t: Tenant): Array<[string, string]> {
     [`${b}/custom_filters`, t.admin.key],
     [`${b}/custom_filters`, t.agent.key],
     [`${b}/webhooks`, t.admin.key],
+    [`${b}/automation_rules`, t.admin.key],
     [`${b}/dashboard_apps`, t.admin.key],
     [`${b}/contacts/${t.contact.id}`, t.admin.key],
     [`${b}/contacts/${t.mergee.id}`, t.admin.key],
@@ -252,6 +282,23 @@ export function catalogue(t: Tenant): Route[] {
     r("PATCH", `${b}/webhooks/${t.webhook.id}`, { name: "Changed" }, admin),
     r("PUT", `${b}/webhooks/${t.webhook.id}`, { name: "Changed" }, admin),
     r("DELETE", `${b}/webhooks/${t.webhook.id}`, undefined, admin),
+    // automation rules (administrators)
+    r("GET", `${b}/automation_rules`, undefined, admin),
+    r(
+      "POST",
+      `${b}/automation_rules`,
+      { name: "Another rule", event_name: "message_created", active: false, conditions: [{ attribute_key: "content", filter_operator: "contains", values: ["x"] }], actions: [{ action_name: "resolve_conversation" }] },
+      admin,
+    ),
+    r("GET", `${b}/automation_rules/${t.automationRule.id}`, undefined, admin),
+    r("PATCH", `${b}/automation_rules/${t.automationRule.id}`, { name: "Changed" }, admin),
+    r("PUT", `${b}/automation_rules/${t.automationRule.id}`, { name: "Changed" }, admin),
+    r("POST", `${b}/automation_rules/${t.automationRule.id}/clone`, undefined, admin),
+    r("DELETE", `${b}/automation_rules/${t.automationRule.id}`, undefined, admin),
+    r("POST", `${b}/webhooks/${t.webhook.id}/reset_secret`, undefined, admin),
+    r("GET", `${b}/webhooks/${t.webhook.id}/deliveries`, undefined, admin),
+    r("GET", `${b}/webhooks/${t.webhook.id}/deliveries/${t.delivery.id}`, undefined, admin),
+    r("POST", `${b}/webhooks/${t.webhook.id}/deliveries/${t.delivery.id}/redeliver`, undefined, admin),
     // integrations
     r("GET", `${b}/integrations/apps`),
     r("GET", `${b}/integrations/apps/webhook`),
@@ -284,6 +331,8 @@ export function catalogue(t: Tenant): Route[] {
     r("POST", `${c}/unmute`),
     r("POST", `${c}/unread`),
     r("POST", `${c}/update_last_seen`),
+    r("POST", `${c}/toggle_typing_status`, { typing_status: "off" }),
+    r("POST", `${c}/live_ticket`),
     // messages
     r("GET", `${c}/messages`),
     r("POST", `${c}/messages`, { content: "injected" }, bot),

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { isForbiddenTarget } from "../../src/webhooks/target-url";
+import { env } from "cloudflare:workers";
+import { isForbiddenTarget, targetPolicy } from "../../src/webhooks/target-url";
 
 describe("isForbiddenTarget", () => {
   it.each([
@@ -43,5 +44,27 @@ describe("isForbiddenTarget", () => {
     "https://localhost.example.com/",
   ])("allows %s", (url) => {
     expect(isForbiddenTarget(url)).toBe(false);
+  });
+});
+
+describe("the target policy", () => {
+  it("is strict unless the variable says allow-private", () => {
+    expect(targetPolicy({})).toBe("public");
+    expect(targetPolicy({ WEBHOOK_TARGET_POLICY: "public" })).toBe("public");
+    expect(targetPolicy({ WEBHOOK_TARGET_POLICY: "yes please" })).toBe("public");
+    expect(targetPolicy({ WEBHOOK_TARGET_POLICY: "allow-private" })).toBe("allow-private");
+  });
+
+  it("lets local runs call loopback and private receivers, but still only over http(s) and without credentials", () => {
+    for (const url of ["http://localhost:4000/hook", "http://127.0.0.1:9000/", "http://[::1]:8080/", "http://192.168.1.20/in"]) {
+      expect(isForbiddenTarget(url, "allow-private")).toBe(false);
+      expect(isForbiddenTarget(url, "public")).toBe(true);
+    }
+    expect(isForbiddenTarget("ftp://localhost/", "allow-private")).toBe(true);
+    expect(isForbiddenTarget("https://user:pass@example.com/", "allow-private")).toBe(true);
+  });
+
+  it("is strict in the test runtime, as wrangler.toml sets it for a deployed Worker", () => {
+    expect(targetPolicy(env)).toBe("public");
   });
 });

@@ -170,7 +170,7 @@ export async function showContact(scope: AccountScope, contactId: number, withIn
  */
 export async function createContact(
   scope: AccountScope,
-  input: ContactInput & { inboxId?: number; sourceId?: string },
+  input: ContactInput & { inboxId?: number; sourceId?: string; hmacVerified?: boolean },
 ): Promise<{ record: ContactRecord; contactInbox: ContactInboxResult | null }> {
   const { db, accountId } = scope;
   const [definitions, taken, inboxRows] = await batch(db, [
@@ -192,7 +192,7 @@ export async function createContact(
     db.insert(contacts).values({ ...values, accountId, createdAt: at, updatedAt: at }),
     ...reindexContacts(db, sql`SELECT ${contactId}`),
     ...(values.resolved ? [resolvedCounter(scope, 1)] : []),
-    ...(inboxRows[0] && sourceId ? [contactInboxInsert(scope, contactId, inboxRows[0].id, sourceId)] : []),
+    ...(inboxRows[0] && sourceId ? [contactInboxInsert(scope, contactId, inboxRows[0].id, sourceId, input.hmacVerified)] : []),
     eventStatement(db, { accountId, eventName: "contact_created", subjectType: "Contact", subjectId: contactId }),
   ];
   const [rows] = await writeThenRead(db, writes, [contactRecordsQuery(db, sql`SELECT ${contactId} AS id`, true)]);
@@ -206,6 +206,8 @@ export async function updateContact(
   contactId: number,
   input: ContactInput,
   withInboxes: boolean,
+  /** statements of the same change written in the same batch (the widget marks its contact inbox verified) */
+  precede: Statement[] = [],
 ): Promise<ContactRecord> {
   const { db, accountId } = scope;
   const [current, definitions, taken] = await batch(db, [
@@ -218,7 +220,7 @@ export async function updateContact(
     ...uniquenessErrors(taken, input),
     ...checkCustomAttributeValues(definitions, input.customAttributes ?? {}, "custom_attributes"),
   ]);
-  return writeContactChange(scope, current[0], applyInput(current[0], input), withInboxes);
+  return writeContactChange(scope, current[0], applyInput(current[0], input), withInboxes, precede);
 }
 
 /** Removes the given keys from the contact's custom attributes. */

@@ -3,8 +3,8 @@ import { and, desc, eq } from "drizzle-orm";
 import { schema } from "../../db/client";
 import { batch } from "../kernel/batch";
 import { contactQuery } from "./contacts";
-import { visibleInboxCondition } from "../inboxes/access";
-import { type ConversationRecord, loadConversationRecords } from "../conversations/records";
+import { reachableCondition } from "../conversations/access";
+import { type ConversationRecord, loadConversationRecords } from "../conversations/loader";
 import { type AccountScope } from "../kernel/scope";
 import { notFound } from "../kernel/errors";
 
@@ -14,8 +14,8 @@ const { conversations } = schema;
 const CONTACT_CONVERSATIONS_LIMIT = 20;
 
 /**
- * The contact's conversations the caller may see (agents: those of inboxes they are members of),
- * latest activity first.
+ * The contact's conversations the caller may reach (the one conversation access rule), latest activity
+ * first.
  */
 export async function contactConversations(scope: AccountScope, contactId: number): Promise<ConversationRecord[]> {
   const { db, accountId } = scope;
@@ -28,7 +28,7 @@ export async function contactConversations(scope: AccountScope, contactId: numbe
         and(
           eq(conversations.accountId, accountId),
           eq(conversations.contactId, contactId),
-          visibleInboxCondition(scope, conversations.inboxId),
+          reachableCondition(scope),
         ),
       )
       .orderBy(desc(conversations.lastActivityAt), desc(conversations.id))

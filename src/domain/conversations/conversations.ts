@@ -1,25 +1,33 @@
 /**
- * Conversation actions. Each one: one batch of reads (the conversation by display id, the caller's
- * memberships, what the action checks), then one batch that writes the change with its counters and
- * events and loads the record the response shows.
+ * Conversation actions, the functions routes (and next automation and the public API) call. Each one:
+ * one batch of reads (the conversation by display id with whether the caller reaches it, see access.ts,
+ * and what the action checks), then one batch that writes the change with its counters and events
+ * (changes.ts) and loads the record the response shows.
  */
 import { and, desc, eq, sql } from "drizzle-orm";
 import { chunks } from "../../db/chunks";
 import { type Statement, lastInsertedId, now, schema } from "../../db/client";
-import { eventStatement } from "../../events/outbox";
-import { MESSAGE_TYPE, STATUS, activityStatement, callerName, callerQueries, callerUserId, changeStatements, commitAndLoad, conversationColumn, readConversation, reportingStatement, runBatch, toCaller } from "./changes";
-import { counterStatements } from "./counters";
-import { checkCustomAttributeValues, customAttributeDefinitionsQuery, type AttributeDefinition } from "../custom-attributes/values";
+import { checkCustomAttributeValues, customAttributeDefinitionsQuery, type AttributeDefinition, type AttributeModel } from "../custom-attributes/values";
 import { randomToken } from "../identity/keys";
-import { conversationChangeForMessage, messageEventStatement, messageInsert } from "./messages";
-import { type ConversationRecord, type ConversationRecordResults, assembleConversationRecords, conversationRecordQueries, loadConversationRecords } from "./records";
 import { type AgentRow, usersAsAgentsQuery } from "../people/agents";
-import { type AccountScope, performer } from "../kernel/scope";
-import { type ErrorEntry, forbidden, invalid, invalidField } from "../kernel/errors";
-import { type ConversationRow } from "./rows";
 import { type TeamRow, type AgentBotRow } from "../people/rows";
+import { batchGroups, batchNamed, write } from "../kernel/batch";
+import { ATTRIBUTE_MODELS, CONVERSATION_STATUS, MESSAGE_TYPE, ROLE, enumValue } from "../kernel/enums";
+import { type AccountScope, actingUserId } from "../kernel/scope";
+import { type ErrorEntry, forbidden, invalid, invalidField } from "../kernel/errors";
+import { reportingFactStatement } from "../reports/facts";
+import { conversationColumn, inboxOpenableCondition, readConversation } from "./access";
+import { changeStatements, commitAndLoad } from "./changes";
+import { counterStatements } from "./counters";
+import { contactUpdatedEventStatement, conversationEventStatement, messageEventStatements } from "./events";
+import { type ConversationRecord, assembleConversationRecords, conversationRecordQueries, loadConversationRecords } from "./loader";
+import { activeInboxBotQuery, activityMessageStatement, actorName, conversationChangeForMessage, messageInsertStatement, messageSender } from "./new-messages";
+import { type ConversationRow } from "./rows";
+import { publishStatusChange } from "../../realtime/publish";
 
-const { conversations, inboxes, contacts, contactInboxes, inboxMembers, teams, agentBots, agentBotInboxes, taggings, messages } = schema;
+const { conversations, inboxes, contacts, contactInboxes, inboxMembers, teams, agentBots, taggings, messages } = schema;
+
+const CONVERSATION_ATTRIBUTE = enumValue(ATTRIBUTE_MODELS, "conversation_attribute") as AttributeModel;
 
 export async function showConversation(scope: AccountScope, displayId: number): Promise<ConversationRecord> {
   const { conversation } = await readConversation(scope, displayId, []);
@@ -43,7 +51,7 @@ function assigneeQueries(scope: AccountScope, userId: number | null | undefined,
 function checkAssignee(userId: number, agents: AgentRow[], inboxMemberships: unknown[]): AgentRow {
   const agent = agents[0];
   if (!agent || agent.role === null) throw invalidField("assignee_id", `user ${userId} is not an agent of this account`, "not_an_agent");
-  if (agent.role !== 1 && inboxMemberships.length === 0) {
+  if (agent.role !== ROLE.administrator && inboxMemberships.length === 0) {
     throw invalidField("assignee_id", `agent ${userId} is not a member of the conversation's inbox`, "not_an_inbox_member");
   }
   return agent;
@@ -96,48 +104,50 @@ export async function createConversation(scope: AccountScope, input: Conversatio
   const inboxRef = input.inboxId ?? fromSource(contactInboxes.inboxId);
   const contactRef = input.contactId ?? fromSource(contactInboxes.contactId);
 
-  const [inboxRows, contactRows, sourceRows, ownRows, memberInboxes, memberTeams, assigneeRows, assigneeInboxRows, teamRows, definitions, botRows] =
-    await runBatch(db, [
-      db.select().from(inboxes).where(and(eq(inboxes.accountId, accountId), sql`${inboxes.id} = ${inboxRef}`)),
-      db.select().from(contacts).where(and(eq(contacts.accountId, accountId), sql`${contacts.id} = ${contactRef}`)),
-      db.select().from(contactInboxes).where(and(sourceMatch, sql`${contactInboxes.inboxId} = ${inboxRef}`)).limit(1),
-      db
-        .select()
-        .from(contactInboxes)
-        .where(and(eq(contactInboxes.accountId, accountId), sql`${contactInboxes.inboxId} = ${inboxRef}`, sql`${contactInboxes.contactId} = ${contactRef}`))
-        .orderBy(desc(contactInboxes.id))
-        .limit(1),
-      ...callerQueries(scope),
-      ...assigneeQueries(scope, input.assigneeId, inboxRef),
-      teamQuery(scope, input.teamId),
-      customAttributeDefinitionsQuery(db, accountId, 0),
-      db.select({ id: agentBotInboxes.id }).from(agentBotInboxes).where(and(sql`${agentBotInboxes.inboxId} = ${inboxRef}`, eq(agentBotInboxes.status, 0))),
-    ]);
+  const [assigneeQuery, assigneeInboxQuery] = assigneeQueries(scope, input.assigneeId, inboxRef);
+  const read = await batchNamed(db, {
+    inbox: db
+      .select({ inbox: inboxes, openable: sql<number | null>`${inboxOpenableCondition(scope, inboxes.id)}`.as("openable") })
+      .from(inboxes)
+      .where(and(eq(inboxes.accountId, accountId), sql`${inboxes.id} = ${inboxRef}`)),
+    contact: db.select().from(contacts).where(and(eq(contacts.accountId, accountId), sql`${contacts.id} = ${contactRef}`)),
+    source: db.select().from(contactInboxes).where(and(sourceMatch, sql`${contactInboxes.inboxId} = ${inboxRef}`)).limit(1),
+    own: db
+      .select()
+      .from(contactInboxes)
+      .where(and(eq(contactInboxes.accountId, accountId), sql`${contactInboxes.inboxId} = ${inboxRef}`, sql`${contactInboxes.contactId} = ${contactRef}`))
+      .orderBy(desc(contactInboxes.id))
+      .limit(1),
+    assignee: assigneeQuery,
+    assigneeInbox: assigneeInboxQuery,
+    team: teamQuery(scope, input.teamId),
+    definitions: customAttributeDefinitionsQuery(db, accountId, CONVERSATION_ATTRIBUTE),
+    bot: activeInboxBotQuery(scope, inboxRef),
+  });
 
-  const inbox = (inboxRows as Array<typeof inboxes.$inferSelect>)[0];
-  const contact = (contactRows as Array<typeof contacts.$inferSelect>)[0];
+  const [{ inbox, openable } = { inbox: undefined, openable: null }] = read.inbox;
+  const contact = read.contact[0];
   if (bySource && input.inboxId === undefined && input.contactId === undefined && !inbox) {
     throw invalidField("source_id", `no contact inbox with source id ${input.sourceId} in this account`, "not_found");
   }
   if (!inbox) throw invalidField("inbox_id", `inbox ${input.inboxId} does not exist in this account`, "not_found");
   if (!contact) throw invalidField("contact_id", `contact ${input.contactId} does not exist in this account`, "not_found");
-  const sourceInbox = (sourceRows as Array<typeof contactInboxes.$inferSelect>)[0];
+  const sourceInbox = read.source[0];
   if (sourceInbox && sourceInbox.contactId !== contact.id) throw invalidField("source_id", "is already used by another contact in this inbox", "taken");
   if (bySource && input.contactId === undefined && !sourceInbox) throw invalidField("source_id", `no contact inbox with source id ${input.sourceId}`, "not_found");
 
-  const caller = toCaller(scope, memberInboxes as Array<{ inboxId: number }>, memberTeams as Array<{ teamId: number }>);
-  if (!caller.isAdmin && !caller.isBot && !caller.inboxIds.includes(inbox.id)) {
-    throw forbidden(`You are not a member of inbox ${inbox.id}`, "inbox_not_accessible");
-  }
-  if (input.assigneeId) checkAssignee(input.assigneeId, assigneeRows as AgentRow[], assigneeInboxRows as unknown[]);
-  if (input.teamId) checkTeam(input.teamId, teamRows as TeamRow[]);
-  checkCustomAttributes(definitions as AttributeDefinition[], input.customAttributes);
+  // a contact (public widget API) opens conversations for itself only
+  const mayOpen = scope.actor.type === "contact" ? scope.actor.contact.id === contact.id : Boolean(openable);
+  if (!mayOpen) throw forbidden(`You are not a member of inbox ${inbox.id}`, "inbox_not_accessible");
+  if (input.assigneeId) checkAssignee(input.assigneeId, read.assignee, read.assigneeInbox);
+  if (input.teamId) checkTeam(input.teamId, read.team);
+  checkCustomAttributes(read.definitions, input.customAttributes);
 
   const at = now();
-  const existing = sourceInbox ?? (bySource ? undefined : (ownRows as Array<typeof contactInboxes.$inferSelect>)[0]);
-  const writes: Statement[] = [];
+  const existing = sourceInbox ?? (bySource ? undefined : read.own[0]);
+  const contactInboxWrites: Statement[] = [];
   if (!existing) {
-    writes.push(
+    contactInboxWrites.push(
       db.insert(contactInboxes).values({
         accountId,
         contactId: contact.id,
@@ -150,11 +160,12 @@ export async function createConversation(scope: AccountScope, input: Conversatio
     );
   }
   const contactInboxId = existing?.id ?? lastInsertedId(contactInboxes);
-  let status = input.status ?? STATUS.open;
-  if ((botRows as unknown[]).length > 0) status = STATUS.pending;
-  if (contact.blocked) status = STATUS.resolved;
+  let status = input.status ?? CONVERSATION_STATUS.open;
+  if (read.bot.length > 0) status = CONVERSATION_STATUS.pending;
+  if (contact.blocked) status = CONVERSATION_STATUS.resolved;
 
   const conversationId = lastInsertedId(conversations);
+  const target = { id: conversationId, inboxId: inbox.id };
   const draft = {
     accountId,
     inboxId: inbox.id,
@@ -162,7 +173,7 @@ export async function createConversation(scope: AccountScope, input: Conversatio
     assigneeId: input.assigneeId ?? null,
     teamId: input.teamId ?? null,
     status,
-    snoozedUntil: status === STATUS.snoozed ? (input.snoozedUntil ?? null) : null,
+    snoozedUntil: status === CONVERSATION_STATUS.snoozed ? (input.snoozedUntil ?? null) : null,
     // Chatwoot starts the wait when the conversation is created
     waitingSince: at as number | null,
     firstReplyCreatedAt: null as number | null,
@@ -173,41 +184,44 @@ export async function createConversation(scope: AccountScope, input: Conversatio
   const messageWrites: Statement[] = [];
   if (input.message) {
     const messageType = MESSAGE_TYPE.outgoing;
-    const sender =
-      scope.actor.type === "agent_bot" ? { senderType: "AgentBot", senderId: scope.actor.bot.id } : { senderType: "User", senderId: callerUserId(scope) ?? 0 };
+    const sender = messageSender(scope, messageType, draft);
     Object.assign(
       draft,
-      conversationChangeForMessage({ ...draft, firstReplyCreatedAt: null } as ConversationRow, { messageType, private: false, senderType: sender.senderType }, { inboxHasActiveBot: false, contactBlocked: false }, at),
+      conversationChangeForMessage(draft, { messageType, private: false, sender }, { inboxHasActiveBot: false, contactBlocked: false }, at),
     );
     messageWrites.push(
-      messageInsert(scope, { id: conversationId, inboxId: inbox.id }, { content: input.message.content }, messageType, sender, at),
-      ...messageEventStatement(scope, "message_created", lastInsertedId(messages), messageType),
+      messageInsertStatement(scope, target, { messageType, sender, content: input.message.content }, at),
+      ...messageEventStatements(scope, "message_created", lastInsertedId(messages), messageType),
     );
-    if (draft.firstReplyCreatedAt) messageWrites.push(reportingStatement(scope, { id: conversationId, inboxId: inbox.id }, "first_response", 0, at));
+    if (draft.firstReplyCreatedAt) messageWrites.push(reportingFactStatement(scope, target, "first_response", 0, at));
   }
 
-  writes.push(
-    db
-      .insert(conversations)
-      .values({
-        ...draft,
-        contactInboxId,
-        // allocated inside the INSERT, served by the (account_id, display_id) unique index
-        displayId: sql`(SELECT coalesce(max(${conversations.displayId}), 0) + 1 FROM ${conversations} WHERE ${conversations.accountId} = ${accountId})`,
-        uuid: crypto.randomUUID(),
-        createdAt: at,
-        updatedAt: at,
-      })
-      .returning(),
-    ...counterStatements(db, accountId, null, draft),
-    eventStatement(db, { accountId, eventName: "conversation_created", subjectType: "Conversation", subjectId: conversationId, data: { performer: performer(scope) } }),
-    reportingStatement(scope, { id: conversationId, inboxId: inbox.id }, "conversation_created", 0, at),
-    ...messageWrites,
-  );
-  const loads = conversationRecordQueries(db, accountId, [{ ...draft, id: conversationId, contactInboxId, assigneeAgentBotId: null }]);
-  const results = await runBatch(db, [...writes, ...loads]);
-  const created = (results[existing ? 0 : 1] as ConversationRow[])[0];
-  return assembleConversationRecords([created], results.slice(writes.length) as unknown as ConversationRecordResults)[0];
+  const results = await batchGroups(db, {
+    contactInbox: contactInboxWrites,
+    created: [
+      db
+        .insert(conversations)
+        .values({
+          ...draft,
+          contactInboxId,
+          // allocated inside the INSERT, served by the (account_id, display_id) unique index
+          displayId: sql`(SELECT coalesce(max(${conversations.displayId}), 0) + 1 FROM ${conversations} WHERE ${conversations.accountId} = ${accountId})`,
+          uuid: crypto.randomUUID(),
+          createdAt: at,
+          updatedAt: at,
+        })
+        .returning(),
+    ],
+    writes: [
+      ...counterStatements(db, accountId, null, draft),
+      conversationEventStatement(scope, conversationId, "conversation_created"),
+      reportingFactStatement(scope, target, "conversation_created", 0, at),
+      ...messageWrites,
+    ],
+    loads: conversationRecordQueries(db, accountId, [{ ...draft, id: conversationId, contactInboxId, assigneeAgentBotId: null }]),
+  });
+  const [[created]] = results.created;
+  return assembleConversationRecords([created], results.loads)[0];
 }
 
 // ---------------------------------------------------------------- update, status, priority
@@ -229,10 +243,10 @@ export async function togglePriority(scope: AccountScope, displayId: number, pri
 }
 
 const STATUS_ACTIVITY: Record<number, string> = {
-  [STATUS.open]: "Conversation was reopened by",
-  [STATUS.resolved]: "Conversation was marked resolved by",
-  [STATUS.pending]: "Conversation was marked as pending by",
-  [STATUS.snoozed]: "Conversation was snoozed by",
+  [CONVERSATION_STATUS.open]: "Conversation was reopened by",
+  [CONVERSATION_STATUS.resolved]: "Conversation was marked resolved by",
+  [CONVERSATION_STATUS.pending]: "Conversation was marked as pending by",
+  [CONVERSATION_STATUS.snoozed]: "Conversation was snoozed by",
 };
 
 /**
@@ -242,22 +256,22 @@ const STATUS_ACTIVITY: Record<number, string> = {
  */
 export async function toggleStatus(scope: AccountScope, displayId: number, input: { status?: number; snoozedUntil?: number | null }) {
   const { conversation } = await readConversation(scope, displayId, []);
-  const status = input.status ?? (conversation.status === STATUS.open ? STATUS.resolved : STATUS.open);
+  const { open, resolved, pending, snoozed } = CONVERSATION_STATUS;
+  const status = input.status ?? (conversation.status === open ? resolved : open);
   const change = {
     status,
-    snoozedUntil: status === STATUS.snoozed ? (input.snoozedUntil ?? null) : null,
-    ...(status === STATUS.resolved && { waitingSince: null }),
-    ...(status === STATUS.open && scope.role === "agent" && { assigneeId: callerUserId(scope) }),
+    snoozedUntil: status === snoozed ? (input.snoozedUntil ?? null) : null,
+    ...(status === resolved && { waitingSince: null }),
+    ...(status === open && scope.role === "agent" && { assigneeId: actingUserId(scope) }),
   };
   const at = now();
   const { after, statements } = changeStatements(scope, conversation, change, [], at);
-  const handoff = scope.actor.type === "agent_bot" && conversation.status === STATUS.pending && status === STATUS.open;
+  const handoff = scope.actor.type === "agent_bot" && conversation.status === pending && status === open;
   const writes = [...statements];
-  if (conversation.status !== status) writes.push(activityStatement(scope, conversation, `${STATUS_ACTIVITY[status]} ${callerName(scope)}`, at));
-  if (handoff) {
-    writes.push(eventStatement(scope.db, { accountId: scope.accountId, eventName: "conversation_bot_handoff", subjectType: "Conversation", subjectId: conversation.id, data: { performer: performer(scope) } }));
-  }
+  if (conversation.status !== status) writes.push(activityMessageStatement(scope, conversation, `${STATUS_ACTIVITY[status]} ${actorName(scope)}`, at));
+  if (handoff) writes.push(conversationEventStatement(scope, conversation.id, "conversation_bot_handoff"));
   const record = await commitAndLoad(scope, after, writes);
+  await publishStatusChange(scope.env, conversation, after);
   return { success: handoff ? null : true, record };
 }
 
@@ -292,18 +306,18 @@ export async function assignConversation(scope: AccountScope, displayId: number,
         throw invalidField("assignee_id", `agent bot ${input.assigneeId} does not exist in this account`, "not_found");
       }
       const { after, statements } = changeStatements(scope, conversation, { assigneeAgentBotId: input.assigneeId, assigneeId: null });
-      await runBatch(db, statements);
+      await write(db, statements);
       return bot && after.assigneeAgentBotId ? { kind: "agent_bot", bot } : { kind: "none" };
     }
-    const agent = input.assigneeId === null ? null : checkAssignee(input.assigneeId, agentRows as AgentRow[], memberships);
+    const agent = input.assigneeId === null ? null : checkAssignee(input.assigneeId, agentRows, memberships);
     const { statements } = changeStatements(scope, conversation, { assigneeId: input.assigneeId, assigneeAgentBotId: null });
-    await runBatch(db, statements);
+    await write(db, statements);
     return agent ? { kind: "agent", agent } : { kind: "none" };
   }
   if (input.teamId !== undefined) {
-    const team = input.teamId === null ? null : checkTeam(input.teamId, teamRows as TeamRow[]);
+    const team = input.teamId === null ? null : checkTeam(input.teamId, teamRows);
     const { statements } = changeStatements(scope, conversation, { teamId: input.teamId });
-    await runBatch(db, statements);
+    await write(db, statements);
     return { kind: "team", team };
   }
   return { kind: "none" };
@@ -337,7 +351,7 @@ export async function replaceLabels(scope: AccountScope, displayId: number, labe
   // D1 binds at most 100 parameters a statement and `labels` may hold 100: the kept labels travel as one
   // JSON parameter, and the new taggings (5 columns each) are inserted 19 at a time.
   const kept = sql`${taggings.tag} NOT IN (SELECT value FROM json_each(${JSON.stringify(wanted)}))`;
-  await runBatch(db, [
+  await write(db, [
     db
       .delete(taggings)
       .where(and(eq(taggings.taggableType, "Conversation"), eq(taggings.taggableId, conversation.id), wanted.length ? kept : undefined)),
@@ -351,10 +365,10 @@ export async function replaceLabels(scope: AccountScope, displayId: number, labe
 
 /** Replaces the whole custom attribute hash, each value checked against its definition. */
 export async function replaceCustomAttributes(scope: AccountScope, displayId: number, values: Record<string, unknown>) {
-  const { conversation, extra } = await readConversation(scope, displayId, [customAttributeDefinitionsQuery(scope.db, scope.accountId, 0)]);
+  const { conversation, extra } = await readConversation(scope, displayId, [customAttributeDefinitionsQuery(scope.db, scope.accountId, CONVERSATION_ATTRIBUTE)]);
   checkCustomAttributes(extra[0], values);
   const { after, statements } = changeStatements(scope, conversation, { customAttributes: values });
-  await runBatch(scope.db, statements);
+  await write(scope.db, statements);
   return after.customAttributes;
 }
 
@@ -366,21 +380,17 @@ export async function setMuted(scope: AccountScope, displayId: number, muted: bo
   const { conversation, extra } = await readConversation(scope, displayId, [db.select().from(contacts).where(sql`${contacts.id} = ${conversationColumn(scope, displayId, conversations.contactId)}`)]);
   const contact = extra[0][0];
   const at = now();
-  const { statements } = muted ? changeStatements(scope, conversation, { status: STATUS.resolved, snoozedUntil: null, waitingSince: null }, [], at) : { statements: [] };
-  const writes: Statement[] = [...statements, activityStatement(scope, conversation, `${callerName(scope)} has ${muted ? "muted" : "unmuted"} the conversation`, at)];
+  const { statements } = muted
+    ? changeStatements(scope, conversation, { status: CONVERSATION_STATUS.resolved, snoozedUntil: null, waitingSince: null }, [], at)
+    : { statements: [] };
+  const writes: Statement[] = [...statements, activityMessageStatement(scope, conversation, `${actorName(scope)} has ${muted ? "muted" : "unmuted"} the conversation`, at)];
   if (contact && contact.blocked !== muted) {
     writes.push(
       db.update(contacts).set({ blocked: muted, updatedAt: at }).where(eq(contacts.id, contact.id)),
-      eventStatement(db, {
-        accountId: scope.accountId,
-        eventName: "contact_updated",
-        subjectType: "Contact",
-        subjectId: contact.id,
-        data: { performer: performer(scope), changed_attributes: [{ blocked: { previous_value: contact.blocked, current_value: muted } }] },
-      }),
+      contactUpdatedEventStatement(scope, contact.id, [{ blocked: { previous_value: contact.blocked, current_value: muted } }]),
     );
   }
-  await runBatch(db, writes);
+  await write(db, writes);
 }
 
 /** Marks the conversation unread: last seen one second before its latest incoming message. */
@@ -402,12 +412,13 @@ export async function markUnread(scope: AccountScope, displayId: number) {
 export async function updateLastSeen(scope: AccountScope, displayId: number) {
   const { conversation } = await readConversation(scope, displayId, []);
   const at = now();
-  const isAssignee = conversation.assigneeId !== null && conversation.assigneeId === callerUserId(scope);
+  if (scope.actor.type === "contact") return seen(scope, conversation, { contactLastSeenAt: at });
+  const isAssignee = conversation.assigneeId !== null && conversation.assigneeId === actingUserId(scope);
   return seen(scope, conversation, { agentLastSeenAt: at, ...(isAssignee && { assigneeLastSeenAt: at }) });
 }
 
 /** Read times are bookkeeping, not changes anyone subscribes to: no events, no updated_at (as Chatwoot's update_columns). */
-function seen(scope: AccountScope, conversation: ConversationRow, times: { agentLastSeenAt: number; assigneeLastSeenAt?: number }) {
+function seen(scope: AccountScope, conversation: ConversationRow, times: { agentLastSeenAt?: number; assigneeLastSeenAt?: number; contactLastSeenAt?: number }) {
   const after = { ...conversation, ...times };
   return commitAndLoad(scope, after, [scope.db.update(conversations).set(times).where(eq(conversations.id, conversation.id))]);
 }

@@ -4,12 +4,12 @@
  *
  * Each conversation adds 1 to the key `conversations.<scope>.<status>.<bucket>` of every scope it belongs to:
  * - scopes: `a` (the account), `i:<inbox>`, and with a team `t:<team>` and `i:<inbox>:t:<team>` (the last
- *   one answers an agent's team filter, which is limited to the agent's inboxes);
+ *   one counts what both an inbox and a team reach, for an agent who reaches by one and not the other);
  * - buckets: `all`, and `unassigned` or `assignee:<user>`.
  * A change moves the conversation from the keys of its old state to those of its new state, in the same
  * batch as the change itself.
  */
-import { and, eq, sql, type SQL } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import { type Database, type Statement, schema } from "../../db/client";
 import { counterDeltaStatements } from "../kernel/counters";
 
@@ -52,27 +52,25 @@ export function counterStatements(db: Database, accountId: number, before: Count
   return counterMoves(db, accountId, [{ before, after }]);
 }
 
-/** Scopes given by name, as the `scope` column `countsQuery` reads. */
+/** Scopes given by name, as the `scope` and `sign` columns `countsQuery` reads. */
 export const scopesByName = (names: string[]) =>
-  sql`SELECT column1 AS scope FROM (VALUES ${sql.join(names.map((n) => sql`(${n})`), sql`, `)})`;
+  sql`SELECT column1 AS scope, 1 AS sign FROM (VALUES ${sql.join(names.map((n) => sql`(${n})`), sql`, `)})`;
 
 /**
- * One read of the counters of `scopes` (a query with a `scope` column: names, or an agent's inboxes
- * from inbox_members) for the given statuses: primary-key lookups only.
+ * One read of the counters of `scopes` for the given statuses: primary-key lookups only. `scopes` is a
+ * query with a `scope` and a `sign` column (names, or an agent's inboxes and teams from their
+ * memberships); each scope's counters are added with its sign, so that a union of scopes can take off
+ * what two of its parts both count.
  */
 export function countsQuery(db: Database, accountId: number, scopes: SQL, statuses: number[], userId: number | null) {
   const buckets = ["all", "unassigned", ...(userId === null ? [] : [`assignee:${userId}`])];
   const suffixes = statuses.flatMap((status) => buckets.map((bucket) => `.${status}.${bucket}`));
   const suffixValues = sql.join(suffixes.map((s) => sql`(${s})`), sql`, `);
+  const wanted = sql`(SELECT 'conversations.' || sc.scope || sf.column1 AS key, sc.sign AS sign FROM (${scopes}) sc, (VALUES ${suffixValues}) sf) wanted`;
   return db
-    .select({ key: counters.key, value: counters.value })
+    .select({ key: counters.key, value: sql<number>`${counters.value} * wanted.sign`.as("value") })
     .from(counters)
-    .where(
-      and(
-        eq(counters.accountId, accountId),
-        sql`${counters.key} IN (SELECT 'conversations.' || sc.scope || sf.column1 FROM (${scopes}) sc, (VALUES ${suffixValues}) sf)`,
-      ),
-    );
+    .innerJoin(wanted, sql`${counters.accountId} = ${accountId} AND ${counters.key} = wanted.key`);
 }
 
 /** Sums the rows read by `countsQuery`. */

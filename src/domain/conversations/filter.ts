@@ -7,7 +7,7 @@ import { sql, type SQL } from "drizzle-orm";
 import { schema } from "../../db/client";
 import type { FilterCondition } from "../../schemas/conversations";
 import type { AttributeDefinition } from "../custom-attributes/values";
-import { CONVERSATION_STATUSES, PRIORITIES } from "../kernel/enums";
+import { ATTRIBUTE_MODELS, CONVERSATION_STATUSES, PRIORITIES, enumValue } from "../kernel/enums";
 import { type ErrorEntry, invalid } from "../kernel/errors";
 
 const { conversations: c } = schema;
@@ -155,8 +155,9 @@ export function filterCondition(payload: FilterCondition[], definitions: Attribu
         if (!PRESENCE.includes(op) && values.length === 0) fail(`${base}.values`, "must not be empty", "invalid_value");
         part = standardCondition(key, standard.kind, standard.column, op, values, `${base}.values`, at);
       } else {
-        const model = condition.custom_attribute_type === "contact_attribute" ? 1 : 0;
-        const defined = definitions === "unchecked" || definitions.some((d) => d.attributeKey === key && d.attributeModel === model);
+        const model = condition.custom_attribute_type === "contact_attribute" ? "contact_attribute" : "conversation_attribute";
+        const defined =
+          definitions === "unchecked" || definitions.some((d) => d.attributeKey === key && d.attributeModel === enumValue(ATTRIBUTE_MODELS, model));
         if (!defined) {
           fail(`${base}.attribute_key`, `must be one of ${Object.keys(STANDARD_KEYS).join(", ")} or a custom attribute defined in the account`, "invalid_attribute_key");
         }
@@ -164,7 +165,7 @@ export function filterCondition(payload: FilterCondition[], definitions: Attribu
         if (!PRESENCE.includes(op) && values.length === 0) fail(`${base}.values`, "must not be empty", "invalid_value");
         const path = `$."${key}"`;
         part =
-          model === 0
+          model === "conversation_attribute"
             ? customCondition(sql`json_extract(${c.customAttributes}, ${path})`, op, values, `${base}.values`)
             : sql`EXISTS (SELECT 1 FROM contacts ct WHERE ct.id = ${c.contactId} AND ${customCondition(sql`json_extract(ct.custom_attributes, ${path})`, op, values, `${base}.values`)})`;
       }

@@ -3,8 +3,11 @@
  * they reopen through the same change every route uses, so counters and events follow.
  */
 import { and, asc, eq, lte } from "drizzle-orm";
-import { type Database, type Statement, now, schema } from "../../db/client";
-import { STATUS, changeStatements } from "./changes";
+import { type Database, now, schema } from "../../db/client";
+import { batch, write } from "../kernel/batch";
+import { CONVERSATION_STATUS } from "../kernel/enums";
+import { systemScope } from "../kernel/scope";
+import { changeStatements } from "./changes";
 
 const { conversations } = schema;
 
@@ -13,18 +16,18 @@ const WAKE_LIMIT = 25;
 
 /** Reopens the snoozed conversations due at `at`; returns how many woke. */
 export async function wakeSnoozedConversations(db: Database, env: Env, at = now()): Promise<number> {
-  const [due] = await db.batch([
+  const [due] = await batch(db, [
     db
       .select()
       .from(conversations)
-      .where(and(eq(conversations.status, STATUS.snoozed), lte(conversations.snoozedUntil, at)))
+      .where(and(eq(conversations.status, CONVERSATION_STATUS.snoozed), lte(conversations.snoozedUntil, at)))
       .orderBy(asc(conversations.snoozedUntil))
       .limit(WAKE_LIMIT),
   ]);
-  const statements: Statement[] = due.flatMap((conversation) => {
-    const scope = { db, accountId: conversation.accountId, actor: { type: "system" as const }, role: null, env };
-    return changeStatements(scope, conversation, { status: STATUS.open, snoozedUntil: null }, [], at).statements;
+  const statements = due.flatMap((conversation) => {
+    const scope = systemScope(db, env, conversation.accountId);
+    return changeStatements(scope, conversation, { status: CONVERSATION_STATUS.open, snoozedUntil: null }, [], at).statements;
   });
-  if (statements.length > 0) await db.batch(statements as [Statement, ...Statement[]]);
+  await write(db, statements);
   return due.length;
 }

@@ -1,6 +1,7 @@
 /**
  * Which inboxes a caller may see in the account: administrators (and agent bots) all, agents those they
- * are members of. Chatwoot's rule for conversation lists, contact conversations and contactable inboxes.
+ * are members of. Chatwoot's rule for contactable inboxes and contact inboxes; conversations follow
+ * their own rule (conversations/access.ts: inbox or team member).
  */
 import { type SQL, and, eq, inArray } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";

@@ -44,3 +44,23 @@ export async function batchNamed<const T extends Record<string, Statement>>(
 export async function write(db: Database, writes: readonly Statement[]): Promise<void> {
   await batch(db, writes);
 }
+
+type Groups = Readonly<Record<string, readonly Statement[]>> | ReadonlyArray<readonly Statement[]>;
+
+/**
+ * Runs groups of statements in one round trip, in order, and answers each group's results as a tuple of
+ * its shape, under the group's name (or, for a list of groups, at its index). For a batch whose parts
+ * have different readers, e.g. `{ created: [insert.returning()], writes, loads }`, or the same reads
+ * repeated for each chunk of a page.
+ */
+export async function batchGroups<const T extends Groups>(
+  db: Database,
+  groups: T,
+): Promise<{ -readonly [K in keyof T]: T[K] extends readonly Statement[] ? BatchResults<T[K]> : never }> {
+  const lists: ReadonlyArray<readonly Statement[]> = Object.values(groups);
+  const results: unknown[] = await batch(db, lists.flat());
+  let offset = 0;
+  const split = lists.map((list) => results.slice(offset, (offset += list.length)));
+  if (Array.isArray(groups)) return split as never;
+  return Object.fromEntries(Object.keys(groups).map((name, i) => [name, split[i]])) as never;
+}

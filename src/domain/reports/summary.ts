@@ -1,12 +1,14 @@
 /**
  * The account summary report (Chatwoot's v2 reports/summary), from the reporting facts written in the
- * same batch as each change (reporting_events) and from the messages index. Rows read grow with the
- * activity inside the asked window, not with the account's history.
+ * same batch as each change (reporting_events, see facts.ts) and from the messages index. Rows read grow
+ * with the activity inside the asked window, not with the account's history.
  */
 import { and, eq, gte, lt, sql } from "drizzle-orm";
 import { schema } from "../../db/client";
-import { runBatch } from "../conversations/changes";
+import { type BatchResults, batchGroups } from "../kernel/batch";
+import { MESSAGE_TYPE } from "../kernel/enums";
 import { type AccountScope } from "../kernel/scope";
+import { type ReportingFact } from "./facts";
 
 const { reportingEvents, messages } = schema;
 
@@ -20,7 +22,7 @@ export type SummaryMetrics = {
 };
 
 function windowQueries(scope: AccountScope, fromMs: number, toMs: number) {
-  const fact = (name: string) =>
+  const fact = (name: ReportingFact) =>
     scope.db
       .select({ count: sql<number>`count(*)`, total: sql<number>`coalesce(sum(${reportingEvents.value}), 0)` })
       .from(reportingEvents)
@@ -31,8 +33,8 @@ function windowQueries(scope: AccountScope, fromMs: number, toMs: number) {
     fact("conversation_resolved"),
     scope.db
       .select({
-        incoming: sql<number>`coalesce(sum(${messages.messageType} = 0), 0)`,
-        outgoing: sql<number>`coalesce(sum(${messages.messageType} = 1 AND ${messages.private} = 0), 0)`,
+        incoming: sql<number>`coalesce(sum(${messages.messageType} = ${MESSAGE_TYPE.incoming}), 0)`,
+        outgoing: sql<number>`coalesce(sum(${messages.messageType} = ${MESSAGE_TYPE.outgoing} AND ${messages.private} = 0), 0)`,
       })
       .from(messages)
       .where(and(eq(messages.accountId, scope.accountId), gte(messages.createdAt, fromMs), lt(messages.createdAt, toMs))),
@@ -42,8 +44,7 @@ function windowQueries(scope: AccountScope, fromMs: number, toMs: number) {
 type Fact = Array<{ count: number; total: number }>;
 const average = (rows: Fact) => (Number(rows[0]?.count) ? Number(rows[0].total) / Number(rows[0].count) : 0);
 
-function metrics(results: unknown[]): SummaryMetrics {
-  const [created, firstResponses, resolutions, messageCounts] = results as [Fact, Fact, Fact, Array<{ incoming: number; outgoing: number }>];
+function metrics([created, firstResponses, resolutions, messageCounts]: BatchResults<ReturnType<typeof windowQueries>>): SummaryMetrics {
   return {
     conversationsCount: Number(created[0]?.count ?? 0),
     incomingMessagesCount: Number(messageCounts[0]?.incoming ?? 0),
@@ -57,8 +58,9 @@ function metrics(results: unknown[]): SummaryMetrics {
 /** The window [since, until) (epoch ms) and the preceding window of the same length, in one batch. */
 export async function accountSummary(scope: AccountScope, sinceMs: number, untilMs: number) {
   const length = untilMs - sinceMs;
-  const current = windowQueries(scope, sinceMs, untilMs);
-  const previous = windowQueries(scope, sinceMs - length, sinceMs);
-  const results = await runBatch(scope.db, [...current, ...previous]);
-  return { current: metrics(results.slice(0, 4)), previous: metrics(results.slice(4)) };
+  const { current, previous } = await batchGroups(scope.db, {
+    current: windowQueries(scope, sinceMs, untilMs),
+    previous: windowQueries(scope, sinceMs - length, sinceMs),
+  });
+  return { current: metrics(current), previous: metrics(previous) };
 }

@@ -5,13 +5,13 @@
 import { type SQLWrapper, and, eq, inArray, or } from "drizzle-orm";
 import { now, schema } from "../../db/client";
 import { batch, writeThenRead } from "../kernel/batch";
-import { isForbiddenTarget } from "../../webhooks/target-url";
+import { FORBIDDEN_TARGET_MESSAGE, isForbiddenTarget, targetPolicy } from "../../webhooks/target-url";
 import { randomToken } from "../identity/keys";
 import { type AccountScope } from "../kernel/scope";
 import type { WebhookRow } from "./rows";
 import { type ErrorEntry, invalid, notFound } from "../kernel/errors";
 
-const { webhooks, webhookDeliveries, inboxes } = schema;
+const { webhooks, webhookDeliveries, webhookDeliveryAttempts, inboxes } = schema;
 
 /** Chatwoot's allowed subscriptions, in its order: the first eight are the default. */
 export const WEBHOOK_EVENTS = [
@@ -33,8 +33,20 @@ export const DEFAULT_WEBHOOK_EVENTS = WEBHOOK_EVENTS.slice(0, 8);
 
 export type InboxRef = { id: number; name: string };
 export type WebhookRecord = { webhook: WebhookRow; inbox: InboxRef | null };
-/** null subscriptions: the default list. null inboxId: no inbox. */
-export type WebhookInput = { url?: string; name?: string | null; subscriptions?: string[] | null; inboxId?: number | null };
+/**
+ * null subscriptions: the default list. null inboxId: no inbox. enabled: true restarts deliveries to a
+ * webhook the service disabled (or an administrator did); false stops them.
+ */
+export type WebhookInput = { url?: string; name?: string | null; subscriptions?: string[] | null; inboxId?: number | null; enabled?: boolean };
+
+export const DISABLED_BY_ADMINISTRATOR = "Disabled by an administrator";
+
+function enabledColumns(enabled: boolean | undefined, current: WebhookRow, at: number) {
+  if (enabled === undefined || enabled === (current.disabledAt === null)) return {};
+  return enabled
+    ? { disabledAt: null, disabledReason: null, failingSince: null }
+    : { disabledAt: at, disabledReason: DISABLED_BY_ADMINISTRATOR };
+}
 
 const inAccount = (scope: AccountScope) => eq(webhooks.accountId, scope.accountId);
 
@@ -57,10 +69,10 @@ export async function listWebhooks(scope: AccountScope): Promise<WebhookRecord[]
 }
 
 /** Rules on the values a webhook will have; `clash` says whether another webhook of the account has its URL. */
-function check(url: string | undefined, clash: boolean, inboxId: number | null | undefined, inbox: InboxRef | null) {
+function check(scope: AccountScope, url: string | undefined, clash: boolean, inboxId: number | null | undefined, inbox: InboxRef | null) {
   const errors: ErrorEntry[] = [];
-  if (url !== undefined && isForbiddenTarget(url)) {
-    errors.push({ field: "url", message: "must not point to localhost or a private, loopback or link-local address", code: "forbidden_host" });
+  if (url !== undefined && isForbiddenTarget(url, targetPolicy(scope.env))) {
+    errors.push({ field: "url", message: FORBIDDEN_TARGET_MESSAGE, code: "forbidden_host" });
   } else if (clash) {
     errors.push({ field: "url", message: "has already been taken", code: "taken" });
   }
@@ -75,7 +87,7 @@ export async function createWebhook(scope: AccountScope, input: WebhookInput & {
     inboxesOf(scope, input.inboxId ? [input.inboxId] : []),
   ]);
   const inbox = inboxRows[0] ?? null;
-  check(input.url, clash.length > 0, input.inboxId, inbox);
+  check(scope, input.url, clash.length > 0, input.inboxId, inbox);
   const at = now();
   const [rows] = await batch(db, [
     db
@@ -110,18 +122,20 @@ export async function updateWebhook(scope: AccountScope, id: number, input: Webh
   if (!current) throw notFound("Webhook", id);
   const inbox = inboxRows[0] ?? null;
   const urlChanged = input.url !== undefined && input.url !== current.url;
-  check(urlChanged ? input.url : undefined, rows.some((r) => r.id !== id), input.inboxId, inbox);
+  check(scope, urlChanged ? input.url : undefined, rows.some((r) => r.id !== id), input.inboxId, inbox);
 
+  const at = now();
   const [updated] = await batch(db, [
     db
       .update(webhooks)
       .set({
+        ...enabledColumns(input.enabled, current, at),
         url: input.url,
         name: input.name,
         // null restores the default, as on create
         subscriptions: input.subscriptions === null ? [...DEFAULT_WEBHOOK_EVENTS] : input.subscriptions,
         inboxId: input.inboxId === undefined ? undefined : (inbox?.id ?? null),
-        updatedAt: now(),
+        updatedAt: at,
       })
       .where(and(inAccount(scope), eq(webhooks.id, id)))
       .returning(),
@@ -132,10 +146,35 @@ export async function updateWebhook(scope: AccountScope, id: number, input: Webh
 /** Deletes the webhook and its delivery log. */
 export async function deleteWebhook(scope: AccountScope, id: number): Promise<void> {
   const { db, accountId } = scope;
+  const itsDeliveries = db
+    .select({ id: webhookDeliveries.id })
+    .from(webhookDeliveries)
+    .where(and(eq(webhookDeliveries.accountId, accountId), eq(webhookDeliveries.targetType, "webhook"), eq(webhookDeliveries.targetId, id)));
   const [deleted] = await writeThenRead(
     db,
-    [db.delete(webhookDeliveries).where(and(eq(webhookDeliveries.accountId, accountId), eq(webhookDeliveries.webhookId, id)))],
+    [
+      db.delete(webhookDeliveryAttempts).where(inArray(webhookDeliveryAttempts.deliveryId, itsDeliveries)),
+      db.delete(webhookDeliveries).where(inArray(webhookDeliveries.id, itsDeliveries)),
+    ],
     [db.delete(webhooks).where(and(inAccount(scope), eq(webhooks.id, id))).returning({ id: webhooks.id })],
   );
   if (!deleted.length) throw notFound("Webhook", id);
+}
+
+/**
+ * A new signing secret, effective from the next attempt (pending retries are signed with it too): the
+ * old one stops working at once, as when a secret has leaked.
+ */
+export async function resetWebhookSecret(scope: AccountScope, id: number): Promise<WebhookRecord> {
+  const { db } = scope;
+  const [rows, inboxRows] = await batch(db, [
+    db
+      .update(webhooks)
+      .set({ secret: randomToken(24), updatedAt: now() })
+      .where(and(inAccount(scope), eq(webhooks.id, id)))
+      .returning(),
+    inboxesOf(scope, db.select({ id: webhooks.inboxId }).from(webhooks).where(and(inAccount(scope), eq(webhooks.id, id)))),
+  ]);
+  if (!rows[0]) throw notFound("Webhook", id);
+  return { webhook: rows[0], inbox: inboxRows[0] ?? null };
 }

@@ -4,6 +4,7 @@ import { accountAuth } from "../../http/auth";
 import { accountSelfApi } from "./account";
 import { agentBotsApi } from "./agent-bots";
 import { agentsApi } from "./agents";
+import { automationRulesApi } from "./automation-rules";
 import { cannedResponsesApi } from "./canned-responses";
 import { contactMergeApi, contactsApi } from "./contacts";
 import { conversationsApi } from "./conversations";
@@ -15,6 +16,7 @@ import { inboxMembersApi } from "./inbox-members";
 import { inboxesApi } from "./inboxes";
 import { integrationsApi } from "./integrations";
 import { labelsApi } from "./labels";
+import { agentLiveApi, conversationLiveApi } from "./live";
 import { messagesApi } from "./messages";
 import { profileApi } from "./profile";
 import { teamsApi } from "./teams";
@@ -37,9 +39,11 @@ const accountScoped = new Hono<AppEnv>()
   .route("/custom_attribute_definitions", customAttributeDefinitionsApi)
   .route("/custom_filters", customFiltersApi)
   .route("/webhooks", webhooksApi)
+  .route("/automation_rules", automationRulesApi)
   .route("/integrations", integrationsApi)
   .route("/dashboard_apps", dashboardAppsApi)
   .route("/conversations/:conversation_id/messages", messagesApi)
+  .route("/conversations/:conversation_id", conversationLiveApi)
   .route("/conversations", conversationsApi)
   .route("/portals", portalsApi)
   .route("/contacts", contactsApi)
@@ -47,4 +51,6 @@ const accountScoped = new Hono<AppEnv>()
 
 export const applicationApi = new Hono<AppEnv>()
   .route("/profile", profileApi)
+  // the agent's live-room socket: authenticated by a ticket in the query, not by a key header
+  .route("/live", agentLiveApi)
   .route("/accounts/:account_id", accountScoped);

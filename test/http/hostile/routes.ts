@@ -4,10 +4,20 @@
  * split across test files (each test file has its own database).
  */
 import { createWorld, createUser } from "../../support/world";
-import { post } from "../../support/http";
+import { get, post } from "../../support/http";
 import type { Route } from "./driver";
 
-async function made(path: string, key: string, body: unknown): Promise<any> {
+/** The first delivery of a webhook's log (the webhook takes contact_created, and a contact exists), once made. */
+async function firstDelivery(path: string, key: string): Promise<{ id: number }> {
+  for (let i = 0; i < 200; i++) {
+    const res = await get(path, key);
+    if (res.status === 200 && res.body.payload.length > 0) return res.body.payload.at(-1);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error(`no delivery appeared in ${path}`);
+}
+
+async function made(path: string, key: string | null, body: unknown): Promise<any> {
   const res = await post(path, key, body);
   if (res.status !== 200) throw new Error(`setup ${path} failed: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body;
@@ -17,6 +27,8 @@ export async function buildWorld() {
   const world = await createWorld("Hostile");
   const { base, admin, agent, platformKey } = world;
   const inbox = await made(`${base}/inboxes`, admin.key, { name: "Support", channel: { type: "api" } });
+  // before the contact, whose contact_created leaves a delivery in its log
+  const webhook = (await made(`${base}/webhooks`, admin.key, { url: "https://hooks.example.com/in" })).payload.webhook;
   const contact = (await made(`${base}/contacts`, admin.key, { name: "Customer", email: "customer@example.com", inbox_id: inbox.id })).payload.contact;
   const other = (await made(`${base}/contacts`, admin.key, { name: "Other", email: "other@example.com" })).payload.contact;
   const conversation = await made(`${base}/conversations`, admin.key, { inbox_id: inbox.id, contact_id: contact.id });
@@ -30,12 +42,26 @@ export async function buildWorld() {
     attribute_model: 1,
   });
   const filter = await made(`${base}/custom_filters`, admin.key, { name: "Mine", query: { payload: [] } });
-  const webhook = (await made(`${base}/webhooks`, admin.key, { url: "https://hooks.example.com/in" })).payload.webhook;
+  const automationRule = (
+    await made(`${base}/automation_rules`, admin.key, {
+      name: "Tag",
+      event_name: "conversation_created",
+      active: false,
+      conditions: [{ attribute_key: "status", filter_operator: "equal_to", values: ["open"] }],
+      actions: [{ action_name: "add_label", action_params: ["vip"] }],
+    })
+  ).payload[0];
+  const webhookDelivery = await firstDelivery(`${base}/webhooks/${webhook.id}/deliveries`, admin.key);
   const dashboardApp = await made(`${base}/dashboard_apps`, admin.key, { title: "CRM", content: [{ type: "frame", url: "https://crm.example.com" }] });
   const bot = await made(`${base}/agent_bots`, admin.key, { name: "Helper" });
   const portal = await made(`${base}/portals`, admin.key, { name: "Docs", slug: "docs", config: { allowed_locales: ["en"], default_locale: "en" } });
   const category = (await made(`${base}/portals/docs/categories`, admin.key, { name: "Start", slug: "start" })).payload;
   const article = (await made(`${base}/portals/docs/articles`, admin.key, { title: "Reset password", content: "Steps", status: "published", category_id: category.id })).payload;
+  // the public widget API addresses the API inbox by its identifier and a visitor by its source id
+  const publicInbox = `/public/api/v1/inboxes/${inbox.inbox_identifier}`;
+  const visitor = await made(`${publicInbox}/contacts`, null, { name: "Visitor" });
+  const visitorConversation = await made(`${publicInbox}/contacts/${visitor.source_id}/conversations`, null, {});
+  const visitorMessage = await made(`${publicInbox}/contacts/${visitor.source_id}/conversations/${visitorConversation.id}/messages`, null, { content: "hi" });
   // the platform surface works on its own account and user, so nothing it does reaches the account above
   const platformAccount = await made("/platform/api/v1/accounts", platformKey, { name: "Provisioned" });
   const platformUser = await createUser(platformKey, "Provisioned User");
@@ -54,6 +80,8 @@ export async function buildWorld() {
     definition,
     filter,
     webhook,
+    automationRule,
+    webhookDelivery,
     dashboardApp,
     bot,
     portal,
@@ -62,12 +90,15 @@ export async function buildWorld() {
     platformAccount,
     platformUser,
     platformBot,
+    visitor,
+    visitorConversation,
+    visitorMessage,
   };
 }
 
 export type World = Awaited<ReturnType<typeof buildWorld>>;
 
-export type Group = "account" | "contacts" | "conversations" | "help-center" | "platform";
+export type Group = "account" | "contacts" | "conversations" | "help-center" | "platform" | "widget";
 
 export function routeTable(w: World): Record<Group, Route[]> {
   const acc = "/api/v1/accounts/:account_id";
@@ -109,6 +140,14 @@ export function routeTable(w: World): Record<Group, Route[]> {
     regex_cue: "s",
   } as const;
   const webhookShape = { url: "s", name: "s", subscriptions: "a", inbox_id: "id" } as const;
+  const ruleShape = { name: "s", description: "s", event_name: "e", active: "b", conditions: "a", actions: "a" } as const;
+  const ruleValid = {
+    name: "Other rule",
+    event_name: "message_created",
+    active: false,
+    conditions: [{ attribute_key: "content", filter_operator: "contains", values: ["refund"] }],
+    actions: [{ action_name: "add_label", action_params: ["vip"] }],
+  };
   const contactShape = {
     name: "s",
     email: "s",
@@ -230,6 +269,17 @@ export function routeTable(w: World): Record<Group, Route[]> {
       r("PATCH", "/webhooks/:id", { id: w.webhook.id }, { body: webhookShape }),
       r("PUT", "/webhooks/:id", { id: w.webhook.id }, { body: webhookShape }),
       r("DELETE", "/webhooks/:id", { id: w.webhook.id }),
+      r("GET", "/automation_rules", {}),
+      r("POST", "/automation_rules", {}, { body: ruleShape, valid: ruleValid }),
+      r("GET", "/automation_rules/:id", { id: w.automationRule.id }),
+      r("PATCH", "/automation_rules/:id", { id: w.automationRule.id }, { body: ruleShape, valid: ruleValid }),
+      r("PUT", "/automation_rules/:id", { id: w.automationRule.id }, { body: ruleShape, valid: ruleValid }),
+      r("POST", "/automation_rules/:id/clone", { id: w.automationRule.id }),
+      r("DELETE", "/automation_rules/:id", { id: w.automationRule.id }),
+      r("POST", "/webhooks/:id/reset_secret", { id: w.webhook.id }),
+      r("GET", "/webhooks/:id/deliveries", { id: w.webhook.id }, { query: { page: "n", status: "e", event: "s" } }),
+      r("GET", "/webhooks/:id/deliveries/:delivery_id", { id: w.webhook.id, delivery_id: w.webhookDelivery.id }),
+      r("POST", "/webhooks/:id/deliveries/:delivery_id/redeliver", { id: w.webhook.id, delivery_id: w.webhookDelivery.id }),
       r("GET", "/integrations/apps", {}),
       r("GET", "/integrations/apps/:id", { id: "webhook" }),
       r("POST", "/integrations/hooks", {}, { body: { app_id: "s", inbox_id: "id", status: "e", settings: "o" }, valid: { app_id: "webhook" } }),
@@ -328,7 +378,50 @@ export function routeTable(w: World): Record<Group, Route[]> {
       r("DELETE", "/portals/:portal_slug", slug),
     ],
     platform: platformRoutes(w),
+    widget: widgetRoutes(w),
   };
+}
+
+/** The public client API (no key) and the agents' live-room socket. */
+function widgetRoutes(w: World): Route[] {
+  const inbox = "/public/api/v1/inboxes/:inbox_identifier";
+  const contact = `${inbox}/contacts/:contact_identifier`;
+  const conversation = `${contact}/conversations/:conversation_id`;
+  const ids = { inbox_identifier: w.inbox.inbox_identifier, contact_identifier: w.visitor.source_id, conversation_id: w.visitorConversation.id };
+  const contactShape = {
+    name: "s",
+    email: "s",
+    phone_number: "s",
+    identifier: "s",
+    identifier_hash: "s",
+    avatar_url: "s",
+    additional_attributes: "o",
+    custom_attributes: "o",
+  } as const;
+  const own = (path: string, params: Record<string, string | number>) => Object.fromEntries(Object.entries(params).filter(([name]) => path.includes(`:${name}`)));
+  const pr = (method: Route["method"], path: string, extra: Partial<Route> = {}): Route => ({ method, path, key: null, ...extra, params: own(path, extra.params ?? ids) });
+  return [
+    pr("GET", inbox),
+    pr("POST", `${inbox}/contacts`, { body: { ...contactShape, source_id: "s" }, valid: { name: "Another" } }),
+    pr("GET", contact, { query: { identifier_hash: "s" } }),
+    pr("PATCH", contact, { body: contactShape, valid: { name: "Renamed" } }),
+    pr("POST", `${contact}/events`, { body: { name: "s", event_info: "o" }, valid: { name: "webwidget.triggered" } }),
+    pr("GET", `${contact}/conversations`),
+    pr("POST", `${contact}/conversations`, { body: { custom_attributes: "o" }, valid: {} }),
+    pr("GET", conversation),
+    pr("POST", `${conversation}/toggle_typing`, { body: { typing_status: "e" }, query: { typing_status: "e" }, valid: { typing_status: "off" } }),
+    pr("POST", `${conversation}/update_last_seen`),
+    pr("GET", `${conversation}/live`, { query: { pubsub_token: "s" } }),
+    pr("GET", `${conversation}/messages`, { query: { before: "id" } }),
+    pr("POST", `${conversation}/messages`, { body: { content: "s", echo_id: "s" }, valid: { content: "hello" } }),
+    pr("PATCH", `${conversation}/messages/:message_id`, {
+      params: { ...ids, message_id: w.visitorMessage.id },
+      body: { submitted_values: "a" },
+      valid: { submitted_values: [{ value: "x" }] },
+    }),
+    pr("POST", `${conversation}/toggle_status`),
+    { method: "GET", path: "/api/v1/live", params: {}, key: null, query: { ticket: "s" } },
+  ];
 }
 
 function platformRoutes(w: World): Route[] {

@@ -1,5 +1,6 @@
 /**
- * Loading what the conversation and message views show, for many conversations in one batch.
+ * The conversation loader: what the conversation and message views show, for many conversations in one
+ * batch.
  *
  * `conversationRecordQueries` builds the statements from conversation rows (or, inside a write batch, from
  * a row whose id is `lastInsertedId(...)`); the caller runs them in its own batch and hands the results to
@@ -7,7 +8,9 @@
  */
 import { and, eq, inArray, or, sql, type SQL } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
-import { type Database, type Statement, schema } from "../../db/client";
+import { type Database, schema } from "../../db/client";
+import { type BatchResults, batchGroups } from "../kernel/batch";
+import { MESSAGE_TYPE } from "../kernel/enums";
 import { type AgentRow, usersAsAgentsQuery } from "../people/agents";
 import { type AgentBotRow } from "../people/rows";
 import type { ContactInboxRow, ContactRow } from "../contacts/rows";
@@ -17,6 +20,11 @@ import type { ConversationRow, MessageRow } from "./rows";
 
 const { users, agentBots, contacts, contactInboxes, inboxes, teams, taggings, messages } = schema;
 
+/**
+ * A stored value written into the SQL text rather than bound: these statements sit near D1's 100 bound
+ * parameters, and a constant needs no parameter.
+ */
+const inline = (value: number) => sql.raw(String(value));
 
 export type Sender =
   | { type: "user"; user: AgentRow }
@@ -58,7 +66,7 @@ const values = (rows: Ref[][]) => sql.join(rows.map((r) => sql`(${list(r)})`), s
 
 /** The id of the latest message of each conversation (optionally ignoring activity messages), via messages_conversation_id. */
 function latestMessageIds(ids: Ref[], nonActivity: boolean) {
-  const filter = nonActivity ? sql` AND m.message_type != 2` : sql``;
+  const filter = nonActivity ? sql` AND m.message_type != ${inline(MESSAGE_TYPE.activity)}` : sql``;
   return sql`SELECT (SELECT max(m.id) FROM messages m WHERE m.conversation_id = v.column1${filter}) FROM (VALUES ${values(ids.map((id) => [id]))}) v`;
 }
 
@@ -108,7 +116,7 @@ export function unreadCountsQuery(db: Database, ids: Ref[]) {
     .select({
       conversationId: c.id,
       // qualified by hand: drizzle leaves a one-table select's columns bare, which would bind to `m`
-      unread: sql<number>`(SELECT count(*) FROM (SELECT 1 FROM messages m WHERE m.conversation_id = conversations.id AND m.message_type = 0 AND m.created_at > coalesce(conversations.agent_last_seen_at, 0) LIMIT ${UNREAD_CAP}))`,
+      unread: sql<number>`(SELECT count(*) FROM (SELECT 1 FROM messages m WHERE m.conversation_id = conversations.id AND m.message_type = ${inline(MESSAGE_TYPE.incoming)} AND m.created_at > coalesce(conversations.agent_last_seen_at, 0) LIMIT ${UNREAD_CAP}))`,
     })
     .from(c)
     .where(sql`${c.id} IN (${list(ids)})`);
@@ -143,8 +151,7 @@ export function conversationRecordQueries(db: Database, accountId: number, targe
   ] as const;
 }
 
-type QueryResults<Q extends readonly unknown[]> = { [K in keyof Q]: Q[K] extends PromiseLike<infer R> ? R : never };
-export type ConversationRecordResults = QueryResults<ReturnType<typeof conversationRecordQueries>>;
+export type ConversationRecordResults = BatchResults<ReturnType<typeof conversationRecordQueries>>;
 
 /** Joins the loaded rows to each conversation; `rows` are the conversations as stored after the batch. */
 export function assembleConversationRecords(rows: ConversationRow[], results: ConversationRecordResults): ConversationRecord[] {
@@ -156,7 +163,7 @@ export function assembleConversationRecords(rows: ConversationRow[], results: Co
     const own = messageRows.filter((m) => m.conversationId === conversation.id);
     const latest = own.reduce<MessageRow | undefined>((best, m) => (!best || m.id > best.id ? m : best), undefined);
     const latestNonActivity = own
-      .filter((m) => m.messageType !== 2)
+      .filter((m) => m.messageType !== MESSAGE_TYPE.activity)
       .reduce<MessageRow | undefined>((best, m) => (!best || m.id > best.id ? m : best), undefined);
     return {
       conversation,
@@ -182,10 +189,6 @@ export async function loadConversationRecords(db: Database, accountId: number, r
   if (rows.length === 0) return [];
   const chunks: ConversationRow[][] = [];
   for (let i = 0; i < rows.length; i += CHUNK) chunks.push(rows.slice(i, i + CHUNK));
-  const statements = chunks.flatMap((chunk) => [...conversationRecordQueries(db, accountId, chunk)]);
-  const results = (await db.batch(statements as unknown as [Statement, ...Statement[]])) as unknown[];
-  const width = statements.length / chunks.length;
-  return chunks.flatMap((chunk, i) =>
-    assembleConversationRecords(chunk, results.slice(i * width, (i + 1) * width) as unknown as ConversationRecordResults),
-  );
+  const results = await batchGroups(db, chunks.map((chunk) => conversationRecordQueries(db, accountId, chunk)));
+  return chunks.flatMap((chunk, i) => assembleConversationRecords(chunk, results[i]));
 }

@@ -1,0 +1,171 @@
+/**
+ * A rule's actions. Each one goes through the domain function its HTTP route uses (toggle_status,
+ * assignments, labels, messages, mute, priority), with the rule as the actor, so it makes the same
+ * change, the same events and the same activity messages; only the two email actions and the webhook
+ * action, which no route has, write here. An action that throws is recorded by the engine and skipped.
+ */
+import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import { now, schema } from "../../db/client";
+import { assignConversation, conversationLabels, replaceLabels, setMuted, toggleStatus, togglePriority } from "../conversations/conversations";
+import { createMessage } from "../conversations/messages";
+import type { ConversationRow, MessageRow } from "../conversations/rows";
+import { batchNamed, write } from "../kernel/batch";
+import { CONVERSATION_STATUS, CONVERSATION_STATUSES, MESSAGE_TYPE, PRIORITIES, enumValue } from "../kernel/enums";
+import { invalidField } from "../kernel/errors";
+import type { AccountScope } from "../kernel/scope";
+import type { Action } from "./rows";
+import { CONTACT_EMAIL_VARIABLE, asId, splitRecipients } from "./validation";
+import { NIL } from "./vocabulary";
+import { ruleWebhookStatement } from "./webhook-adapter";
+
+const { teamMembers, teams, users, contacts, messages, agentBots, outgoingEmails } = schema;
+
+/** The most messages a transcript carries (the latest ones). */
+export const TRANSCRIPT_LIMIT = 500;
+
+export type RuleAct = {
+  /** the rule as the actor; its db records the rule's progress with each write (see ./engine.ts) */
+  scope: AccountScope;
+  rule: { id: number; name: string };
+  conversation: ConversationRow;
+  eventName: string;
+};
+
+export async function runAction(act: RuleAct, action: Action): Promise<void> {
+  const { scope, conversation } = act;
+  const displayId = conversation.displayId;
+  const params = action.action_params;
+  const status = (name: (typeof CONVERSATION_STATUSES)[number]) => toggleStatus(scope, displayId, { status: CONVERSATION_STATUS[name] });
+  switch (action.action_name) {
+    case "assign_agent":
+      await assignConversation(scope, displayId, { assigneeId: params[0] === NIL ? null : asId(params[0]) });
+      return;
+    case "remove_assigned_agent":
+      await assignConversation(scope, displayId, { assigneeId: null });
+      return;
+    case "assign_team": {
+      const id = params.length === 0 || params[0] === NIL ? null : asId(params[0]);
+      await assignConversation(scope, displayId, { teamId: id });
+      return;
+    }
+    case "remove_assigned_team":
+      await assignConversation(scope, displayId, { teamId: null });
+      return;
+    case "add_label":
+    case "remove_label": {
+      const current = await conversationLabels(scope, displayId);
+      const named = params.map((p) => String(p).trim().toLowerCase());
+      const next = action.action_name === "add_label" ? [...current, ...named.filter((l) => !current.includes(l))] : current.filter((l) => !named.includes(l));
+      await replaceLabels(scope, displayId, next);
+      return;
+    }
+    case "send_message":
+    case "add_private_note":
+      await createMessage(scope, displayId, {
+        content: String(params[0]),
+        messageType: "outgoing",
+        private: action.action_name === "add_private_note",
+        contentAttributes: { automation_rule_id: act.rule.id },
+      });
+      return;
+    case "send_webhook_event":
+      await write(scope.db, [ruleWebhookStatement(scope, act.rule.id, String(params[0]).trim(), { eventName: act.eventName, conversationId: conversation.id })]);
+      return;
+    case "mute_conversation":
+      await setMuted(scope, displayId, true);
+      return;
+    case "snooze_conversation":
+      await status("snoozed");
+      return;
+    case "resolve_conversation":
+      await status("resolved");
+      return;
+    case "open_conversation":
+      await status("open");
+      return;
+    case "pending_conversation":
+      await status("pending");
+      return;
+    case "change_status":
+      await status(String(params[0]).toLowerCase() as (typeof CONVERSATION_STATUSES)[number]);
+      return;
+    case "change_priority": {
+      const name = String(params[0]).toLowerCase();
+      await togglePriority(scope, displayId, name === NIL ? null : enumValue(PRIORITIES, name as (typeof PRIORITIES)[number]));
+      return;
+    }
+    case "send_email_to_team":
+      await emailTeams(act, params[0] as { team_ids: unknown[]; message: string });
+      return;
+    case "send_email_transcript":
+      await emailTranscript(act, String(params[0]));
+      return;
+    case "send_attachment":
+      throw invalidField("action_name", "send_attachment is not available yet: message attachments are not stored yet", "not_available");
+  }
+}
+
+function emailStatement(act: RuleAct, kind: string, recipients: string[], subject: string, body: string) {
+  const at = now();
+  return act.scope.db.insert(outgoingEmails).values({
+    accountId: act.scope.accountId,
+    kind,
+    recipients,
+    subject,
+    body,
+    conversationId: act.conversation.id,
+    automationRuleId: act.rule.id,
+    createdAt: at,
+    updatedAt: at,
+  });
+}
+
+/** Chatwoot's team notification: every member of the teams (of this account) gets the rule's message. */
+async function emailTeams(act: RuleAct, params: { team_ids: unknown[]; message: string }) {
+  const { db, accountId } = act.scope;
+  const teamIds = params.team_ids.map(asId).filter((id): id is number => id !== null);
+  const { members } = await batchNamed(db, {
+    members: db
+      .select({ email: users.email })
+      .from(teamMembers)
+      .innerJoin(teams, and(eq(teams.id, teamMembers.teamId), eq(teams.accountId, accountId)))
+      .innerJoin(users, eq(users.id, teamMembers.userId))
+      .where(and(eq(teamMembers.accountId, accountId), inArray(teamMembers.teamId, teamIds))),
+  });
+  const recipients = [...new Set(members.map((m) => m.email))];
+  if (recipients.length === 0) throw invalidField("team_ids", "the teams have no members to email", "no_recipients");
+  const subject = `Conversation #${act.conversation.displayId}: a message from automation rule "${act.rule.name}"`;
+  await write(db, [emailStatement(act, "team_notification", recipients, subject, params.message)]);
+}
+
+/** The conversation's public messages (the latest TRANSCRIPT_LIMIT), oldest first, to the given addresses. */
+async function emailTranscript(act: RuleAct, param: string) {
+  const { db, accountId } = act.scope;
+  const conversationId = act.conversation.id;
+  const senders = (type: string) => sql`(SELECT ${messages.senderId} FROM ${messages} WHERE ${messages.conversationId} = ${conversationId} AND ${messages.senderType} = ${type})`;
+  const read = await batchNamed(db, {
+    messages: db
+      .select()
+      .from(messages)
+      .where(and(eq(messages.conversationId, conversationId), eq(messages.private, false), inArray(messages.messageType, [MESSAGE_TYPE.incoming, MESSAGE_TYPE.outgoing])))
+      .orderBy(desc(messages.id))
+      .limit(TRANSCRIPT_LIMIT),
+    contact: db.select().from(contacts).where(and(eq(contacts.accountId, accountId), eq(contacts.id, act.conversation.contactId))),
+    users: db.select({ id: users.id, name: users.name }).from(users).where(sql`${users.id} IN ${senders("User")}`),
+    bots: db.select({ id: agentBots.id, name: agentBots.name }).from(agentBots).where(sql`${agentBots.id} IN ${senders("AgentBot")}`),
+  });
+  const contact = read.contact[0] ?? null;
+  const recipients = [...new Set(splitRecipients(param).flatMap((r) => (r === CONTACT_EMAIL_VARIABLE ? (contact?.email ? [contact.email] : []) : [r.toLowerCase()])))];
+  if (recipients.length === 0) throw invalidField("action_params", "no recipient: the contact has no email address", "no_recipients");
+  const name = (m: MessageRow) => {
+    if (m.senderType === "Contact") return contact?.name || "Contact";
+    if (m.senderType === "User") return read.users.find((u) => u.id === m.senderId)?.name ?? "Agent";
+    if (m.senderType === "AgentBot") return read.bots.find((b) => b.id === m.senderId)?.name ?? "Bot";
+    return "Automation";
+  };
+  const lines = read.messages
+    .reverse()
+    .map((m) => `[${new Date(m.createdAt).toISOString()}] ${name(m)}: ${m.content ?? ""}`);
+  const subject = `Transcript of conversation #${act.conversation.displayId}`;
+  await write(db, [emailStatement(act, "transcript", recipients, subject, lines.join("\n"))]);
+}

@@ -1,0 +1,68 @@
+/**
+ * What a delivery's final failure does beyond the log, as Chatwoot does it (reference §3.4):
+ * - an API inbox whose callback never took a message event: the message is marked `failed` with
+ *   `external_error` (which emits `message_updated`, as in Chatwoot);
+ * - an agent bot that never took a message event of a pending conversation: the conversation moves to
+ *   open with an activity message, so a person sees it.
+ */
+import { and, eq, sql } from "drizzle-orm";
+import { type Database, type Statement, schema } from "../../db/client";
+import { dispatchPendingEvents } from "../../events/dispatch";
+import type { AttemptOutcome } from "../../webhooks/post";
+import { batch, write } from "../kernel/batch";
+import { CONVERSATION_STATUS, MESSAGE_STATUS, MESSAGE_STATUSES } from "../kernel/enums";
+import { systemScope } from "../kernel/scope";
+import { changeStatements } from "./changes";
+import { messageEventStatements } from "./events";
+import { activityMessageStatement } from "./new-messages";
+
+const { messages, conversations, webhookDeliveries } = schema;
+
+type FailedDelivery = Pick<typeof webhookDeliveries.$inferSelect, "accountId" | "targetType" | "eventName" | "subjectType" | "subjectId">;
+
+const MESSAGE_EVENTS = new Set(["message_created", "message_updated"]);
+
+export const BOT_FAILURE_ACTIVITY = "Agent bot could not be reached, so the conversation was moved to open";
+
+export async function onFinalFailure(db: Database, env: Env, delivery: FailedDelivery, outcome: AttemptOutcome, at: number): Promise<void> {
+  if (delivery.subjectType !== "Message" || delivery.subjectId === null || !MESSAGE_EVENTS.has(delivery.eventName)) return;
+  if (delivery.targetType !== "api_inbox" && delivery.targetType !== "agent_bot") return;
+  const scope = systemScope(db, env, delivery.accountId);
+  const [messageRows, conversationRows] = await batch(db, [
+    db.select().from(messages).where(and(eq(messages.id, delivery.subjectId), eq(messages.accountId, delivery.accountId))),
+    db
+      .select()
+      .from(conversations)
+      .where(
+        and(
+          eq(conversations.accountId, delivery.accountId),
+          sql`${conversations.id} = (SELECT ${messages.conversationId} FROM ${messages} WHERE ${messages.id} = ${delivery.subjectId})`,
+        ),
+      ),
+  ]);
+  const message = messageRows[0];
+  const conversation = conversationRows[0];
+  if (!message || !conversation) return;
+  const writes: Statement[] = [];
+
+  if (delivery.targetType === "api_inbox" && message.status !== MESSAGE_STATUS.failed) {
+    const externalError = outcome.error ?? "the inbox's webhook_url did not accept the message";
+    writes.push(
+      db
+        .update(messages)
+        .set({ status: MESSAGE_STATUS.failed, contentAttributes: { ...message.contentAttributes, external_error: externalError }, updatedAt: at })
+        .where(eq(messages.id, message.id)),
+      ...messageEventStatements(scope, "message_updated", message.id, message.messageType, {
+        changed_attributes: [{ status: { previous_value: MESSAGE_STATUSES[message.status], current_value: "failed" } }],
+      }),
+    );
+  }
+  if (delivery.targetType === "agent_bot" && conversation.status === CONVERSATION_STATUS.pending) {
+    const { after, statements } = changeStatements(scope, conversation, { status: CONVERSATION_STATUS.open }, [], at);
+    writes.push(...statements, activityMessageStatement(scope, after, BOT_FAILURE_ACTIVITY, at));
+  }
+  if (writes.length === 0) return;
+  await write(db, writes);
+  // Their events were written outside a request: nothing else would dispatch them before the cron.
+  await dispatchPendingEvents(db, env.EVENTS);
+}

@@ -1,0 +1,127 @@
+/**
+ * How a message enters a conversation. Every message, whoever writes it (an agent or a bot replying, a
+ * contact writing in, an activity line about a change, next an automation rule), is inserted by
+ * `messageInsertStatement`, so that what is stored for a message follows one rule; how the new message
+ * changes its conversation is `conversationChangeForMessage`.
+ */
+import { and, eq, sql } from "drizzle-orm";
+import { schema } from "../../db/client";
+import { AGENT_BOT_INBOX_STATUS, CONTENT_TYPE, CONTENT_TYPES, CONVERSATION_STATUS, MESSAGE_TYPE } from "../kernel/enums";
+import { type AccountScope, performer } from "../kernel/scope";
+import type { AgentBotRow } from "../people/rows";
+import type { ConversationChange } from "./changes";
+import type { Ref } from "./loader";
+import type { ConversationRow } from "./rows";
+
+const { messages, agentBotInboxes } = schema;
+
+/** Who a message is from, as stored. Activity lines, and the service's own messages, have no sender. */
+export type MessageSender = { senderType: "User" | "Contact" | "AgentBot"; senderId: number };
+
+/** A message to insert: its kind, its sender and what it says. */
+export type MessageDraft = {
+  messageType: number;
+  sender: MessageSender | null;
+  content: string;
+  private?: boolean;
+  contentType?: (typeof CONTENT_TYPES)[number];
+  contentAttributes?: Record<string, unknown>;
+  additionalAttributes?: Record<string, unknown>;
+  campaignId?: number;
+  echoId?: string;
+  sourceId?: string;
+};
+
+/**
+ * The sender of a new message of `messageType` written by the scope's actor: an incoming message is the
+ * conversation's contact's; otherwise a bot's own, the bot a user posts for (`onBehalfOf`), the user's, or
+ * none (automation rules and the system write as the service).
+ */
+export function messageSender(
+  scope: AccountScope,
+  messageType: number,
+  conversation: Pick<ConversationRow, "contactId">,
+  onBehalfOf: AgentBotRow | null = null,
+): MessageSender | null {
+  const { actor } = scope;
+  if (messageType === MESSAGE_TYPE.incoming) return { senderType: "Contact", senderId: conversation.contactId };
+  if (actor.type === "agent_bot") return { senderType: "AgentBot", senderId: actor.bot.id };
+  if (onBehalfOf) return { senderType: "AgentBot", senderId: onBehalfOf.id };
+  if (actor.type === "user") return { senderType: "User", senderId: actor.user.id };
+  if (actor.type === "contact") return { senderType: "Contact", senderId: actor.contact.id };
+  return null;
+}
+
+/**
+ * THE insert of a message into `conversation` (whose id may be `lastInsertedId(conversations)` of the same
+ * batch); the new message's id is `lastInsertedId(messages)` later in the batch, and the statement answers
+ * the stored row.
+ */
+export function messageInsertStatement(scope: AccountScope, conversation: { id: Ref; inboxId: number }, draft: MessageDraft, at: number) {
+  return scope.db
+    .insert(messages)
+    .values({
+      accountId: scope.accountId,
+      inboxId: conversation.inboxId,
+      conversationId: conversation.id,
+      messageType: draft.messageType,
+      contentType: CONTENT_TYPE[draft.contentType ?? "text"],
+      content: draft.content,
+      // activity lines have always been stored unprocessed (null), and their views show it
+      processedMessageContent: draft.messageType === MESSAGE_TYPE.activity ? null : draft.content,
+      private: draft.private ?? false,
+      sourceId: draft.sourceId ?? null,
+      senderType: draft.sender?.senderType ?? null,
+      senderId: draft.sender?.senderId ?? null,
+      contentAttributes: draft.contentAttributes ?? {},
+      additionalAttributes: draft.additionalAttributes ?? {},
+      campaignId: draft.campaignId ?? null,
+      echoId: draft.echoId ?? null,
+      createdAt: at,
+      updatedAt: at,
+    })
+    .returning();
+}
+
+/** The name activity lines give whoever acted ("... by Jane"). */
+export const actorName = (scope: AccountScope) => performer(scope)?.name ?? "the system";
+
+/** An activity line ("Conversation was marked resolved by ..."), as Chatwoot adds one for status moves. */
+export const activityMessageStatement = (scope: AccountScope, conversation: Pick<ConversationRow, "id" | "inboxId">, content: string, at: number) =>
+  messageInsertStatement(scope, conversation, { messageType: MESSAGE_TYPE.activity, sender: null, content }, at);
+
+/**
+ * How a new message changes its conversation, as Chatwoot does: every non-activity message moves
+ * last_activity_at; an incoming one reopens a resolved or snoozed conversation (pending when a bot
+ * serves the inbox; never for a muted contact) and starts waiting_since; a public outgoing reply ends the
+ * wait, and the first one from a person is the first reply.
+ */
+export function conversationChangeForMessage(
+  conversation: Pick<ConversationRow, "status" | "waitingSince" | "firstReplyCreatedAt">,
+  message: { messageType: number; private: boolean; sender: MessageSender | null },
+  context: { inboxHasActiveBot: boolean; contactBlocked: boolean },
+  at: number,
+): ConversationChange {
+  const change: ConversationChange = {};
+  if (message.messageType !== MESSAGE_TYPE.activity) change.lastActivityAt = at;
+  if (message.messageType === MESSAGE_TYPE.incoming) {
+    const asleep = conversation.status === CONVERSATION_STATUS.resolved || conversation.status === CONVERSATION_STATUS.snoozed;
+    if (asleep && !context.contactBlocked) {
+      change.status = context.inboxHasActiveBot ? CONVERSATION_STATUS.pending : CONVERSATION_STATUS.open;
+      change.snoozedUntil = null;
+    }
+    if (conversation.waitingSince === null) change.waitingSince = at;
+  }
+  if (message.messageType === MESSAGE_TYPE.outgoing && !message.private) {
+    if (message.sender?.senderType === "User" && conversation.firstReplyCreatedAt === null) change.firstReplyCreatedAt = at;
+    change.waitingSince = null;
+  }
+  return change;
+}
+
+/** The active bot link of the inbox `inboxId` (a bound id or a subquery): a bot serving it makes new conversations pending. */
+export const activeInboxBotQuery = (scope: AccountScope, inboxId: Ref) =>
+  scope.db
+    .select({ id: agentBotInboxes.id })
+    .from(agentBotInboxes)
+    .where(and(sql`${agentBotInboxes.inboxId} = ${inboxId}`, eq(agentBotInboxes.status, AGENT_BOT_INBOX_STATUS.active)));

@@ -1,0 +1,192 @@
+/**
+ * The widget's conversations and messages. Every function takes the chain already checked
+ * (src/domain/widget/chain.ts) and acts as the contact through the conversations aggregate, so the
+ * public API emits the same events as the account API. The widget never sees private notes or activity
+ * messages.
+ */
+import { and, desc, eq, lt, ne, sql, type SQL } from "drizzle-orm";
+import { type Database, now, schema } from "../../db/client";
+import { eventStatement } from "../../events/outbox";
+import { publishMessage } from "../../realtime/publish";
+import { createConversation, toggleStatus, updateLastSeen } from "../conversations/conversations";
+import { createMessage } from "../conversations/messages";
+import { messageEventStatements } from "../conversations/events";
+import { type MessageWithSender, type People, senderOf, senderQueries } from "../conversations/loader";
+import { toggleTypingIn } from "../conversations/typing";
+import type { ConversationRow, MessageRow } from "../conversations/rows";
+import type { AgentRow } from "../people/agents";
+import type { AgentBotRow } from "../people/rows";
+import { CONTENT_TYPE, CONVERSATION_STATUS, MESSAGE_TYPE } from "../kernel/enums";
+import { invalidField, notFound } from "../kernel/errors";
+import { performer } from "../kernel/scope";
+import { type ContactChain, type ConversationChain, contactScope } from "./chain";
+import type { PublicConversation } from "./rows";
+import { batch } from "../kernel/batch";
+
+const { conversations, messages } = schema;
+
+
+/** The most conversations the list answers, newest first. */
+export const PUBLIC_CONVERSATION_LIMIT = 100;
+/** Messages per page of the public messages list (Chatwoot's widget pages by about 20). */
+export const PUBLIC_MESSAGE_PAGE = 20;
+
+/** What the widget may see of a conversation's messages: no private notes, no activity messages. */
+const publicMessages = (conversationId: number | SQL) =>
+  and(sql`${messages.conversationId} = ${conversationId}`, eq(messages.private, false), ne(messages.messageType, MESSAGE_TYPE.activity));
+
+async function withSenders(db: Database, accountId: number, rows: MessageRow[]): Promise<MessageWithSender[]> {
+  if (rows.length === 0) return [];
+  const ids = sql`SELECT value FROM json_each(${JSON.stringify(rows.map((r) => r.id))})`;
+  const [agents, contacts, bots] = await batch(db, [...senderQueries(db, accountId, ids)]);
+  const people: People = { agents: agents as AgentRow[], contacts, bots: bots as AgentBotRow[] };
+  return rows.map((message) => ({ message, sender: senderOf(message, people) }));
+}
+
+/** Each conversation with its latest public message. */
+async function toPublicConversations(db: Database, chain: ContactChain, rows: ConversationRow[]): Promise<PublicConversation[]> {
+  if (rows.length === 0) return [];
+  const latestIds = sql`SELECT (SELECT m.id FROM messages m WHERE m.conversation_id = c.value AND m.private = 0 AND m.message_type != ${MESSAGE_TYPE.activity} ORDER BY m.id DESC LIMIT 1) FROM json_each(${JSON.stringify(rows.map((r) => r.id))}) c`;
+  const [latest] = await batch(db, [db.select().from(messages).where(sql`${messages.id} IN (${latestIds})`)]);
+  const shown = await withSenders(db, chain.inbox.accountId, latest);
+  return rows.map((conversation) => ({
+    conversation,
+    contact: chain.contact,
+    lastMessage: shown.find((m) => m.message.conversationId === conversation.id) ?? null,
+  }));
+}
+
+/** The contact inbox's conversations (all of the contact's once verified), newest first. */
+export async function listPublicConversations(db: Database, chain: ContactChain): Promise<PublicConversation[]> {
+  const visible = chain.contactInbox.hmacVerified
+    ? eq(conversations.contactId, chain.contact.id)
+    : eq(conversations.contactInboxId, chain.contactInbox.id);
+  const [rows] = await batch(db, [
+    db
+      .select()
+      .from(conversations)
+      .where(and(eq(conversations.accountId, chain.inbox.accountId), visible))
+      .orderBy(desc(conversations.id))
+      .limit(PUBLIC_CONVERSATION_LIMIT),
+  ]);
+  return toPublicConversations(db, chain, rows);
+}
+
+export async function showPublicConversation(db: Database, chain: ConversationChain): Promise<PublicConversation> {
+  return (await toPublicConversations(db, chain, [chain.conversation]))[0];
+}
+
+/** A new conversation of this contact inbox (custom attributes checked against their definitions). */
+export async function createPublicConversation(db: Database, env: Env, chain: ContactChain, input: { customAttributes?: Record<string, unknown> }) {
+  const record = await createConversation(contactScope(db, env, chain), {
+    inboxId: chain.inbox.id,
+    contactId: chain.contact.id,
+    sourceId: chain.contactInbox.sourceId,
+    customAttributes: input.customAttributes,
+  });
+  return { conversation: record.conversation, contact: chain.contact, lastMessage: null } satisfies PublicConversation;
+}
+
+/** toggle_status from the widget only resolves; a resolved conversation stays as it is. */
+export async function resolvePublicConversation(db: Database, env: Env, chain: ConversationChain): Promise<PublicConversation> {
+  if (chain.conversation.status === CONVERSATION_STATUS.resolved) return showPublicConversation(db, chain);
+  const { record } = await toggleStatus(contactScope(db, env, chain), chain.conversation.displayId, { status: CONVERSATION_STATUS.resolved });
+  return showPublicConversation(db, { ...chain, conversation: record.conversation });
+}
+
+/** update_last_seen: the contact has read the conversation (contact_last_seen_at). */
+export async function markPublicConversationSeen(db: Database, env: Env, chain: ConversationChain) {
+  await updateLastSeen(contactScope(db, env, chain), chain.conversation.displayId);
+}
+
+export async function togglePublicTyping(db: Database, env: Env, chain: ConversationChain, on: boolean) {
+  return toggleTypingIn(contactScope(db, env, chain), chain.conversation, { on });
+}
+
+/** The public messages, oldest first: the latest page, or the page before the message id `before`. */
+export async function listPublicMessages(db: Database, chain: ConversationChain, before?: number): Promise<MessageWithSender[]> {
+  const [rows] = await batch(db, [
+    db
+      .select()
+      .from(messages)
+      .where(and(publicMessages(chain.conversation.id), before !== undefined ? lt(messages.id, before) : undefined))
+      .orderBy(desc(messages.id))
+      .limit(PUBLIC_MESSAGE_PAGE),
+  ]);
+  return withSenders(db, chain.inbox.accountId, rows.reverse());
+}
+
+/** An incoming message from the contact. */
+export async function createPublicMessage(db: Database, env: Env, chain: ConversationChain, input: { content: string; echoId?: string }) {
+  const result = await createMessage(contactScope(db, env, chain), chain.conversation.displayId, {
+    content: input.content,
+    messageType: "incoming",
+    echoId: input.echoId,
+  });
+  return result.message;
+}
+
+export type SubmittedValue = {
+  name?: string;
+  title?: string;
+  value?: unknown;
+  csat_survey_response?: { rating?: number; feedback_message?: string };
+};
+
+/** The interactive messages a contact may answer. */
+const ANSWERABLE = new Set<number>([CONTENT_TYPE.input_select, CONTENT_TYPE.form, CONTENT_TYPE.input_csat]);
+
+/** Chatwoot locks a CSAT answer this long after the survey was sent, unless the inbox says otherwise. */
+export const DEFAULT_CSAT_EXPIRY_HOURS = 336;
+
+/**
+ * The contact answers an interactive message (input_select, form, input_csat) with `submitted_values`;
+ * a CSAT answer is refused once the survey is older than the inbox's csat_expiry_hours (14 days).
+ */
+export async function submitMessageValues(db: Database, env: Env, chain: ConversationChain, messageId: number, values: SubmittedValue[]): Promise<MessageWithSender> {
+  const [rows] = await batch(db, [
+    db.select().from(messages).where(and(eq(messages.id, messageId), publicMessages(chain.conversation.id))),
+  ]);
+  const message = rows[0];
+  if (!message) throw notFound("Message", messageId, "message_id");
+  if (!ANSWERABLE.has(message.contentType)) {
+    throw invalidField("submitted_values", "can only answer input_select, form and input_csat messages", "not_interactive");
+  }
+  const isCsat = message.contentType === CONTENT_TYPE.input_csat;
+  if (isCsat) {
+    const configured = Number(chain.inbox.csatConfig.csat_expiry_hours);
+    const hours = Number.isFinite(configured) && configured > 0 ? configured : DEFAULT_CSAT_EXPIRY_HOURS;
+    if (now() - message.createdAt > hours * 3_600_000) {
+      throw invalidField("submitted_values", `You cannot update the CSAT survey after ${Math.round(hours / 24)} days`, "csat_expired");
+    }
+    if (!values.some((v) => v.csat_survey_response?.rating !== undefined)) {
+      throw invalidField("submitted_values[0].csat_survey_response.rating", "is required", "required");
+    }
+  }
+  const scope = contactScope(db, env, chain);
+  const contentAttributes = { ...message.contentAttributes, submitted_values: values };
+  const changed = [{ content_attributes: { previous_value: message.contentAttributes, current_value: contentAttributes } }];
+  const [updated] = await batch(db, [
+    db.update(messages).set({ contentAttributes, updatedAt: now() }).where(eq(messages.id, message.id)).returning(),
+    ...messageEventStatements(scope, "message_updated", message.id, message.messageType, { changed_attributes: changed }),
+  ]);
+  const [shown] = await withSenders(db, chain.inbox.accountId, updated);
+  await publishMessage(env, chain.conversation, shown, "message.updated");
+  return shown;
+}
+
+/** webwidget_triggered: the widget was opened; webhooks get the ContactInbox with the widget's event_info. */
+export async function triggerWidgetEvent(db: Database, env: Env, chain: ContactChain, input: { name: string; eventInfo: Record<string, unknown> }) {
+  const scope = contactScope(db, env, chain);
+  await batch(db, [
+    eventStatement(db, {
+      accountId: chain.inbox.accountId,
+      eventName: "webwidget_triggered",
+      subjectType: "ContactInbox",
+      subjectId: chain.contactInbox.id,
+      data: { name: input.name, event_info: input.eventInfo, performer: performer(scope) },
+    }),
+  ]);
+}
+
+

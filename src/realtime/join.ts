@@ -1,0 +1,24 @@
+/**
+ * Hands an authenticated WebSocket upgrade to the conversation's room. The Worker has checked the
+ * credentials; the room receives the member in a header it sets itself (any client copy is replaced).
+ */
+import { DomainError } from "../domain/kernel/errors";
+import { ROOM_MEMBER_HEADER, type RoomMember, conversationRoom } from "./conversation-room";
+
+export const isWebSocketUpgrade = (request: Request) => request.headers.get("upgrade")?.toLowerCase() === "websocket";
+
+/** 426 is not among the domain's codes: a plain request where a socket was expected is malformed. */
+export const upgradeRequired = () =>
+  new DomainError("malformed_request", "This endpoint opens a WebSocket: send an Upgrade: websocket request", [
+    { field: "", message: "expected a WebSocket upgrade", code: "upgrade_required" },
+  ]);
+
+export async function joinRoom(request: Request, env: Env, conversation: { accountId: number; id: number }, member: RoomMember): Promise<Response> {
+  if (!isWebSocketUpgrade(request)) throw upgradeRequired();
+  const headers = new Headers(request.headers);
+  headers.set(ROOM_MEMBER_HEADER, JSON.stringify(member));
+  const answer = await conversationRoom(env, conversation.accountId, conversation.id).fetch(new Request(request.url, { method: "GET", headers }));
+  if (!answer.webSocket) return answer;
+  // a fresh response: the room's answer has immutable headers, and the app's middleware adds some
+  return new Response(null, { status: 101, webSocket: answer.webSocket });
+}

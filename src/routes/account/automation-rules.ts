@@ -1,0 +1,42 @@
+import { Hono } from "hono";
+import type { z } from "zod";
+import { cloneRule, createRule, deleteRule, getRule, listRules, updateRule } from "../../domain/automation/rules";
+import { type AppEnv, accountScope } from "../../http/app-env";
+import { requireAdministrator } from "../../http/auth";
+import { validate } from "../../http/validate";
+import { AutomationRuleCreate, AutomationRuleUpdate } from "../../schemas/automation-rules";
+import { IdParam } from "../../schemas/common";
+import { automationRuleView } from "../../views/automation-rules";
+
+const toInput = (body: z.infer<typeof AutomationRuleUpdate>) => ({
+  name: body.name,
+  description: body.description,
+  eventName: body.event_name,
+  active: body.active,
+  conditions: body.conditions,
+  actions: body.actions,
+});
+
+/** /automation_rules: administrators only (Chatwoot's policy); agents and bots get a 403. */
+export const automationRulesApi = new Hono<AppEnv>()
+  .use("*", requireAdministrator)
+  .get("/", async (c) => c.json({ payload: (await listRules(accountScope(c))).map(automationRuleView) }))
+  .post("/", validate("json", AutomationRuleCreate), async (c) => {
+    const body = c.req.valid("json");
+    const rule = await createRule(accountScope(c), { ...toInput(body), name: body.name, eventName: body.event_name, conditions: body.conditions, actions: body.actions });
+    // the specification: 200 with `payload`, an array of automation rule records
+    return c.json({ payload: [automationRuleView(rule)] });
+  })
+  .post("/:id/clone", validate("param", IdParam), async (c) => {
+    const rule = await cloneRule(accountScope(c), c.req.valid("param").id);
+    return c.json({ payload: automationRuleView(rule) });
+  })
+  .get("/:id", validate("param", IdParam), async (c) => c.json({ payload: automationRuleView(await getRule(accountScope(c), c.req.valid("param").id)) }))
+  .on(["PATCH", "PUT"], "/:id", validate("param", IdParam), validate("json", AutomationRuleUpdate), async (c) => {
+    const rule = await updateRule(accountScope(c), c.req.valid("param").id, toInput(c.req.valid("json")));
+    return c.json({ payload: automationRuleView(rule) });
+  })
+  .delete("/:id", validate("param", IdParam), async (c) => {
+    await deleteRule(accountScope(c), c.req.valid("param").id);
+    return c.json({});
+  });

@@ -1,0 +1,154 @@
+/**
+ * /public/api/v1/inboxes/{inbox_identifier}: the public client API a chat widget (or any client of an
+ * API inbox) uses without a key. The visitor is addressed by the inbox identifier and the source id
+ * of its contact inbox; every id in the path is checked along that chain (src/domain/widget/chain.ts).
+ */
+import { Hono } from "hono";
+import type { AppEnv } from "../../http/app-env";
+import { validate } from "../../http/validate";
+import { invalidField } from "../../domain/kernel/errors";
+import { findContactChain, findConversationChain, findPublicInbox } from "../../domain/widget/chain";
+import { createPublicContact, showPublicContact, updatePublicContact, type PublicContactInput } from "../../domain/widget/contacts";
+import {
+  createPublicConversation,
+  createPublicMessage,
+  listPublicConversations,
+  listPublicMessages,
+  markPublicConversationSeen,
+  resolvePublicConversation,
+  showPublicConversation,
+  submitMessageValues,
+  togglePublicTyping,
+  triggerWidgetEvent,
+} from "../../domain/widget/conversations";
+import {
+  ContactPath,
+  ConversationPath,
+  InboxPath,
+  MessagePath,
+  PublicContactCreate,
+  PublicContactShowQuery,
+  PublicContactUpdate,
+  PublicConversationCreate,
+  PublicMessageCreate,
+  PublicMessageListQuery,
+  PublicMessageUpdate,
+  TypingStatus,
+  WidgetEvent,
+} from "../../schemas/widget";
+import { publicContactRecordView, publicContactView, publicConversationView, publicInboxView, publicMessageView } from "../../views/widget";
+import { widgetCors } from "./cors";
+import { contactSocket } from "./live";
+
+type ContactBody = {
+  name?: string;
+  email?: string | null;
+  phone_number?: string | null;
+  identifier?: string | null;
+  identifier_hash?: string;
+  avatar_url?: string | null;
+  additional_attributes?: Record<string, unknown>;
+  custom_attributes?: Record<string, unknown>;
+  source_id?: string;
+};
+
+const contactInput = (body: ContactBody): PublicContactInput => ({
+  name: body.name,
+  email: body.email,
+  phoneNumber: body.phone_number,
+  identifier: body.identifier,
+  identifierHash: body.identifier_hash,
+  avatarUrl: body.avatar_url,
+  additionalAttributes: body.additional_attributes,
+  customAttributes: body.custom_attributes,
+  sourceId: body.source_id,
+});
+
+const CONVERSATION = "/:inbox_identifier/contacts/:contact_identifier/conversations/:conversation_id";
+
+export const publicInboxesApi = new Hono<AppEnv>()
+  .use("/:inbox_identifier", widgetCors)
+  .use("/:inbox_identifier/*", widgetCors)
+  .get("/:inbox_identifier", validate("param", InboxPath), async (c) => {
+    const { inbox, widget } = await findPublicInbox(c.var.db, c.req.valid("param").inbox_identifier);
+    return c.json(publicInboxView(inbox, widget));
+  })
+
+  // ---------------------------------------------------------------- contacts
+  .post("/:inbox_identifier/contacts", validate("param", InboxPath), validate("json", PublicContactCreate), async (c) => {
+    const contact = await createPublicContact(c.var.db, c.env, c.req.valid("param").inbox_identifier, contactInput(c.req.valid("json")));
+    return c.json(publicContactView(contact));
+  })
+  .get("/:inbox_identifier/contacts/:contact_identifier", validate("param", ContactPath), validate("query", PublicContactShowQuery), async (c) => {
+    const { inbox_identifier, contact_identifier } = c.req.valid("param");
+    return c.json(publicContactView(await showPublicContact(c.var.db, inbox_identifier, contact_identifier, c.req.valid("query").identifier_hash)));
+  })
+  .patch("/:inbox_identifier/contacts/:contact_identifier", validate("param", ContactPath), validate("json", PublicContactUpdate), async (c) => {
+    const { inbox_identifier, contact_identifier } = c.req.valid("param");
+    const contact = await updatePublicContact(c.var.db, c.env, inbox_identifier, contact_identifier, contactInput(c.req.valid("json")));
+    return c.json(publicContactRecordView(contact));
+  })
+  .post("/:inbox_identifier/contacts/:contact_identifier/events", validate("param", ContactPath), validate("json", WidgetEvent), async (c) => {
+    const { inbox_identifier, contact_identifier } = c.req.valid("param");
+    const chain = await findContactChain(c.var.db, inbox_identifier, contact_identifier);
+    const { name, event_info = {} } = c.req.valid("json");
+    await triggerWidgetEvent(c.var.db, c.env, chain, { name, eventInfo: event_info });
+    return c.json({ event: "webwidget_triggered", name });
+  })
+
+  // ---------------------------------------------------------------- conversations
+  .get("/:inbox_identifier/contacts/:contact_identifier/conversations", validate("param", ContactPath), async (c) => {
+    const { inbox_identifier, contact_identifier } = c.req.valid("param");
+    const chain = await findContactChain(c.var.db, inbox_identifier, contact_identifier);
+    return c.json((await listPublicConversations(c.var.db, chain)).map(publicConversationView));
+  })
+  .post("/:inbox_identifier/contacts/:contact_identifier/conversations", validate("param", ContactPath), validate("json", PublicConversationCreate), async (c) => {
+    const { inbox_identifier, contact_identifier } = c.req.valid("param");
+    const chain = await findContactChain(c.var.db, inbox_identifier, contact_identifier);
+    const created = await createPublicConversation(c.var.db, c.env, chain, { customAttributes: c.req.valid("json").custom_attributes });
+    return c.json(publicConversationView(created));
+  })
+  .get(CONVERSATION, validate("param", ConversationPath), async (c) => {
+    const chain = await conversationChain(c.var.db, c.req.valid("param"));
+    return c.json(publicConversationView(await showPublicConversation(c.var.db, chain)));
+  })
+  .post(`${CONVERSATION}/toggle_status`, validate("param", ConversationPath), async (c) => {
+    const chain = await conversationChain(c.var.db, c.req.valid("param"));
+    return c.json(publicConversationView(await resolvePublicConversation(c.var.db, c.env, chain)));
+  })
+  .post(`${CONVERSATION}/toggle_typing`, validate("param", ConversationPath), validate("query", TypingStatus), validate("json", TypingStatus), async (c) => {
+    const status = c.req.valid("json").typing_status ?? c.req.valid("query").typing_status;
+    if (!status) throw invalidField("typing_status", "is required (on or off, in the body or the query string)", "required");
+    const chain = await conversationChain(c.var.db, c.req.valid("param"));
+    const result = await togglePublicTyping(c.var.db, c.env, chain, status === "on");
+    return c.json({ conversation_id: chain.conversation.displayId, typing_status: result.typingStatus });
+  })
+  .post(`${CONVERSATION}/update_last_seen`, validate("param", ConversationPath), async (c) => {
+    const chain = await conversationChain(c.var.db, c.req.valid("param"));
+    await markPublicConversationSeen(c.var.db, c.env, chain);
+    return c.json({});
+  })
+  .get(`${CONVERSATION}/live`, validate("param", ConversationPath), contactSocket)
+
+  // ---------------------------------------------------------------- messages
+  .get(`${CONVERSATION}/messages`, validate("param", ConversationPath), validate("query", PublicMessageListQuery), async (c) => {
+    const chain = await conversationChain(c.var.db, c.req.valid("param"));
+    const shown = await listPublicMessages(c.var.db, chain, c.req.valid("query").before);
+    return c.json(shown.map((m) => publicMessageView(m, chain.conversation.displayId)));
+  })
+  .post(`${CONVERSATION}/messages`, validate("param", ConversationPath), validate("json", PublicMessageCreate), async (c) => {
+    const chain = await conversationChain(c.var.db, c.req.valid("param"));
+    const { content, echo_id } = c.req.valid("json");
+    const message = await createPublicMessage(c.var.db, c.env, chain, { content, echoId: echo_id });
+    return c.json(publicMessageView(message, chain.conversation.displayId));
+  })
+  .patch(`${CONVERSATION}/messages/:message_id`, validate("param", MessagePath), validate("json", PublicMessageUpdate), async (c) => {
+    const params = c.req.valid("param");
+    const chain = await conversationChain(c.var.db, params);
+    const message = await submitMessageValues(c.var.db, c.env, chain, params.message_id, c.req.valid("json").submitted_values);
+    return c.json(publicMessageView(message, chain.conversation.displayId));
+  });
+
+function conversationChain(db: Parameters<typeof findConversationChain>[0], p: { inbox_identifier: string; contact_identifier: string; conversation_id: number }) {
+  return findConversationChain(db, p.inbox_identifier, p.contact_identifier, p.conversation_id);
+}

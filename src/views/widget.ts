@@ -1,0 +1,96 @@
+/**
+ * The public client API's shapes (Chatwoot's Public Conversation and Public Message), and the frames
+ * live rooms send. Integer message_type and Unix seconds, as the widget reads them.
+ */
+import { CONTENT_TYPES, CONVERSATION_STATUSES, enumName } from "../domain/kernel/enums";
+import type { MessageWithSender } from "../domain/conversations/loader";
+import type { ContactRow } from "../domain/contacts/rows";
+import type { ConversationRow } from "../domain/conversations/rows";
+import type { InboxRow, WidgetChannelRow } from "../domain/inboxes/rows";
+import type { PublicContact, PublicConversation } from "../domain/widget/rows";
+import { senderView } from "./messages";
+import { unixSeconds } from "./time";
+
+/** Public Message: never a private note or an activity message (the domain filters those out). */
+export function publicMessageView({ message, sender }: MessageWithSender, displayId: number) {
+  return {
+    id: message.id,
+    content: message.content,
+    content_type: enumName(CONTENT_TYPES, message.contentType),
+    content_attributes: message.contentAttributes,
+    message_type: message.messageType,
+    created_at: unixSeconds(message.createdAt),
+    conversation_id: displayId,
+    sender: senderView(sender),
+    ...(message.echoId !== null && { echo_id: message.echoId }),
+  };
+}
+
+/** What the widget receives for its contact (create and show). */
+export function publicContactView({ contact, sourceId, pubsubToken }: PublicContact) {
+  return { id: contact.id, source_id: sourceId, pubsub_token: pubsubToken, name: contact.name, email: contact.email, phone_number: contact.phoneNumber };
+}
+
+/** The contact record after an update: everything the widget may know of its own contact. */
+export function publicContactRecordView(result: PublicContact) {
+  const { contact } = result;
+  return {
+    ...publicContactView(result),
+    identifier: contact.identifier,
+    avatar_url: contact.avatarUrl ?? "",
+    additional_attributes: contact.additionalAttributes,
+    custom_attributes: contact.customAttributes,
+    hmac_verified: result.hmacVerified,
+  };
+}
+
+export function publicConversationContactView(contact: ContactRow) {
+  return { id: contact.id, name: contact.name, email: contact.email, phone_number: contact.phoneNumber, identifier: contact.identifier, custom_attributes: contact.customAttributes };
+}
+
+/** Public Conversation: `messages` holds the latest public message (the full history is the messages list). */
+export function publicConversationView({ conversation: c, contact, lastMessage }: PublicConversation) {
+  return {
+    id: c.displayId,
+    uuid: c.uuid,
+    inbox_id: c.inboxId,
+    status: enumName(CONVERSATION_STATUSES, c.status),
+    contact_last_seen_at: unixSeconds(c.contactLastSeenAt),
+    agent_last_seen_at: unixSeconds(c.agentLastSeenAt),
+    custom_attributes: c.customAttributes,
+    messages: lastMessage ? [publicMessageView(lastMessage, c.displayId)] : [],
+    contact: contact ? publicConversationContactView(contact) : null,
+  };
+}
+
+/** GET /public/api/v1/inboxes/{inbox_identifier}: what a widget needs to render itself. */
+export function publicInboxView(inbox: InboxRow, widget: WidgetChannelRow | null) {
+  return {
+    identifier: inbox.identifier,
+    name: inbox.name,
+    channel_type: inbox.channelType,
+    timezone: inbox.timezone,
+    working_hours_enabled: inbox.workingHoursEnabled,
+    working_hours: inbox.workingHours,
+    out_of_office_message: inbox.outOfOfficeMessage,
+    csat_survey_enabled: inbox.csatSurveyEnabled,
+    greeting_enabled: inbox.greetingEnabled,
+    greeting_message: inbox.greetingMessage,
+    enable_email_collect: inbox.enableEmailCollect,
+    avatar_url: inbox.avatarUrl ?? "",
+    ...(widget && {
+      widget_color: widget.widgetColor,
+      welcome_title: widget.welcomeTitle,
+      welcome_tagline: widget.welcomeTagline,
+      reply_time: widget.replyTime,
+      pre_chat_form_enabled: widget.preChatFormEnabled,
+      pre_chat_form_options: widget.preChatFormOptions,
+    }),
+  };
+}
+
+/** A message as a live room frame carries it: the public shape, plus `private` for agents' sockets. */
+export const roomMessageView = (message: MessageWithSender, conversation: Pick<ConversationRow, "displayId">) => ({
+  ...publicMessageView(message, conversation.displayId),
+  private: message.message.private,
+});

@@ -1,0 +1,149 @@
+/**
+ * Who receives an event, read in one round trip with the event itself (reference §3.1):
+ * - account webhooks subscribed to the event (and not disabled);
+ * - the API-channel inbox's `webhook_url`, for every conversation, message and typing event of the inbox;
+ * - the agent bots with an `outgoing_url` connected to the inbox or assigned to the conversation, for
+ *   their events.
+ * Account webhooks, inbox callbacks and bots differ only in their URL, their secret and what they get.
+ */
+import { type SQL, and, eq, inArray, isNotNull, isNull, or, sql } from "drizzle-orm";
+import { type Database, schema } from "../db/client";
+import { type BatchResults, batch } from "../domain/kernel/batch";
+
+const { eventOutbox, webhooks, conversations, inboxes, apiChannels, agentBots, agentBotInboxes, messages } = schema;
+
+export type TargetType = "webhook" | "api_inbox" | "agent_bot" | "url";
+export type Target = { type: Exclude<TargetType, "url">; id: number };
+export type OutboxRow = typeof eventOutbox.$inferSelect;
+
+/** What an API inbox's callback gets: its conversations, messages and typing; never contact or inbox events. */
+export const API_INBOX_EVENTS: ReadonlySet<string> = new Set([
+  "conversation_created",
+  "conversation_updated",
+  "conversation_status_changed",
+  "message_created",
+  "message_updated",
+  "webwidget_triggered",
+  "conversation_typing_on",
+  "conversation_typing_off",
+]);
+
+/** What an agent bot gets (Chatwoot's AgentBotListener). */
+export const AGENT_BOT_EVENTS: ReadonlySet<string> = new Set([
+  "message_created",
+  "message_updated",
+  "webwidget_triggered",
+  "conversation_opened",
+  "conversation_resolved",
+  "conversation_updated",
+  "conversation_status_changed",
+]);
+
+/** The conversation an event is about: its subject, or the conversation of its message. */
+function conversationOfEvent(eventId: number) {
+  return sql<number>`(SELECT CASE ${eventOutbox.subjectType}
+    WHEN 'Conversation' THEN ${eventOutbox.subjectId}
+    WHEN 'Message' THEN (SELECT ${messages.conversationId} FROM ${messages} WHERE ${messages.id} = ${eventOutbox.subjectId})
+  END FROM ${eventOutbox} WHERE ${eventOutbox.id} = ${eventId})`;
+}
+
+const accountOfEvent = (eventId: number) => sql<number>`(SELECT ${eventOutbox.accountId} FROM ${eventOutbox} WHERE ${eventOutbox.id} = ${eventId})`;
+
+/**
+ * The statements that read everyone who may receive an event of `accountId` about `conversationId`
+ * (values, or subqueries of the outbox row so that the event and its targets come in one round trip).
+ */
+function recipientQueries(db: Database, accountId: number | SQL<number>, conversationId: number | SQL<number>) {
+  const inboxId = sql`(SELECT ${conversations.inboxId} FROM ${conversations} WHERE ${conversations.id} = ${conversationId})`;
+  const assignedBot = sql`(SELECT ${conversations.assigneeAgentBotId} FROM ${conversations} WHERE ${conversations.id} = ${conversationId})`;
+  return [
+    db
+      .select({ id: webhooks.id, subscriptions: webhooks.subscriptions })
+      .from(webhooks)
+      .where(and(sql`${webhooks.accountId} = ${accountId}`, eq(webhooks.webhookType, 0), isNull(webhooks.disabledAt))),
+    db
+      .select({ id: inboxes.id })
+      .from(inboxes)
+      .innerJoin(apiChannels, eq(apiChannels.id, inboxes.channelId))
+      .where(
+        and(
+          sql`${inboxes.id} = ${inboxId}`,
+          sql`${inboxes.accountId} = ${accountId}`,
+          eq(inboxes.channelType, "Channel::Api"),
+          isNotNull(apiChannels.webhookUrl),
+          sql`${apiChannels.webhookUrl} <> ''`,
+        ),
+      ),
+    db
+      .select({ id: agentBots.id })
+      .from(agentBots)
+      .where(
+        and(
+          isNotNull(agentBots.outgoingUrl),
+          sql`${agentBots.outgoingUrl} <> ''`,
+          or(isNull(agentBots.accountId), sql`${agentBots.accountId} = ${accountId}`),
+          or(
+            inArray(
+              agentBots.id,
+              db
+                .select({ id: agentBotInboxes.agentBotId })
+                .from(agentBotInboxes)
+                .where(and(sql`${agentBotInboxes.inboxId} = ${inboxId}`, eq(agentBotInboxes.status, 0))),
+            ),
+            sql`${agentBots.id} = ${assignedBot}`,
+          ),
+        ),
+      ),
+  ] as const;
+}
+
+/** Who receives `event`, of those `recipientQueries` read. */
+function recipientsOf(event: OutboxRow, [hooks, apiInboxes, bots]: BatchResults<ReturnType<typeof recipientQueries>>): Target[] {
+  return [
+    ...hooks.filter((h) => h.subscriptions.includes(event.eventName)).map((h) => ({ type: "webhook" as const, id: h.id })),
+    ...(API_INBOX_EVENTS.has(event.eventName) ? apiInboxes.map((i) => ({ type: "api_inbox" as const, id: i.id })) : []),
+    // one copy per bot, however it is connected
+    ...(AGENT_BOT_EVENTS.has(event.eventName) ? [...new Set(bots.map((b) => b.id))].map((id) => ({ type: "agent_bot" as const, id })) : []),
+  ];
+}
+
+/** The outbox event and everyone who should receive it; null when the event is gone (already handled). */
+export async function eventWithTargets(db: Database, eventId: number): Promise<{ event: OutboxRow; targets: Target[] } | null> {
+  const [events, ...targetRows] = await batch(db, [
+    db.select().from(eventOutbox).where(eq(eventOutbox.id, eventId)),
+    ...recipientQueries(db, accountOfEvent(eventId), conversationOfEvent(eventId)),
+  ]);
+  const event = events[0];
+  if (!event) return null;
+  return { event, targets: recipientsOf(event, targetRows) };
+}
+
+/** Everyone who should receive a live event (one with no outbox row: typing); it is about a conversation. */
+export async function liveEventTargets(db: Database, event: OutboxRow): Promise<Target[]> {
+  const targetRows = await batch(db, recipientQueries(db, event.accountId, event.subjectId));
+  return recipientsOf(event, targetRows);
+}
+
+export type ResolvedTarget = { url: string; secret: string | null; disabledReason: string | null } | null;
+
+/** Reads of a delivery's target by its type and id (one of them answers), for the batch of an attempt. */
+export function targetQueries(db: Database, deliveryId: number) {
+  const { webhookDeliveries: d } = schema;
+  const idOf = (type: TargetType) => sql`(SELECT ${d.targetId} FROM ${d} WHERE ${d.id} = ${deliveryId} AND ${d.targetType} = ${type})`;
+  const accountOf = sql`(SELECT ${d.accountId} FROM ${d} WHERE ${d.id} = ${deliveryId})`;
+  return [
+    db
+      .select({ url: webhooks.url, secret: webhooks.secret, disabledAt: webhooks.disabledAt, disabledReason: webhooks.disabledReason })
+      .from(webhooks)
+      .where(and(sql`${webhooks.id} = ${idOf("webhook")}`, sql`${webhooks.accountId} = ${accountOf}`)),
+    db
+      .select({ url: apiChannels.webhookUrl, secret: apiChannels.secret })
+      .from(inboxes)
+      .innerJoin(apiChannels, eq(apiChannels.id, inboxes.channelId))
+      .where(and(sql`${inboxes.id} = ${idOf("api_inbox")}`, sql`${inboxes.accountId} = ${accountOf}`, eq(inboxes.channelType, "Channel::Api"))),
+    db
+      .select({ url: agentBots.outgoingUrl, secret: agentBots.secret })
+      .from(agentBots)
+      .where(and(sql`${agentBots.id} = ${idOf("agent_bot")}`, or(isNull(agentBots.accountId), sql`${agentBots.accountId} = ${accountOf}`))),
+  ] as const;
+}
