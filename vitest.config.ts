@@ -18,7 +18,7 @@ export default defineConfig(async () => ({
   ],
   test: {
     include: ["test/**/*.test.ts"],
-    exclude: ["test/e2e/**"],
+    exclude: ["test/e2e/**", "test/libsql/**"],
     setupFiles: ["./test/support/apply-migrations.ts"],
   },
 }));

@@ -344,6 +344,9 @@ export const contacts = sqliteTable(
     uniqueIndex("contacts_account_phone_unique").on(t.accountId, t.phoneNumber).where(sql`phone_number IS NOT NULL`),
     uniqueIndex("contacts_account_identifier_unique").on(t.accountId, t.identifier).where(sql`identifier IS NOT NULL`),
     index("contacts_account_resolved_id").on(t.accountId, t.resolved, t.id),
+    // Every contact of an account in id order (listed or not): the scan a one- or two-character search
+    // needs, resumed from a cursor by an id range.
+    index("contacts_account_id").on(t.accountId, t.id),
     // One index per sort key of the contact list, over listed (resolved) contacts only: the page query
     // `WHERE account_id = ? AND resolved = 1 ORDER BY key, id LIMIT 15 OFFSET n` walks n + 15 entries.
     ...listIndexes(t),
@@ -506,6 +509,9 @@ export const taggings = sqliteTable(
   (t) => [
     uniqueIndex("taggings_taggable_tag_unique").on(t.taggableType, t.taggableId, t.tag),
     index("taggings_account_tag").on(t.accountId, t.taggableType, t.tag),
+    // Filters by label (contacts case-insensitively, conversations' `labels[]`): the tagged ids come from
+    // an index range, so a label filter reads its matches, not the account's taggings.
+    index("taggings_account_label_target").on(t.accountId, t.taggableType, sql`lower(${t.tag})`, t.taggableId),
   ],
 );
 

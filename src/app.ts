@@ -2,9 +2,9 @@ import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { requestId } from "hono/request-id";
 import pkg from "../package.json";
-import { createDb } from "./db/client";
+import { BOOKMARK_HEADER, connect } from "./db/connect";
 import { dispatchPendingEvents } from "./events/dispatch";
-import { QueryMeter, meterD1 } from "./db/metering";
+import { QueryMeter } from "./db/metering";
 import type { AppEnv } from "./http/app-env";
 import { normalizeBody } from "./http/body";
 import { tooLarge } from "./domain/kernel/errors";
@@ -19,13 +19,21 @@ export const app = new Hono<AppEnv>({ strict: false });
 
 app.use("*", requestId());
 
-/** Every request gets a metered database; the cost goes out in the Server-Timing header. */
+/**
+ * Every request gets a metered database; the cost goes out in the Server-Timing header. On D1 it is a
+ * session that starts from the client's bookmark and hands the new one back (src/db/connect.ts), so a
+ * client reads its own writes even when a read replica answers.
+ */
 app.use("*", async (c, next) => {
   const meter = new QueryMeter();
+  const writes = !["GET", "HEAD", "OPTIONS"].includes(c.req.method);
+  const connection = connect(c.env, { meter, bookmark: c.req.header(BOOKMARK_HEADER), writes });
   c.set("meter", meter);
-  c.set("db", createDb(meterD1(c.env.DB, meter)));
+  c.set("db", connection.db);
   await next();
   c.header("Server-Timing", meter.serverTiming());
+  const bookmark = connection.bookmark();
+  if (bookmark) c.header(BOOKMARK_HEADER, bookmark);
 });
 
 /**

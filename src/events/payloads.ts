@@ -13,10 +13,10 @@ import { inboxView } from "../views/inboxes";
 import { contactPushView, senderView } from "../views/messages";
 import { iso } from "../views/time";
 import { batch } from "../domain/kernel/batch";
+import type { OutboxRow } from "./outbox";
 
 const { accounts, contacts, contactInboxes, conversations, inboxes, messages, users } = schema;
 
-export type OutboxRow = typeof schema.eventOutbox.$inferSelect;
 type Payload = Record<string, unknown>;
 type Builder = (db: Database, env: Env, event: OutboxRow) => Promise<Payload | null>;
 

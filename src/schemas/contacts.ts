@@ -44,8 +44,12 @@ const Page = z
   .refine((v) => Number(v) >= 1 && Number(v) <= 1_000_000, { error: "must be between 1 and 1000000" })
   .optional();
 
+/** An opaque cursor from a previous page's `meta.next_cursor` (or `Link` header); replaces `page`. */
+const Cursor = z.string().min(1).max(2048).regex(/^[A-Za-z0-9_-]+$/, { error: "is not a cursor this list gave out" }).optional();
+
 const listFields = {
   page: Page,
+  cursor: Cursor,
   sort: Sort,
   /** Chatwoot includes contact inboxes unless this is exactly "false". */
   include_contact_inboxes: z.string().optional(),

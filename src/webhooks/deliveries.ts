@@ -17,7 +17,8 @@ import { onFinalFailure } from "../domain/conversations/delivery-failures";
 import { type AttemptOutcome, postDelivery } from "./post";
 import { RETRY_WINDOW_MS, hopDelaySeconds, nextAttemptAt } from "./schedule";
 import { FORBIDDEN_TARGET_MESSAGE, isForbiddenTarget, targetPolicy } from "./target-url";
-import { type OutboxRow, type Target, type TargetType, eventWithTargets, liveEventTargets, targetQueries } from "./targets";
+import type { OutboxRow } from "../events/outbox";
+import { type Target, type TargetType, eventWithTargets, liveEventTargets, targetQueries } from "./targets";
 
 const { webhooks, webhookDeliveries, webhookDeliveryAttempts } = schema;
 

@@ -5,6 +5,7 @@
  */
 import { type Reply, call, get, post } from "../support/http";
 import { addToAccount, createUser, createWorld } from "../support/world";
+import { firstDelivery } from "../support/deliveries";
 
 function must(res: Reply, what: string) {
   if (res.status !== 200) throw new Error(`${what} failed: ${res.status} ${JSON.stringify(res.body)}`);
@@ -12,16 +13,6 @@ function must(res: Reply, what: string) {
 }
 
 export type Tenant = Awaited<ReturnType<typeof buildTenant>>;
-
-/** The first delivery of a log (a webhook's, an inbox's or a bot's), once the queue has made it. */
-async function firstDelivery(path: string, key: string): Promise<{ id: number }> {
-  for (let i = 0; i < 200; i++) {
-    const res = await get(path, key);
-    if (res.status === 200 && res.body.payload.length > 0) return res.body.payload.at(-1);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error(`no delivery appeared in ${path}`);
-}
 
 /**
  * An account with an administrator, an agent (member of `inboxId` only), a second agent (member of

@@ -20,6 +20,7 @@ import { randomToken } from "../identity/keys";
 import { type AccountScope } from "../kernel/scope";
 import { type ErrorEntry, invalid, notFound } from "../kernel/errors";
 import { type ContactRow } from "./rows";
+import { reindexContacts, unindexContacts } from "./search-index";
 import type { InboxRow } from "../inboxes/rows";
 
 const { contacts, contactInboxes, inboxes, taggings, conversations, messages } = schema;
@@ -189,6 +190,7 @@ export async function createContact(
   const sourceId = inboxRows[0] ? newSourceId(input.sourceId) : null;
   const writes: Statement[] = [
     db.insert(contacts).values({ ...values, accountId, createdAt: at, updatedAt: at }),
+    ...reindexContacts(db, sql`SELECT ${contactId}`),
     ...(values.resolved ? [resolvedCounter(scope, 1)] : []),
     ...(inboxRows[0] && sourceId ? [contactInboxInsert(scope, contactId, inboxRows[0].id, sourceId, input.hmacVerified)] : []),
     eventStatement(db, { accountId, eventName: "contact_created", subjectType: "Contact", subjectId: contactId }),
@@ -250,6 +252,7 @@ export async function writeContactChange(
   }
   const { name, email, phoneNumber, identifier, blocked, avatarUrl, additionalAttributes, customAttributes } = after;
   const derived = derivedContactColumns(after);
+  const searchable = (["name", "email", "phoneNumber", "identifier"] as const).some((k) => before[k] !== after[k]);
   const writes: Statement[] = [
     ...precede,
     resolvedCounter(scope, sql<number>`${derived.resolved ? 1 : 0} - ${storedResolved(before.id)}`),
@@ -257,6 +260,7 @@ export async function writeContactChange(
       .update(contacts)
       .set({ name, email, phoneNumber, identifier, blocked, avatarUrl, additionalAttributes, customAttributes, ...derived, updatedAt: now() })
       .where(and(eq(contacts.id, before.id), eq(contacts.accountId, accountId))),
+    ...(searchable ? reindexContacts(db, sql`SELECT ${before.id}`) : []),
     ...(changes.length > 0
       ? [eventStatement(db, { accountId, eventName: "contact_updated", subjectType: "Contact", subjectId: before.id, data: { changed_attributes: changes } })]
       : []),
@@ -295,6 +299,7 @@ export async function deleteContact(scope: AccountScope, contactId: number): Pro
     db.delete(conversations).where(and(own(conversations), eq(conversations.contactId, contactId))),
     db.delete(taggings).where(and(own(taggings), eq(taggings.taggableType, "Contact"), eq(taggings.taggableId, contactId))),
     db.delete(contactInboxes).where(and(own(contactInboxes), eq(contactInboxes.contactId, contactId))),
+    unindexContacts(db, sql`SELECT ${contactId}`),
     db.delete(contacts).where(and(own(contacts), eq(contacts.id, contactId))),
   ]);
 }

@@ -4,18 +4,9 @@
  * split across test files (each test file has its own database).
  */
 import { createWorld, createUser } from "../../support/world";
-import { get, post } from "../../support/http";
+import { post } from "../../support/http";
 import type { Route } from "./driver";
-
-/** The first delivery of a log (a webhook's, the inbox's, the bot's), once the queue has made it. */
-async function firstDelivery(path: string, key: string): Promise<{ id: number }> {
-  for (let i = 0; i < 200; i++) {
-    const res = await get(path, key);
-    if (res.status === 200 && res.body.payload.length > 0) return res.body.payload.at(-1);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error(`no delivery appeared in ${path}`);
-}
+import { firstDelivery } from "../../support/deliveries";
 
 async function made(path: string, key: string | null, body: unknown): Promise<any> {
   const res = await post(path, key, body);
