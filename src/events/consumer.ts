@@ -7,6 +7,7 @@
  * Messages of a batch are handled concurrently: one slow receiver does not hold up the others. A
  * message is acked once its step is recorded; a failure of our own (database, queue) retries it.
  */
+import { configureFileLinks } from "../views/attachments";
 import { createDb, type Database } from "../db/client";
 import { runAutomationForEvent } from "../domain/automation/engine";
 import { wakeSnoozedConversations } from "../domain/conversations/snoozes";
@@ -27,6 +28,8 @@ const EVENT_CONSUMERS: Array<(db: Database, env: Env, eventId: number) => Promis
 
 export async function consumeQueue(batch: MessageBatch<QueueMessage>, env: Env) {
   const db = createDb(env.DB);
+  // payloads carry signed file URLs; outside a request they point at the configured address
+  configureFileLinks(env.ATTACHMENT_URL_SECRET, env.FILES_BASE_URL);
   const handledEvents: number[] = [];
   await Promise.all(
     batch.messages.map(async (message) => {

@@ -22,7 +22,10 @@ describe("npm start", () => {
     let server = await start(port);
     let accountId: number;
     try {
+      // the banner (with the key) comes once the server answers, and only once
+      await expect.poll(() => server.output(), { timeout: 10_000 }).toContain("edgedesk is serving");
       expect(server.output()).toContain(token);
+      expect(server.output().split("edgedesk is serving").length - 1).toBe(1);
 
       const account = await call(server.base, "POST", "/platform/api/v1/accounts", token, { name: "E2E Inc" });
       expect(account.status).toBe(200);
