@@ -79,6 +79,10 @@ export async function buildTenant(name: string, slug: string, conversations = 1)
   const conversationId = conversationIds.at(-1)!;
   const message = must(await post(`${base}/conversations/${conversationId}/messages`, a, { content: `${name} secret`, message_type: "outgoing" }), "message");
   must(await post(`${base}/conversations/${conversationId}/labels`, a, { labels: [`${slug}-vip`] }), "conversation label");
+  const fileForm = new FormData();
+  fileForm.append("content", `${name} file`);
+  fileForm.append("attachments[]", new File([new TextEncoder().encode("%PDF-1.7\nsecret")], "secret.pdf"));
+  const fileMessage = must(await call("POST", `${base}/conversations/${conversationId}/messages`, { key: a, rawBody: fileForm }), "message with a file");
   // a conversation in the inbox the agent is not a member of, outside the agent's team
   const hidden = must(await post(`${base}/conversations`, a, { inbox_id: otherInbox.id, contact_id: mergee.id }), "hidden conversation");
   // the bot serves that inbox just long enough to be sent the hidden message (left connected, it would
@@ -130,6 +134,7 @@ export async function buildTenant(name: string, slug: string, conversations = 1)
     conversationId,
     hiddenConversationId: hidden.id as number,
     message,
+    fileMessage,
     portal,
     portalSlug,
     category,
@@ -169,6 +174,7 @@ export function snapshotPaths(t: Tenant): Array<[string, string]> {
     [c, t.admin.key],
     [`${c}/messages`, t.admin.key],
     [`${c}/labels`, t.admin.key],
+    [`${c}/attachments`, t.admin.key],
     [p, t.admin.key],
     [`${p}/categories`, t.admin.key],
     [`${p}/articles`, t.admin.key],
@@ -304,6 +310,7 @@ export function catalogue(t: Tenant): Route[] {
     r("PUT", `${b}/automation_rules/${t.automationRule.id}`, { name: "Changed" }, admin),
     r("POST", `${b}/automation_rules/${t.automationRule.id}/clone`, undefined, admin),
     r("DELETE", `${b}/automation_rules/${t.automationRule.id}`, undefined, admin),
+    r("POST", `${b}/automation_rules/attach_file`, undefined, admin),
     r("POST", `${b}/webhooks/${t.webhook.id}/reset_secret`, undefined, admin),
     r("GET", `${b}/webhooks/${t.webhook.id}/deliveries`, undefined, admin),
     r("GET", `${b}/webhooks/${t.webhook.id}/deliveries/${t.delivery.id}`, undefined, admin),
@@ -328,6 +335,8 @@ export function catalogue(t: Tenant): Route[] {
     r("POST", `${b}/conversations/filter`, { payload: [{ attribute_key: "status", filter_operator: "equal_to", values: ["open"], query_operator: null }] }),
     r("POST", `${b}/conversations`, { inbox_id: t.inbox.id, contact_id: t.contact.id }, bot),
     r("GET", c),
+    r("DELETE", c, undefined, admin),
+    r("GET", `${c}/attachments`),
     r("PATCH", c, { priority: "high" }, bot),
     r("PUT", c, { priority: "high" }, bot),
     r("POST", `${c}/toggle_status`, { status: "resolved" }, bot),

@@ -9,6 +9,7 @@ import type { AttributeDefinition } from "../custom-attributes/rows";
 import { ATTRIBUTE_DISPLAY_TYPES, enumName } from "../kernel/enums";
 import { type ErrorEntry, invalid } from "../kernel/errors";
 import { contactSearchIds, trigramPhrase } from "./search-index";
+import { unionAll } from "../../db/chunks";
 
 export type FilterCondition = {
   attribute_key: string;
@@ -264,6 +265,6 @@ export function compileContactFilter(accountId: number, conditions: FilterCondit
   const served = branches.every((b) => b !== null);
   return {
     where: sql`(${sql.join(parts)})`,
-    candidates: served ? sql.join(branches as SQL[], sql` UNION ALL `) : null,
+    candidates: served ? unionAll(branches as SQL[]) : null,
   };
 }

@@ -32,6 +32,8 @@ export async function buildWorld() {
   const botDelivery = await firstDelivery(`${base}/agent_bots/${bot.id}/deliveries`, admin.key);
   await made(`${base}/inboxes/${inbox.id}/set_agent_bot`, admin.key, { agent_bot: null });
   const inboxDelivery = await firstDelivery(`${base}/inboxes/${inbox.id}/deliveries`, admin.key);
+  // deleted by the table's DELETE /conversations/:id, apart from the conversation the other routes use
+  const deletable = await made(`${base}/conversations`, admin.key, { inbox_id: inbox.id, contact_id: contact.id });
   const team = await made(`${base}/teams`, admin.key, { name: "Tier 1" });
   const label = await made(`${base}/labels`, admin.key, { title: "vip" });
   const canned = await made(`${base}/canned_responses`, admin.key, { short_code: "hi", content: "Hello!" });
@@ -71,6 +73,7 @@ export async function buildWorld() {
     contact,
     other,
     conversation,
+    deletable,
     message,
     team,
     label,
@@ -282,6 +285,7 @@ export function routeTable(w: World): Record<Group, Route[]> {
       r("PUT", "/automation_rules/:id", { id: w.automationRule.id }, { body: ruleShape, valid: ruleValid }),
       r("POST", "/automation_rules/:id/clone", { id: w.automationRule.id }),
       r("DELETE", "/automation_rules/:id", { id: w.automationRule.id }),
+      r("POST", "/automation_rules/attach_file", {}),
       r("POST", "/webhooks/:id/reset_secret", { id: w.webhook.id }),
       r("GET", "/webhooks/:id/deliveries", { id: w.webhook.id }, { query: { page: "n", status: "e", event: "s" } }),
       r("GET", "/webhooks/:id/deliveries/:delivery_id", { id: w.webhook.id, delivery_id: w.webhookDelivery.id }),
@@ -356,6 +360,8 @@ export function routeTable(w: World): Record<Group, Route[]> {
       r("PATCH", "/conversations/:conversation_id/messages/:message_id", { ...cid, message_id: w.message.id }, { body: { status: "e", external_error: "s" } }),
       r("PUT", "/conversations/:conversation_id/messages/:message_id", { ...cid, message_id: w.message.id }, { body: { status: "e", external_error: "s" } }),
       r("DELETE", "/conversations/:conversation_id/messages/:message_id", { ...cid, message_id: w.message.id }),
+      r("GET", "/conversations/:conversation_id/attachments", cid, { query: { page: "n" } }),
+      r("DELETE", "/conversations/:conversation_id", { conversation_id: w.deletable.id }),
     ],
     "help-center": [
       r("GET", "/portals", {}),
@@ -426,6 +432,14 @@ function widgetRoutes(w: World): Route[] {
       valid: { submitted_values: [{ value: "x" }] },
     }),
     pr("POST", `${conversation}/toggle_status`),
+    // a signed file URL: no key, and never a 5xx whatever the path and the signature
+    {
+      method: "GET",
+      path: "/files/:collection/:account_id/:file_id/:file_name",
+      params: { collection: "attachments", account_id: w.accountId, file_id: 1, file_name: "x.pdf" },
+      key: null,
+      query: { expires: "n", signature: "s" },
+    },
     { method: "GET", path: "/api/v1/live", params: {}, key: null, query: { ticket: "s" } },
   ];
 }
