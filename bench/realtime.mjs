@@ -10,34 +10,11 @@
 // A Node script rather than a workerd test: a real socket client over TCP, and a clock finer than
 // workerd's (which only advances on I/O). Needs Node 22 (global WebSocket): `npm run` puts the
 // project's own Node first on PATH.
-import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { parseArgs } from "node:util";
-import { root } from "../scripts/lib/wrangler.mjs";
+import { benchLog, boundedOptions, httpClient, percentile, sleep, startLocalServer } from "./lib/local-server.mjs";
 
-const { values: args } = parseArgs({
-  options: {
-    messages: { type: "string", default: "100" },
-    burst: { type: "string", default: "300" },
-    concurrency: { type: "string", default: "8" },
-  },
-});
 /** Bounded on purpose: a few hundred requests on a shared 2-core machine. */
-const bounded = (name, value, max) => {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1 || n > max) {
-    console.error(`--${name} must be an integer from 1 to ${max}, got ${value}`);
-    process.exit(2);
-  }
-  return n;
-};
-const MESSAGES = bounded("messages", args.messages, 1000);
-const BURST = bounded("burst", args.burst, 2000);
-const CONCURRENCY = bounded("concurrency", args.concurrency, 32);
+const { messages: MESSAGES, burst: BURST, concurrency: CONCURRENCY } = boundedOptions({ messages: [100, 1000], burst: [300, 2000], concurrency: [8, 32] });
 const WARMUP = 5;
 const ROUNDS = 3;
 const FRAME_TIMEOUT_MS = 5_000;
@@ -49,110 +26,14 @@ if (typeof WebSocket !== "function") {
   process.exit(2);
 }
 
-const startedAt = performance.now();
-const log = (line) => console.log(`[bench:realtime ${((performance.now() - startedAt) / 1000).toFixed(1).padStart(5)} s] ${line}`);
-
-// ---------------------------------------------------------------------------------------------------
-// The server: `npm start` in its own process group, so that stopping it ends wrangler and workerd too.
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.on("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-const dataDir = mkdtempSync(join(tmpdir(), "edgedesk-bench-realtime-"));
-const platformToken = randomBytes(24).toString("hex");
-let server = null;
-let serverOutput = "";
-
-/** Stops the server's whole process group: politely, then for sure. */
-async function stopServer() {
-  if (!server || server.exitCode !== null) return;
-  const exited = new Promise((r) => server.once("exit", r));
-  signalServer("SIGTERM");
-  await Promise.race([exited, sleep(10_000)]);
-  signalServer("SIGKILL");
-}
-
-function signalServer(signal) {
-  try {
-    if (server) process.kill(-server.pid, signal);
-  } catch {
-    // already gone
-  }
-}
-
-/** Last resort when the run ends early (error, deadline, Ctrl-C): nothing may outlive the bench. */
-function cleanUp() {
-  if (server && server.exitCode === null) signalServer("SIGKILL");
-  rmSync(dataDir, { recursive: true, force: true });
-}
-process.on("exit", cleanUp);
-for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => process.exit(130));
-const deadline = setTimeout(() => {
-  console.error(`bench:realtime gave up after ${DEADLINE_MS / 1000} s`);
-  process.exit(1);
-}, DEADLINE_MS);
-
-async function startServer() {
-  const port = await freePort();
-  server = spawn(process.execPath, [join(root, "scripts", "start.mjs"), "--port", String(port), "--persist-to", dataDir], {
-    cwd: root,
-    env: { ...process.env, DESK_PLATFORM_TOKEN: platformToken },
-    detached: true,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  server.stdout.on("data", (d) => (serverOutput += d));
-  server.stderr.on("data", (d) => (serverOutput += d));
-  const base = `http://127.0.0.1:${port}`;
-  const until = Date.now() + 180_000;
-  while (Date.now() < until) {
-    if (server.exitCode !== null) throw new Error(`npm start exited:\n${serverOutput}`);
-    if (await fetch(`${base}/api`).then((r) => r.ok, () => false)) return base;
-    await sleep(500);
-  }
-  throw new Error(`the server did not answer within 180 s:\n${serverOutput}`);
-}
-
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const log = benchLog("realtime");
 
 // ---------------------------------------------------------------------------------------------------
 // HTTP and sockets
 
 let base = "";
-
-async function call(method, path, { key, body } = {}) {
-  const headers = {};
-  if (key) headers.api_access_token = key;
-  if (body !== undefined) headers["content-type"] = "application/json";
-  const res = await fetch(base + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  const text = await res.text();
-  let parsed = text;
-  try {
-    parsed = text ? JSON.parse(text) : null;
-  } catch {
-    // keep the text for the error message
-  }
-  return { status: res.status, body: parsed, timing: parseTiming(res.headers.get("server-timing")) };
-}
-
-/** The database cost the Worker reports for the request (see src/app.ts). */
-function parseTiming(header) {
-  const value = (name) => Number(new RegExp(`${name};desc="(\\d+)"`).exec(header ?? "")?.[1] ?? 0);
-  return { roundTrips: value("db-round-trips"), rowsRead: value("db-rows-read"), rowsWritten: value("db-rows-written") };
-}
-
-async function must(method, path, options) {
-  const res = await call(method, path, options);
-  if (res.status !== 200) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body;
-}
+let call;
+let must;
 
 /** A subscribed room socket that stamps every frame with the local clock as it arrives. */
 function openSocket(path) {
@@ -201,9 +82,6 @@ function openSocket(path) {
 // ---------------------------------------------------------------------------------------------------
 // Statistics
 
-const sorted = (xs) => [...xs].sort((a, b) => a - b);
-/** Nearest-rank percentile. */
-const percentile = (xs, p) => sorted(xs)[Math.max(0, Math.ceil((p / 100) * xs.length) - 1)];
 const ms = (x) => x.toFixed(2);
 const summary = (xs) => ({ median: percentile(xs, 50), p95: percentile(xs, 95), max: Math.max(...xs) });
 
@@ -232,8 +110,11 @@ async function burst(total, label, request) {
 // ---------------------------------------------------------------------------------------------------
 
 async function main() {
-  log(`starting npm start on a free loopback port (data in ${dataDir})...`);
-  base = await startServer();
+  log("starting npm start on a free loopback port with a throw-away data directory...");
+  server = await startLocalServer({ name: "realtime", deadlineMs: DEADLINE_MS });
+  const platformToken = server.platformToken;
+  base = server.base;
+  ({ call, must } = httpClient(base));
   log(`server answers on ${base}`);
 
   const account = await must("POST", "/platform/api/v1/accounts", { key: platformToken, body: { name: "Realtime bench" } });
@@ -374,14 +255,15 @@ async function main() {
   console.log(table);
 }
 
+let server = null;
+
 main()
   .then(async () => {
-    clearTimeout(deadline);
-    await stopServer();
+    await server.stop();
     process.exit(0);
   })
   .catch((error) => {
     console.error(error instanceof Error ? error.stack : error);
-    if (serverOutput) console.error(`--- server output (last 4000 characters) ---\n${serverOutput.slice(-4000)}`);
+    if (server) console.error(`--- server output (last 4000 characters) ---\n${server.output()}`);
     process.exit(1);
   });

@@ -132,6 +132,11 @@ function foreignIds(): Array<[string, Foreign]> {
     { method: "PUT", path: `${a}/agent_bots/${B.bot.id}`, body: { name: "Mine" }, expect: 404 },
     { method: "DELETE", path: `${a}/agent_bots/${B.bot.id}`, expect: 404 },
     { method: "POST", path: `${a}/agent_bots/${B.bot.id}/reset_access_token`, expect: 404 },
+    { method: "GET", path: `${a}/agent_bots/${B.bot.id}/deliveries`, expect: 404 },
+    { method: "GET", path: `${a}/agent_bots/${B.bot.id}/deliveries/${B.botDelivery.id}`, expect: 404 },
+    { method: "POST", path: `${a}/agent_bots/${B.bot.id}/deliveries/${B.botDelivery.id}/redeliver`, expect: 404 },
+    { method: "GET", path: `${a}/agent_bots/${A.bot.id}/deliveries/${B.botDelivery.id}`, expect: 404 },
+    { method: "POST", path: `${a}/agent_bots/${A.bot.id}/deliveries/${B.botDelivery.id}/redeliver`, expect: 404 },
     // inboxes
     { method: "GET", path: `${a}/inboxes/${B.inbox.id}`, expect: 404 },
     { method: "PATCH", path: `${a}/inboxes/${B.inbox.id}`, body: { name: "Mine" }, expect: 404 },
@@ -141,6 +146,11 @@ function foreignIds(): Array<[string, Foreign]> {
     { method: "GET", path: `${a}/inboxes/${B.inbox.id}/agent_bot`, expect: 404 },
     { method: "POST", path: `${a}/inboxes/${B.inbox.id}/set_agent_bot`, body: { agent_bot: A.bot.id }, expect: 404 },
     { method: "POST", path: `${a}/inboxes/${A.inbox.id}/set_agent_bot`, body: { agent_bot: B.bot.id }, expect: 422, field: "agent_bot" },
+    { method: "GET", path: `${a}/inboxes/${B.inbox.id}/deliveries`, expect: 404 },
+    { method: "GET", path: `${a}/inboxes/${B.inbox.id}/deliveries/${B.inboxDelivery.id}`, expect: 404 },
+    { method: "POST", path: `${a}/inboxes/${B.inbox.id}/deliveries/${B.inboxDelivery.id}/redeliver`, expect: 404 },
+    { method: "GET", path: `${a}/inboxes/${A.inbox.id}/deliveries/${B.inboxDelivery.id}`, expect: 404 },
+    { method: "POST", path: `${a}/inboxes/${A.inbox.id}/deliveries/${B.inboxDelivery.id}/redeliver`, expect: 404 },
     // inbox members: B's inbox, B's users
     { method: "GET", path: `${a}/inbox_members/${B.inbox.id}`, expect: 404 },
     { method: "POST", path: `${a}/inbox_members`, body: { inbox_id: B.inbox.id, user_ids: [A.agent.id] }, expect: 404 },

@@ -26,12 +26,16 @@ export async function buildTenant(name: string, slug: string, conversations = 1)
   await addToAccount(world.platformKey, world.accountId, outsider.id, "agent");
   const a = admin.key;
 
-  const inbox = must(await post(`${base}/inboxes`, a, { name: `${name} Support`, channel: { type: "api" } }), "inbox");
+  // its callback (on the test network, which accepts everything) leaves deliveries in the inbox's log
+  const inbox = must(
+    await post(`${base}/inboxes`, a, { name: `${name} Support`, channel: { type: "api", webhook_url: `https://${slug}.example.com/inbox-callback` } }),
+    "inbox",
+  );
   const otherInbox = must(await post(`${base}/inboxes`, a, { name: `${name} Sales`, channel: { type: "api" } }), "inbox 2");
   must(await post(`${base}/inbox_members`, a, { inbox_id: inbox.id, user_ids: [agent.id] }), "inbox member");
   const team = must(await post(`${base}/teams`, a, { name: `${name} Team` }), "team");
   must(await post(`${base}/teams/${team.id}/team_members`, a, { user_ids: [agent.id] }), "team member");
-  const bot = must(await post(`${base}/agent_bots`, a, { name: `${name} Bot` }), "agent bot");
+  const bot = must(await post(`${base}/agent_bots`, a, { name: `${name} Bot`, outgoing_url: `https://${slug}.example.com/bot` }), "agent bot");
   const canned = must(await post(`${base}/canned_responses`, a, { short_code: `${slug}-hi`, content: "Hello" }), "canned response");
   const label = must(await post(`${base}/labels`, a, { title: `${slug}-vip`, description: "VIP" }), "label");
   const definition = must(
@@ -81,9 +85,15 @@ export async function buildTenant(name: string, slug: string, conversations = 1)
   const fileMessage = must(await call("POST", `${base}/conversations/${conversationId}/messages`, { key: a, rawBody: fileForm }), "message with a file");
   // a conversation in the inbox the agent is not a member of, outside the agent's team
   const hidden = must(await post(`${base}/conversations`, a, { inbox_id: otherInbox.id, contact_id: mergee.id }), "hidden conversation");
+  // the bot serves that inbox just long enough to be sent the hidden message (left connected, it would
+  // make later conversations there pending)
+  must(await post(`${base}/inboxes/${otherInbox.id}/set_agent_bot`, a, { agent_bot: bot.id }), "bot connection");
   must(await post(`${base}/conversations/${hidden.id}/messages`, a, { content: `${name} hidden`, message_type: "outgoing" }), "hidden message");
 
   const delivery = await firstDelivery(`${base}/webhooks/${webhook.id}/deliveries`, a);
+  const inboxDelivery = await firstDelivery(`${base}/inboxes/${inbox.id}/deliveries`, a);
+  const botDelivery = await firstDelivery(`${base}/agent_bots/${bot.id}/deliveries`, a);
+  must(await post(`${base}/inboxes/${otherInbox.id}/set_agent_bot`, a, { agent_bot: null }), "bot disconnection");
 
   const portalSlug = `${slug}-help`;
   const portal = must(await post(`${base}/portals`, a, { name: `${name} Help`, slug: portalSlug }), "portal");
@@ -115,6 +125,8 @@ export async function buildTenant(name: string, slug: string, conversations = 1)
     webhook,
     automationRule,
     delivery,
+    inboxDelivery,
+    botDelivery,
     dashboardApp,
     contact,
     mergee,
@@ -220,6 +232,9 @@ export function catalogue(t: Tenant): Route[] {
     r("PATCH", `${b}/agent_bots/${t.bot.id}`, { name: "Renamed" }, admin),
     r("PUT", `${b}/agent_bots/${t.bot.id}`, { name: "Renamed" }, admin),
     r("DELETE", `${b}/agent_bots/${t.bot.id}`, undefined, admin),
+    r("GET", `${b}/agent_bots/${t.bot.id}/deliveries`, undefined, admin),
+    r("GET", `${b}/agent_bots/${t.bot.id}/deliveries/${t.botDelivery.id}`, undefined, admin),
+    r("POST", `${b}/agent_bots/${t.bot.id}/deliveries/${t.botDelivery.id}/redeliver`, undefined, admin),
     // inboxes
     r("GET", `${b}/inboxes`),
     r("POST", `${b}/inboxes`, { name: "Another", channel: { type: "api" } }, admin),
@@ -230,6 +245,9 @@ export function catalogue(t: Tenant): Route[] {
     r("PATCH", `${b}/inboxes/${t.inbox.id}`, { name: "Renamed" }, admin),
     r("PUT", `${b}/inboxes/${t.inbox.id}`, { name: "Renamed" }, admin),
     r("DELETE", `${b}/inboxes/${t.inbox.id}`, undefined, admin),
+    r("GET", `${b}/inboxes/${t.inbox.id}/deliveries`, undefined, admin),
+    r("GET", `${b}/inboxes/${t.inbox.id}/deliveries/${t.inboxDelivery.id}`, undefined, admin),
+    r("POST", `${b}/inboxes/${t.inbox.id}/deliveries/${t.inboxDelivery.id}/redeliver`, undefined, admin),
     // inbox members
     r("GET", `${b}/inbox_members/${t.inbox.id}`),
     r("POST", `${b}/inbox_members`, { inbox_id: t.inbox.id, user_ids: [t.outsider.id] }, admin),

@@ -15,6 +15,7 @@ import { validate } from "../../http/validate";
 import { AccountAgentBotCreate, AccountAgentBotUpdate } from "../../schemas/agent-bots";
 import { IdParam } from "../../schemas/common";
 import { accountAgentBotView } from "../../views/agent-bots";
+import { deliveryLogApi } from "./delivery-log";
 
 const toBotInput = (body: z.infer<typeof AccountAgentBotUpdate>) => ({
   name: body.name,
@@ -47,4 +48,6 @@ export const agentBotsApi = new Hono<AppEnv>()
   .delete("/:id", requireAdministrator, validate("param", IdParam), async (c) => {
     await deleteAccountAgentBot(accountScope(c), c.req.valid("param").id);
     return c.json({});
-  });
+  })
+  // what the bot's outgoing_url was sent (administrators; the account's own bots, not system bots)
+  .route("/", deliveryLogApi("agent_bot"));

@@ -10,6 +10,7 @@ import { InboxCreate, InboxUpdate, SetAgentBot } from "../../schemas/inboxes";
 import { agentsView } from "../../views/agents";
 import { accountAgentBotView } from "../../views/agent-bots";
 import { inboxView } from "../../views/inboxes";
+import { deliveryLogApi } from "./delivery-log";
 
 type InboxBody = z.infer<typeof InboxUpdate>;
 type ChannelBody = NonNullable<InboxBody["channel"]>;
@@ -84,4 +85,6 @@ export const inboxesApi = new Hono<AppEnv>()
   .delete("/:id", requireAdministrator, validate("param", IdParam), async (c) => {
     await deleteInbox(accountScope(c), c.req.valid("param").id);
     return c.json({ message: "The inbox has been deleted." });
-  });
+  })
+  // what the API channel's webhook_url was sent (administrators)
+  .route("/", deliveryLogApi("api_inbox"));

@@ -26,7 +26,7 @@ export const platformAgentBots = new Hono<AppEnv>()
     const scope = platformScope(c);
     // A bot may belong to an account only when this app created that account (Chatwoot does not check).
     const accountId = body.account_id ? (await ownedAccount(scope, body.account_id)).id : null;
-    const record = await createAgentBot(scope.db, accountId, { ...toBotInput(body), name: body.name }, scope);
+    const record = await createAgentBot(scope, accountId, { ...toBotInput(body), name: body.name }, scope);
     return c.json(view(record));
   })
   .get("/:id", validate("param", IdParam), async (c) => c.json(view(await ownedAgentBot(platformScope(c), c.req.valid("param").id))))
@@ -36,7 +36,7 @@ export const platformAgentBots = new Hono<AppEnv>()
     const body = c.req.valid("json");
     if (body.account_id) await ownedAccount(scope, body.account_id);
     const input = { ...toBotInput(body), ...(body.account_id !== undefined && { accountId: body.account_id }) };
-    return c.json(view(await updateAgentBot(scope.db, bot, input)));
+    return c.json(view(await updateAgentBot(scope, bot, input)));
   })
   .delete("/:id", validate("param", IdParam), async (c) => {
     const scope = platformScope(c);
@@ -47,5 +47,5 @@ export const platformAgentBots = new Hono<AppEnv>()
   .delete("/:id/avatar", validate("param", IdParam), async (c) => {
     const scope = platformScope(c);
     const { bot } = await ownedAgentBot(scope, c.req.valid("param").id);
-    return c.json(view(await updateAgentBot(scope.db, bot, { avatarUrl: null })));
+    return c.json(view(await updateAgentBot(scope, bot, { avatarUrl: null })));
   });

@@ -17,13 +17,21 @@ async function made(path: string, key: string | null, body: unknown): Promise<an
 export async function buildWorld() {
   const world = await createWorld("Hostile");
   const { base, admin, agent, platformKey } = world;
-  const inbox = await made(`${base}/inboxes`, admin.key, { name: "Support", channel: { type: "api" } });
+  // its callback goes to the test network (which accepts everything) and fills the inbox's delivery log
+  const inbox = await made(`${base}/inboxes`, admin.key, { name: "Support", channel: { type: "api", webhook_url: "https://hooks.example.com/inbox" } });
   // before the contact, whose contact_created leaves a delivery in its log
   const webhook = (await made(`${base}/webhooks`, admin.key, { url: "https://hooks.example.com/in" })).payload.webhook;
   const contact = (await made(`${base}/contacts`, admin.key, { name: "Customer", email: "customer@example.com", inbox_id: inbox.id })).payload.contact;
   const other = (await made(`${base}/contacts`, admin.key, { name: "Other", email: "other@example.com" })).payload.contact;
   const conversation = await made(`${base}/conversations`, admin.key, { inbox_id: inbox.id, contact_id: contact.id });
+  // the bot serves the inbox just long enough to be sent the message (left connected, it would make the
+  // visitor's conversation below pending)
+  const bot = await made(`${base}/agent_bots`, admin.key, { name: "Helper", outgoing_url: "https://hooks.example.com/bot" });
+  await made(`${base}/inboxes/${inbox.id}/set_agent_bot`, admin.key, { agent_bot: bot.id });
   const message = await made(`${base}/conversations/${conversation.id}/messages`, admin.key, { content: "hello" });
+  const botDelivery = await firstDelivery(`${base}/agent_bots/${bot.id}/deliveries`, admin.key);
+  await made(`${base}/inboxes/${inbox.id}/set_agent_bot`, admin.key, { agent_bot: null });
+  const inboxDelivery = await firstDelivery(`${base}/inboxes/${inbox.id}/deliveries`, admin.key);
   // deleted by the table's DELETE /conversations/:id, apart from the conversation the other routes use
   const deletable = await made(`${base}/conversations`, admin.key, { inbox_id: inbox.id, contact_id: contact.id });
   const team = await made(`${base}/teams`, admin.key, { name: "Tier 1" });
@@ -46,7 +54,6 @@ export async function buildWorld() {
   ).payload[0];
   const webhookDelivery = await firstDelivery(`${base}/webhooks/${webhook.id}/deliveries`, admin.key);
   const dashboardApp = await made(`${base}/dashboard_apps`, admin.key, { title: "CRM", content: [{ type: "frame", url: "https://crm.example.com" }] });
-  const bot = await made(`${base}/agent_bots`, admin.key, { name: "Helper" });
   const portal = await made(`${base}/portals`, admin.key, { name: "Docs", slug: "docs", config: { allowed_locales: ["en"], default_locale: "en" } });
   const category = (await made(`${base}/portals/docs/categories`, admin.key, { name: "Start", slug: "start" })).payload;
   const article = (await made(`${base}/portals/docs/articles`, admin.key, { title: "Reset password", content: "Steps", status: "published", category_id: category.id })).payload;
@@ -76,6 +83,8 @@ export async function buildWorld() {
     webhook,
     automationRule,
     webhookDelivery,
+    inboxDelivery,
+    botDelivery,
     dashboardApp,
     bot,
     portal,
@@ -211,6 +220,9 @@ export function routeTable(w: World): Record<Group, Route[]> {
       r("GET", "/agent_bots/:id", { id: w.bot.id }),
       r("PATCH", "/agent_bots/:id", { id: w.bot.id }, { body: botShape }),
       r("PUT", "/agent_bots/:id", { id: w.bot.id }, { body: botShape }),
+      r("GET", "/agent_bots/:id/deliveries", { id: w.bot.id }, { query: { page: "n", status: "e", event: "s" } }),
+      r("GET", "/agent_bots/:id/deliveries/:delivery_id", { id: w.bot.id, delivery_id: w.botDelivery.id }),
+      r("POST", "/agent_bots/:id/deliveries/:delivery_id/redeliver", { id: w.bot.id, delivery_id: w.botDelivery.id }),
       r("DELETE", "/agent_bots/:id", { id: w.bot.id }),
       r("GET", "/inboxes", {}),
       r("POST", "/inboxes", {}, { body: inboxShape, valid: { name: "Other", channel: { type: "api" } } }),
@@ -220,6 +232,9 @@ export function routeTable(w: World): Record<Group, Route[]> {
       r("GET", "/inboxes/:id", { id: w.inbox.id }),
       r("PATCH", "/inboxes/:id", { id: w.inbox.id }, { body: inboxShape }),
       r("PUT", "/inboxes/:id", { id: w.inbox.id }, { body: inboxShape }),
+      r("GET", "/inboxes/:id/deliveries", { id: w.inbox.id }, { query: { page: "n", status: "e", event: "s" } }),
+      r("GET", "/inboxes/:id/deliveries/:delivery_id", { id: w.inbox.id, delivery_id: w.inboxDelivery.id }),
+      r("POST", "/inboxes/:id/deliveries/:delivery_id/redeliver", { id: w.inbox.id, delivery_id: w.inboxDelivery.id }),
       r("DELETE", "/inboxes/:id", { id: w.inbox.id }),
       r("GET", "/inbox_members/:inbox_id", { inbox_id: w.inbox.id }),
       r("POST", "/inbox_members", {}, { body: inboxMembers, valid: { inbox_id: w.inbox.id, user_ids: [w.agent.id] } }),
