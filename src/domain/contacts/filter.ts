@@ -8,7 +8,8 @@ import { type SQL, sql } from "drizzle-orm";
 import type { AttributeDefinition } from "../custom-attributes/rows";
 import { ATTRIBUTE_DISPLAY_TYPES, enumName } from "../kernel/enums";
 import { type ErrorEntry, invalid } from "../kernel/errors";
-import { contactSearchIds, trigramPhrase } from "./search-index";
+import { contactSearchIds } from "./search-index";
+import { trigramPhrase } from "../kernel/full-text";
 
 export type FilterCondition = {
   attribute_key: string;
