@@ -15,8 +15,9 @@ import { conversationColumn, conversationQuery, ensureActionable, readConversati
 import { changeStatements } from "./changes";
 import { messageEventStatements } from "./events";
 import { type People, senderOf, senderQueries, unreadCountsQuery } from "./loader";
-import { type MessageDraft, activeInboxBotQuery, conversationChangeForMessage, messageInsertStatement, messageSender } from "./new-messages";
+import { type MessageDraft, activeInboxBotQuery, conversationChangeForMessage, messageInsertStatements, messageSender } from "./new-messages";
 import { type MessageRow } from "./rows";
+import { reindexMessages } from "./search-index";
 import { publishMessage, publishStatusChange } from "../../realtime/publish";
 import type { MessageList, MessageResult } from "./message-results";
 export type { MessageList, MessageResult };
@@ -98,7 +99,7 @@ export async function createMessage(scope: AccountScope, displayId: number, inpu
     writes.push(db.update(contacts).set({ lastActivityAt: at }).where(eq(contacts.id, contact.id)));
   }
   const results = await batchGroups(db, {
-    inserted: [messageInsertStatement(scope, conversation, draft, at)],
+    inserted: messageInsertStatements(scope, conversation, draft, at),
     writes,
     unread: [unreadCountsQuery(db, [after.id])],
   });
@@ -192,8 +193,11 @@ async function writeMessage(
 ): Promise<MessageResult> {
   const { db } = scope;
   const at = now();
+  // a new content (a delete) reaches the search index in the same batch
+  const index = set.content === undefined ? [] : reindexMessages(db, sql`SELECT ${read.message.id}`);
   const results = await batchGroups(db, {
     updated: [db.update(messages).set({ ...set, updatedAt: at }).where(eq(messages.id, read.message.id)).returning()],
+    index,
     events: messageEventStatements(scope, "message_updated", read.message.id, read.message.messageType, eventData),
     unread: [unreadCountsQuery(db, [read.conversation.id])],
   });
