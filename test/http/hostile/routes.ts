@@ -328,9 +328,9 @@ export function routeTable(w: World): Record<Group, Route[]> {
       r("POST", "/actions/contact_merge", {}, { body: { base_contact_id: "id", mergee_contact_id: "id" }, valid: { base_contact_id: w.contact.id, mergee_contact_id: w.other.id } }),
     ],
     conversations: [
-      r("GET", "/conversations", {}, { query: { status: "e", inbox_id: "id", team_id: "id", page: "n", labels: "a" } }),
-      r("GET", "/conversations/meta", {}, { query: { status: "e", inbox_id: "id", team_id: "id" } }),
-      r("POST", "/conversations/filter", {}, { body: { payload: "a", page: "n" }, query: { page: "n" }, valid: { payload: [{ attribute_key: "status", filter_operator: "equal_to", values: ["open"] }] } }),
+      r("GET", "/conversations", {}, { query: { status: "e", inbox_id: "id", team_id: "id", page: "n", labels: "a", q: "s", cursor: "s" } }),
+      r("GET", "/conversations/meta", {}, { query: { status: "e", inbox_id: "id", team_id: "id", q: "s" } }),
+      r("POST", "/conversations/filter", {}, { body: { payload: "a", page: "n" }, query: { page: "n", cursor: "s" }, valid: { payload: [{ attribute_key: "status", filter_operator: "equal_to", values: ["open"] }] } }),
       r("POST", "/conversations", {}, { body: conversationShape, valid: { inbox_id: w.inbox.id, contact_id: w.contact.id } }),
       r("GET", "/conversations/:conversation_id", cid),
       r("PATCH", "/conversations/:conversation_id", cid, { body: { priority: "e", sla_policy_id: "id" } }),
