@@ -345,7 +345,7 @@ export function routeTable(w: World): Record<Group, Route[]> {
       r("POST", "/conversations/:conversation_id/unmute", cid),
       r("POST", "/conversations/:conversation_id/unread", cid),
       r("POST", "/conversations/:conversation_id/update_last_seen", cid),
-      r("GET", "/conversations/:conversation_id/messages", cid, { query: { before: "id", after: "id" } }),
+      r("GET", "/conversations/:conversation_id/messages", cid, { query: { before: "id", after: "id", cursor: "s" } }),
       r("POST", "/conversations/:conversation_id/messages", cid, { body: messageShape, valid: { content: "hi" } }),
       r("PATCH", "/conversations/:conversation_id/messages/:message_id", { ...cid, message_id: w.message.id }, { body: { status: "e", external_error: "s" } }),
       r("PUT", "/conversations/:conversation_id/messages/:message_id", { ...cid, message_id: w.message.id }, { body: { status: "e", external_error: "s" } }),
