@@ -183,7 +183,9 @@ function indexPath(accountId: number, key: string, operator: Operator, values: u
       case "phone_number":
         return equalOn("phone_number");
       case "identifier":
-        return equalOn("identifier");
+        // Without `resolved = 1`, which would tie with the (account_id, resolved, id) index and let SQLite
+        // walk every listed contact instead of the identifier's unique index (the where still checks it).
+        return sql`SELECT id FROM contacts WHERE account_id = ${accountId} AND identifier IS NOT NULL AND identifier IN ${list}`;
       case "city":
         return equalOn("city_sort");
       case "company":
