@@ -1,3 +1,4 @@
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { call, del, get, patch, post } from "../support/http";
 import { createWorld } from "../support/world";
@@ -126,6 +127,19 @@ describe("listing, updating and deleting messages", () => {
     const between = await get(`${messagesOf(id)}?after=${ids[0]}&before=${ids[44]}`, world.agent.key);
     expect(shown(between)).toEqual(ids.slice(1, 44));
     expect(between.body.meta).not.toHaveProperty("next_cursor");
+    // newer: past the 100 an `after` window holds (test setup: 150 more messages written straight to the database)
+    await env.DB.prepare(
+      `WITH RECURSIVE seq(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM seq WHERE n < 150)
+       INSERT INTO messages (account_id, inbox_id, conversation_id, message_type, content, created_at, updated_at)
+       SELECT account_id, inbox_id, conversation_id, 1, 'bulk ' || n, created_at, created_at FROM messages, seq WHERE messages.id = ?1`,
+    )
+      .bind(ids[44])
+      .run();
+    const after = await get(`${messagesOf(id)}?after=${ids[44]}`, world.agent.key);
+    expect(after.body.payload).toHaveLength(100);
+    const rest = await get(`${messagesOf(id)}?after=${ids[44]}&cursor=${after.body.meta.next_cursor}`, world.agent.key);
+    expect(rest.body.payload.map((m: { content: string }) => m.content)).toEqual(Array.from({ length: 50 }, (_, i) => `bulk ${i + 101}`));
+    expect(rest.body.meta).not.toHaveProperty("next_cursor");
     const bad = await get(`${messagesOf(id)}?cursor=${btoa(JSON.stringify({ s: "-last_activity_at", k: 1, i: 1 })).replace(/=+$/, "")}`, world.agent.key);
     expect(bad.status).toBe(422);
     expect(bad.body.errors[0]).toMatchObject({ field: "cursor", code: "invalid_cursor" });
