@@ -10,7 +10,8 @@ export default defineConfig(async () => ({
     cloudflareTest({
       wrangler: { configPath: "./wrangler.toml" },
       miniflare: {
-        bindings: { TEST_MIGRATIONS: await readD1Migrations("./migrations") },
+        // ATTACHMENT_URL_SECRET: a deployed Worker has it as a secret; `npm start` passes one the same way
+        bindings: { TEST_MIGRATIONS: await readD1Migrations("./migrations"), ATTACHMENT_URL_SECRET: "test-attachment-url-secret" },
         queueConsumers: { "edgedesk-events": { maxBatchTimeout: 0.05 } },
         outboundService: testNetwork,
       },

@@ -483,6 +483,11 @@ export const messages = sqliteTable(
     processedMessageContent: text("processed_message_content"),
     campaignId: integer("campaign_id"),
     echoId: text("echo_id"),
+    /**
+     * The message's files as its views show them (a copy of its `attachments` rows, written in the same
+     * batch), so that every place that renders a message has them without a read of its own.
+     */
+    attachments: json<StoredAttachment[]>("attachments").notNull().default([]),
     ...timestamps,
   },
   (t) => [
@@ -491,6 +496,71 @@ export const messages = sqliteTable(
     index("messages_conversation_type_created").on(t.conversationId, t.messageType, t.createdAt),
     index("messages_account_created").on(t.accountId, t.createdAt),
   ],
+);
+
+/** What a message keeps of each of its files (see `attachments`). */
+export type StoredAttachment = {
+  id: number;
+  /** "image" | "audio" | "video" | "file" */
+  file_type: string;
+  extension: string;
+  content_type: string;
+  file_name: string;
+  file_size: number;
+  width: number | null;
+  height: number | null;
+};
+
+/**
+ * Files of messages, kept in R2 under `storage_key`. A row exists for each object: the files of a
+ * conversation are listed from here, a signed URL is served from here (so a deleted file stops being
+ * served even before its URL expires), and deleting a message or a conversation finds its objects here.
+ */
+export const attachments = sqliteTable(
+  "attachments",
+  {
+    id: id(),
+    accountId: integer("account_id").notNull(),
+    conversationId: integer("conversation_id").notNull(),
+    messageId: integer("message_id").notNull(),
+    /** "image" | "audio" | "video" | "file" */
+    fileType: text("file_type").notNull(),
+    extension: text("extension").notNull(),
+    /** the type found in the file's first bytes, never the one the client declared */
+    contentType: text("content_type").notNull(),
+    fileName: text("file_name").notNull(),
+    fileSize: integer("file_size").notNull(),
+    width: integer("width"),
+    height: integer("height"),
+    storageKey: text("storage_key").notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [index("attachments_conversation").on(t.conversationId, t.id), index("attachments_message").on(t.messageId)],
+);
+
+/**
+ * Files attached to automation rules for their `send_attachment` actions (Chatwoot's rule `files`),
+ * kept in R2 like message files. A rule that sends one copies it to the new message's own object, so
+ * deleting the message never removes the rule's file.
+ */
+export const automationRuleFiles = sqliteTable(
+  "automation_rule_files",
+  {
+    id: id(),
+    accountId: integer("account_id").notNull(),
+    /** null until a rule that sends it is saved */
+    automationRuleId: integer("automation_rule_id"),
+    fileType: text("file_type").notNull(),
+    extension: text("extension").notNull(),
+    contentType: text("content_type").notNull(),
+    fileName: text("file_name").notNull(),
+    fileSize: integer("file_size").notNull(),
+    width: integer("width"),
+    height: integer("height"),
+    storageKey: text("storage_key").notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [index("automation_rule_files_account").on(t.accountId, t.id)],
 );
 
 export const labels = sqliteTable(

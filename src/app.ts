@@ -7,6 +7,9 @@ import { dispatchPendingEvents } from "./events/dispatch";
 import { QueryMeter } from "./db/metering";
 import type { AppEnv } from "./http/app-env";
 import { normalizeBody } from "./http/body";
+import { routeBodyLimit } from "./http/route-flags";
+import { configureFileLinks } from "./views/attachments";
+import { filesApi } from "./routes/files";
 import { tooLarge } from "./domain/kernel/errors";
 import { renderError, renderUnknownRoute } from "./http/errors";
 import { applicationApi } from "./routes/account";
@@ -51,19 +54,28 @@ app.use("*", async (c, next) => {
   );
 });
 
-/** The largest body accepted. Messages allow 150,000 characters; nothing legitimate comes near 1 MiB. */
+/**
+ * The largest body accepted. Messages allow 150,000 characters; nothing legitimate comes near 1 MiB.
+ * Routes that take files declare their own limit with `acceptFiles({ maxBodyBytes })`.
+ */
 export const MAX_BODY_BYTES = 1024 * 1024;
 
-app.use(
-  "*",
-  bodyLimit({
-    maxSize: MAX_BODY_BYTES,
+app.use("*", async (c, next) => {
+  const maxSize = routeBodyLimit(c) ?? MAX_BODY_BYTES;
+  const limit = bodyLimit({
+    maxSize,
     onError: () => {
-      const message = `The request body is larger than ${MAX_BODY_BYTES} bytes`;
-      throw tooLarge(message, "body_too_large");
+      throw tooLarge(`The request body is larger than ${maxSize} bytes`, "body_too_large");
     },
-  }),
-);
+  });
+  return limit(c, next);
+});
+
+/** Messages render signed file URLs under the address this request came to (src/views/attachments.ts). */
+app.use("*", async (c, next) => {
+  configureFileLinks(c.env.ATTACHMENT_URL_SECRET, new URL(c.req.url).origin);
+  await next();
+});
 
 app.use("*", normalizeBody);
 
@@ -77,6 +89,7 @@ app.route("/api/v1", applicationApi);
 app.route("/api/v2", reportsV2Api);
 app.route("/public/api/v1", publicApi);
 app.route("/widget-demo", widgetDemo);
+app.route("/files", filesApi);
 
 app.notFound(renderUnknownRoute);
 app.onError(renderError);

@@ -6,4 +6,11 @@ interface Env {
   LIBSQL_URL?: string;
   /** the libSQL server's token, with LIBSQL_URL */
   LIBSQL_AUTH_TOKEN?: string;
+  /**
+   * Signs the URLs that serve message attachments (set with `wrangler secret put`; `npm start` and the
+   * tests supply one). Without it, files can be neither uploaded nor served.
+   */
+  ATTACHMENT_URL_SECRET?: string;
+  /** Chatwoot's limit for one file, in MB (default 40). */
+  MAXIMUM_FILE_UPLOAD_SIZE?: string;
 }

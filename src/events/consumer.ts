@@ -9,6 +9,7 @@
  */
 import type { Database } from "../db/client";
 import { connect } from "../db/connect";
+import { configureFileLinks } from "../views/attachments";
 import { runAutomationForEvent } from "../domain/automation/engine";
 import { wakeSnoozedConversations } from "../domain/conversations/snoozes";
 import { type DeliveryMessage, attemptDelivery, fanOut, fanOutLiveEvent, sendDeliveryMessages } from "../webhooks/deliveries";
@@ -28,6 +29,8 @@ const EVENT_CONSUMERS: Array<(db: Database, env: Env, eventId: number) => Promis
 
 export async function consumeQueue(batch: MessageBatch<QueueMessage>, env: Env) {
   const { db } = connect(env, { writes: true });
+  // payloads carry signed file URLs; outside a request they point at the configured address
+  configureFileLinks(env.ATTACHMENT_URL_SECRET, env.FILES_BASE_URL);
   const handledEvents: number[] = [];
   await Promise.all(
     batch.messages.map(async (message) => {

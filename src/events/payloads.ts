@@ -11,6 +11,7 @@ import { loadConversationRecords, senderOf, senderQueries } from "../domain/conv
 import { conversationView } from "../views/conversations";
 import { inboxView } from "../views/inboxes";
 import { contactPushView, senderView } from "../views/messages";
+import { messageAttachmentsView } from "../views/attachments";
 import { iso } from "../views/time";
 import { batch } from "../domain/kernel/batch";
 import type { OutboxRow } from "./outbox";
@@ -75,6 +76,7 @@ const BUILDERS: Record<string, Builder> = {
       private: message.private,
       sender: senderView(senderOf(message, { agents, contacts, bots })),
       source_id: message.sourceId,
+      ...messageAttachmentsView(message),
     };
   },
 };

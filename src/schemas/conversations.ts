@@ -102,3 +102,6 @@ export const LabelsBody = z.object({ labels: z.array(ShortText.trim().min(1)).ma
 
 /** POST /conversations/:conversation_id/custom_attributes: replaces the hash. */
 export const CustomAttributesBody = z.object({ custom_attributes: JsonObject });
+
+/** GET /conversations/:conversation_id/attachments */
+export const AttachmentListQuery = z.object({ page: Page.optional() });

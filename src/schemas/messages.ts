@@ -73,7 +73,8 @@ const CREATABLE_CONTENT_TYPES = ["text", "input_email", "cards", "input_select",
 /** POST /conversations/:conversation_id/messages (JSON or multipart: booleans and objects may be strings). */
 export const MessageCreate = z
   .object({
-    content: z.string().max(150_000),
+    // may be left out when the message carries files (`attachments[]`, multipart)
+    content: z.string().max(150_000).optional(),
     message_type: z.enum(["outgoing", "incoming"]).optional(),
     private: Bool.optional(),
     content_type: z.enum(CREATABLE_CONTENT_TYPES).optional(),

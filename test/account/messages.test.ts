@@ -145,6 +145,13 @@ describe("listing, updating and deleting messages", () => {
     expect(bad.body.errors[0]).toMatchObject({ field: "cursor", code: "invalid_cursor" });
   });
 
+  it("says what a bound really allows: after=0 is refused as not greater than 0", async () => {
+    const id = await open();
+    const res = await get(`${messagesOf(id)}?after=0`, world.agent.key);
+    expect(res.status).toBe(422);
+    expect(res.body.errors).toEqual([{ field: "after", message: "must be greater than 0", code: "out_of_range" }]);
+  });
+
   it("updates delivery status in API inboxes only, and soft-deletes", async () => {
     const id = await open();
     const message = (await post(messagesOf(id), world.agent.key, { content: "Hello" })).body;

@@ -4,7 +4,7 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { app } from "../../src/app";
-import { get, post } from "../support/http";
+import { call, get, post } from "../support/http";
 import { type Case, buildTenant, catalogue, send, snapshot } from "./tenant";
 
 const A = await buildTenant("Acme", "acme", 1);
@@ -194,6 +194,9 @@ function foreignIds(): Array<[string, Foreign]> {
     { method: "DELETE", path: `${a}/dashboard_apps/${B.dashboardApp.id}`, expect: 404 },
     // conversations: B's display id, and B's ids in bodies
     { method: "GET", path: bc, expect: 404 },
+    { method: "DELETE", path: bc, expect: 404 },
+    { method: "GET", path: `${bc}/attachments`, expect: 404 },
+    { method: "DELETE", path: `${ac}/messages/${B.fileMessage.id}`, expect: 404 },
     { method: "PATCH", path: bc, body: { priority: "high" }, expect: 404 },
     { method: "PUT", path: bc, body: { priority: "high" }, expect: 404 },
     { method: "POST", path: `${bc}/toggle_status`, body: { status: "resolved" }, expect: 404 },
@@ -457,5 +460,16 @@ describe("a system bot (no account), shared by every account", () => {
     const messages = `${B.base}/conversations/${B.conversationId}/messages as admin`;
     expect(before[messages]).toBeDefined();
     expect((await snapshot(B))[messages]).toEqual(before[messages]);
+  });
+});
+
+describe("file URLs", () => {
+  it("of B's file open it without a key, and never under A's account", async () => {
+    const url = new URL(B.fileMessage.attachments[0].data_url);
+    expect((await call("GET", url.pathname + url.search)).status).toBe(200);
+    const underA = url.pathname.replace(`/attachments/${B.accountId}/`, `/attachments/${A.accountId}/`);
+    const res = await call("GET", underA + url.search);
+    expect(res.status).toBe(403);
+    expect(res.body.errors[0].code).toBe("invalid_signature");
   });
 });

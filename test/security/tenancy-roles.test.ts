@@ -70,6 +70,7 @@ describe("an agent and the inboxes it is not a member of", () => {
     ["POST", "/toggle_typing_status", { typing_status: "on" }],
     ["POST", "/live_ticket"],
     ["GET", "/messages"],
+    ["GET", "/attachments"],
     ["POST", "/messages", { content: "sneaky" }],
     ["PATCH", "/messages/MESSAGE", { status: "failed" }],
     ["DELETE", "/messages/MESSAGE"],

@@ -5,6 +5,7 @@
  */
 import { type Reply, call, get, post } from "../support/http";
 import { addToAccount, createUser, createWorld } from "../support/world";
+import { firstDelivery } from "../support/deliveries";
 
 function must(res: Reply, what: string) {
   if (res.status !== 200) throw new Error(`${what} failed: ${res.status} ${JSON.stringify(res.body)}`);
@@ -12,16 +13,6 @@ function must(res: Reply, what: string) {
 }
 
 export type Tenant = Awaited<ReturnType<typeof buildTenant>>;
-
-/** The first delivery of a webhook's log, once the queue has made it. */
-async function firstDelivery(path: string, key: string): Promise<{ id: number }> {
-  for (let i = 0; i < 200; i++) {
-    const res = await get(path, key);
-    if (res.status === 200 && res.body.payload.length > 0) return res.body.payload.at(-1);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error(`no delivery appeared in ${path}`);
-}
 
 /**
  * An account with an administrator, an agent (member of `inboxId` only), a second agent (member of
@@ -84,6 +75,10 @@ export async function buildTenant(name: string, slug: string, conversations = 1)
   const conversationId = conversationIds.at(-1)!;
   const message = must(await post(`${base}/conversations/${conversationId}/messages`, a, { content: `${name} secret`, message_type: "outgoing" }), "message");
   must(await post(`${base}/conversations/${conversationId}/labels`, a, { labels: [`${slug}-vip`] }), "conversation label");
+  const fileForm = new FormData();
+  fileForm.append("content", `${name} file`);
+  fileForm.append("attachments[]", new File([new TextEncoder().encode("%PDF-1.7\nsecret")], "secret.pdf"));
+  const fileMessage = must(await call("POST", `${base}/conversations/${conversationId}/messages`, { key: a, rawBody: fileForm }), "message with a file");
   // a conversation in the inbox the agent is not a member of, outside the agent's team
   const hidden = must(await post(`${base}/conversations`, a, { inbox_id: otherInbox.id, contact_id: mergee.id }), "hidden conversation");
   must(await post(`${base}/conversations/${hidden.id}/messages`, a, { content: `${name} hidden`, message_type: "outgoing" }), "hidden message");
@@ -127,6 +122,7 @@ export async function buildTenant(name: string, slug: string, conversations = 1)
     conversationId,
     hiddenConversationId: hidden.id as number,
     message,
+    fileMessage,
     portal,
     portalSlug,
     category,
@@ -166,6 +162,7 @@ export function snapshotPaths(t: Tenant): Array<[string, string]> {
     [c, t.admin.key],
     [`${c}/messages`, t.admin.key],
     [`${c}/labels`, t.admin.key],
+    [`${c}/attachments`, t.admin.key],
     [p, t.admin.key],
     [`${p}/categories`, t.admin.key],
     [`${p}/articles`, t.admin.key],
@@ -295,6 +292,7 @@ export function catalogue(t: Tenant): Route[] {
     r("PUT", `${b}/automation_rules/${t.automationRule.id}`, { name: "Changed" }, admin),
     r("POST", `${b}/automation_rules/${t.automationRule.id}/clone`, undefined, admin),
     r("DELETE", `${b}/automation_rules/${t.automationRule.id}`, undefined, admin),
+    r("POST", `${b}/automation_rules/attach_file`, undefined, admin),
     r("POST", `${b}/webhooks/${t.webhook.id}/reset_secret`, undefined, admin),
     r("GET", `${b}/webhooks/${t.webhook.id}/deliveries`, undefined, admin),
     r("GET", `${b}/webhooks/${t.webhook.id}/deliveries/${t.delivery.id}`, undefined, admin),
@@ -319,6 +317,8 @@ export function catalogue(t: Tenant): Route[] {
     r("POST", `${b}/conversations/filter`, { payload: [{ attribute_key: "status", filter_operator: "equal_to", values: ["open"], query_operator: null }] }),
     r("POST", `${b}/conversations`, { inbox_id: t.inbox.id, contact_id: t.contact.id }, bot),
     r("GET", c),
+    r("DELETE", c, undefined, admin),
+    r("GET", `${c}/attachments`),
     r("PATCH", c, { priority: "high" }, bot),
     r("PUT", c, { priority: "high" }, bot),
     r("POST", `${c}/toggle_status`, { status: "resolved" }, bot),

@@ -14,6 +14,8 @@ import { type ContactFields, derivedContactColumns } from "./fields";
 import { type ContactRecord, contactRecordsQuery, oneContactIds, toContactRecords } from "./loader";
 import { counterMoves } from "../conversations/counters";
 import { unindexMessages } from "../conversations/search-index";
+import { attachmentKeysQuery } from "../attachments/attachments";
+import { removeObjects } from "../attachments/uploads";
 import { counterStatement } from "../kernel/counters";
 import { checkCustomAttributeValues, customAttributeDefinitionsQuery } from "../custom-attributes/values";
 import { ATTRIBUTE_MODEL } from "../kernel/enums";
@@ -24,7 +26,7 @@ import { type ContactRow } from "./rows";
 import { reindexContacts, unindexContacts } from "./search-index";
 import type { InboxRow } from "../inboxes/rows";
 
-const { contacts, contactInboxes, inboxes, taggings, conversations, messages } = schema;
+const { contacts, contactInboxes, inboxes, taggings, conversations, messages, attachments } = schema;
 
 /** The key of the counter behind `meta.count` of the contact list. */
 export const RESOLVED_CONTACTS = "contacts.resolved";
@@ -277,19 +279,22 @@ export async function writeContactChange(
 export async function deleteContact(scope: AccountScope, contactId: number): Promise<void> {
   const { db, accountId } = scope;
   const own = (t: { accountId: SQLiteColumn }) => eq(t.accountId, accountId);
-  const [current, removedConversations] = await batch(db, [
+  const contactConversations = db
+    .select({ id: conversations.id })
+    .from(conversations)
+    .where(and(own(conversations), eq(conversations.contactId, contactId)));
+  const [current, removedConversations, fileKeys] = await batch(db, [
     contactQuery(scope, contactId),
     db
       .select({ inboxId: conversations.inboxId, teamId: conversations.teamId, status: conversations.status, assigneeId: conversations.assigneeId })
       .from(conversations)
       .where(and(own(conversations), eq(conversations.contactId, contactId))),
+    attachmentKeysQuery(db, accountId, inArray(attachments.conversationId, contactConversations)),
   ]);
   if (!current[0]) throw notFound("Contact", contactId);
-  const contactConversations = db
-    .select({ id: conversations.id })
-    .from(conversations)
-    .where(and(own(conversations), eq(conversations.contactId, contactId)));
   await write(db, [
+    // the files of its conversations go too (their objects once the batch has committed)
+    db.delete(attachments).where(and(own(attachments), inArray(attachments.conversationId, contactConversations))),
     resolvedCounter(scope, sql<number>`-${storedResolved(contactId)}`),
     // the contact's conversations go with it, and leave the conversation counts
     ...counterMoves(db, accountId, removedConversations.map((before) => ({ before, after: null }))),
@@ -304,4 +309,5 @@ export async function deleteContact(scope: AccountScope, contactId: number): Pro
     unindexContacts(db, sql`SELECT ${contactId}`),
     db.delete(contacts).where(and(own(contacts), eq(contacts.id, contactId))),
   ]);
+  await removeObjects(scope.env, fileKeys.map((r) => r.key));
 }

@@ -10,6 +10,7 @@ import { ATTRIBUTE_DISPLAY_TYPES, enumName } from "../kernel/enums";
 import { type ErrorEntry, invalid } from "../kernel/errors";
 import { contactSearchIds } from "./search-index";
 import { trigramPhrase } from "../kernel/full-text";
+import { unionAll } from "../../db/chunks";
 
 export type FilterCondition = {
   attribute_key: string;
@@ -267,6 +268,6 @@ export function compileContactFilter(accountId: number, conditions: FilterCondit
   const served = branches.every((b) => b !== null);
   return {
     where: sql`(${sql.join(parts)})`,
-    candidates: served ? sql.join(branches as SQL[], sql` UNION ALL `) : null,
+    candidates: served ? unionAll(branches as SQL[]) : null,
   };
 }

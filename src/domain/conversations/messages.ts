@@ -16,18 +16,30 @@ import { conversationColumn, conversationQuery, ensureActionable, readConversati
 import { changeStatements } from "./changes";
 import { messageEventStatements } from "./events";
 import { type People, senderOf, senderQueries, unreadCountsQuery } from "./loader";
-import { type MessageDraft, activeInboxBotQuery, conversationChangeForMessage, messageInsertStatements, messageSender } from "./new-messages";
+import {
+  type MessageDraft,
+  activeInboxBotQuery,
+  conversationChangeForMessage,
+  messageAttachmentsStatement,
+  messageInsertStatements,
+  messageSender,
+} from "./new-messages";
 import { type MessageRow } from "./rows";
 import { reindexMessages } from "./search-index";
+import { attachmentInsertStatements, attachmentKeysQuery } from "../attachments/attachments";
+import { type CheckedFile, removeObjects, storeFiles } from "../attachments/uploads";
 import { publishMessage, publishStatusChange } from "../../realtime/publish";
 import type { MessageList, MessageResult } from "./message-results";
 export type { MessageList, MessageResult };
 
-const { conversations, messages, inboxes, contacts, contactInboxes, agentBots, taggings } = schema;
+const { conversations, messages, inboxes, contacts, contactInboxes, agentBots, taggings, attachments } = schema;
 
 /** A message with what its view shows of the conversation. */
 export type MessageInput = {
-  content: string;
+  /** may be left out when the message carries files */
+  content?: string;
+  /** files already checked (`checkUploads`); stored in R2 only once the message is known to be accepted */
+  files?: CheckedFile[];
   messageType?: "incoming" | "outgoing";
   private?: boolean;
   contentType?: (typeof CONTENT_TYPES)[number];
@@ -72,12 +84,14 @@ export async function createMessage(scope: AccountScope, displayId: number, inpu
     }
     onBehalfOf = bot;
   }
+  const files = input.files ?? [];
+  if (input.content === undefined && files.length === 0) throw invalidField("content", "is required (unless the message carries attachments)", "required");
   const contact = contactRows[0] ?? null;
   const at = now();
   const draft: MessageDraft = {
     messageType,
     sender: messageSender(scope, messageType, conversation, onBehalfOf),
-    content: input.content,
+    content: input.content ?? "",
     private: input.private ?? false,
     contentType: input.contentType,
     contentAttributes: input.contentAttributes,
@@ -99,12 +113,24 @@ export async function createMessage(scope: AccountScope, displayId: number, inpu
   if (messageType === MESSAGE_TYPE.incoming && contact) {
     writes.push(db.update(contacts).set({ lastActivityAt: at }).where(eq(contacts.id, contact.id)));
   }
-  const results = await batchGroups(db, {
-    inserted: messageInsertStatements(scope, conversation, draft, at),
-    writes,
-    unread: [unreadCountsQuery(db, [after.id])],
-  });
-  const [[message]] = results.inserted;
+  // Files go to R2 first (the batch refers to their keys) and come out again if the batch fails, so a
+  // refused message leaves no object behind.
+  const stored = files.length > 0 ? await storeFiles(scope.env, accountId, files, "attachments") : [];
+  const newMessageId = lastInsertedId(messages);
+  let results;
+  try {
+    results = await batchGroups(db, {
+      inserted: messageInsertStatements(scope, conversation, draft, at),
+      files: attachmentInsertStatements(db, accountId, { conversationId: conversation.id, messageId: newMessageId }, stored, at),
+      withFiles: stored.length > 0 ? [messageAttachmentsStatement(scope, newMessageId)] : [],
+      writes,
+      unread: [unreadCountsQuery(db, [after.id])],
+    });
+  } catch (error) {
+    await removeObjects(scope.env, stored.map((f) => f.storageKey));
+    throw error;
+  }
+  const message = results.withFiles[0]?.[0] ?? results.inserted[0][0];
   const [unread] = results.unread;
   const people: People = { agents: agentRows, contacts: contact ? [contact] : [], bots: scope.actor.type === "agent_bot" ? [scope.actor.bot] : botRows };
   const created = { message, sender: senderOf(message, people) };
@@ -199,12 +225,20 @@ async function readMessage(scope: AccountScope, displayId: number, messageId: nu
     agentsQ,
     contactsQ,
     botsQ,
+    attachmentKeysQuery(db, accountId, and(eq(attachments.messageId, messageId), sql`${attachments.conversationId} = ${conversationId}`)!),
   ]);
-  const [messageRows, inboxRows, contactInboxRows, agentRows, contactRows, botRows] = extra;
+  const [messageRows, inboxRows, contactInboxRows, agentRows, contactRows, botRows, keyRows] = extra;
   const message = messageRows[0];
   if (!message) throw notFound("Message", messageId, "message_id");
   const people: People = { agents: agentRows, contacts: contactRows, bots: botRows };
-  return { conversation, message, channelType: inboxRows[0]?.channelType ?? null, sender: senderOf(message, people), sourceId: contactInboxRows[0]?.sourceId ?? null };
+  return {
+    conversation,
+    message,
+    channelType: inboxRows[0]?.channelType ?? null,
+    sender: senderOf(message, people),
+    sourceId: contactInboxRows[0]?.sourceId ?? null,
+    fileKeys: keyRows.map((r) => r.key),
+  };
 }
 
 async function writeMessage(
@@ -212,12 +246,14 @@ async function writeMessage(
   read: Awaited<ReturnType<typeof readMessage>>,
   set: Partial<MessageRow>,
   eventData: Record<string, unknown>,
+  alsoWrite: Statement[] = [],
 ): Promise<MessageResult> {
   const { db } = scope;
   const at = now();
   // a new content (a delete) reaches the search index in the same batch
   const index = set.content === undefined ? [] : reindexMessages(db, sql`SELECT ${read.message.id}`);
   const results = await batchGroups(db, {
+    alsoWrite,
     updated: [db.update(messages).set({ ...set, updatedAt: at }).where(eq(messages.id, read.message.id)).returning()],
     index,
     events: messageEventStatements(scope, "message_updated", read.message.id, read.message.messageType, eventData),
@@ -260,13 +296,19 @@ export async function updateMessageStatus(
 
 export const DELETED_CONTENT = "This message was deleted";
 
-/** Chatwoot's soft delete: the row stays, its content is replaced and it is marked deleted. */
+/**
+ * Chatwoot's soft delete: the row stays, its content is replaced and it is marked deleted. Its files go:
+ * their rows in the same batch (so their URLs stop working at once), their objects in R2 right after.
+ */
 export async function deleteMessage(scope: AccountScope, displayId: number, messageId: number): Promise<MessageResult> {
   const read = await readMessage(scope, displayId, messageId);
-  return writeMessage(
+  const result = await writeMessage(
     scope,
     read,
-    { content: DELETED_CONTENT, processedMessageContent: DELETED_CONTENT, contentType: CONTENT_TYPE.text, contentAttributes: { deleted: true } },
+    { content: DELETED_CONTENT, processedMessageContent: DELETED_CONTENT, contentType: CONTENT_TYPE.text, contentAttributes: { deleted: true }, attachments: [] },
     { deleted: true },
+    [scope.db.delete(attachments).where(and(eq(attachments.accountId, scope.accountId), eq(attachments.messageId, read.message.id)))],
   );
+  await removeObjects(scope.env, read.fileKeys);
+  return result;
 }

@@ -10,6 +10,7 @@ import { type Statement, schema } from "../../db/client";
 import { AGENT_BOT_INBOX_STATUS, CONTENT_TYPE, CONTENT_TYPES, CONVERSATION_STATUS, MESSAGE_TYPE } from "../kernel/enums";
 import { type AccountScope, performer } from "../kernel/scope";
 import type { AgentBotRow } from "../people/rows";
+import { storedAttachmentsJson } from "../attachments/attachments";
 import type { ConversationChange } from "./changes";
 import type { Ref } from "./loader";
 import type { ConversationRow } from "./rows";
@@ -87,6 +88,17 @@ export function messageInsertStatements(scope: AccountScope, conversation: { id:
   const index: Statement[] = isSearchedType(draft.messageType) ? [indexInsertedMessage(scope.db)] : [];
   return [insert, ...index] as const;
 }
+
+/**
+ * Copies the rows of a message's files (inserted earlier in the batch) into the message's `attachments`,
+ * answering the message as stored; `messageId` may be `lastInsertedId(messages)`.
+ */
+export const messageAttachmentsStatement = (scope: AccountScope, messageId: Ref) =>
+  scope.db
+    .update(messages)
+    .set({ attachments: storedAttachmentsJson(messageId) })
+    .where(sql`${messages.id} = ${messageId}`)
+    .returning();
 
 /** The name activity lines give whoever acted ("... by Jane"). */
 export const actorName = (scope: AccountScope) => performer(scope)?.name ?? "the system";

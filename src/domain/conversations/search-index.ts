@@ -1,6 +1,6 @@
 /**
  * The messages' substring index behind conversation search (`q`): the FTS5 table `message_search`
- * (trigram tokenizer; created by migrations/0009_conversation_search.sql), one row per incoming or
+ * (trigram tokenizer; created by migrations/0010_conversation_search.sql), one row per incoming or
  * outgoing message with rowid = messages.id, holding the account key, the conversation id (stored, not
  * indexed) and the content. Activity lines and templates are not searched, as in Chatwoot.
  *

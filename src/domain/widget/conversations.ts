@@ -10,6 +10,7 @@ import { eventStatement } from "../../events/outbox";
 import { publishMessage } from "../../realtime/publish";
 import { createConversation, toggleStatus, updateLastSeen } from "../conversations/conversations";
 import { createMessage } from "../conversations/messages";
+import type { CheckedFile } from "../attachments/uploads";
 import { messageEventStatements } from "../conversations/events";
 import { type MessageWithSender, type People, senderOf, senderQueries } from "../conversations/loader";
 import { toggleTypingIn } from "../conversations/typing";
@@ -116,10 +117,11 @@ export async function listPublicMessages(db: Database, chain: ConversationChain,
   return withSenders(db, chain.inbox.accountId, rows.reverse());
 }
 
-/** An incoming message from the contact. */
-export async function createPublicMessage(db: Database, env: Env, chain: ConversationChain, input: { content: string; echoId?: string }) {
+/** An incoming message from the contact, with text, files (already checked) or both. */
+export async function createPublicMessage(db: Database, env: Env, chain: ConversationChain, input: { content?: string; echoId?: string; files?: CheckedFile[] }) {
   const result = await createMessage(contactScope(db, env, chain), chain.conversation.displayId, {
     content: input.content,
+    files: input.files,
     messageType: "incoming",
     echoId: input.echoId,
   });

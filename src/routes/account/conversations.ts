@@ -16,10 +16,14 @@ import {
 } from "../../domain/conversations/conversations";
 import { CONVERSATION_STATUSES } from "../../domain/kernel/enums";
 import { type AppEnv, accountScope } from "../../http/app-env";
-import { allowBots } from "../../http/auth";
+import { allowBots, requireAdministrator } from "../../http/auth";
 import { linkNext, nextCursorMeta } from "../../http/paging";
+import { deleteConversation } from "../../domain/conversations/deletion";
+import { listConversationAttachments } from "../../domain/conversations/attachments";
+import { conversationAttachmentsView } from "../../views/conversation-attachments";
 import { validate } from "../../http/validate";
 import {
+  AttachmentListQuery,
   AssignmentBody,
   ConversationCreate,
   ConversationFilterBody,
@@ -95,6 +99,14 @@ export const conversationsApi = new Hono<AppEnv>()
   })
   .get("/:conversation_id", validate("param", ConversationParam), async (c) => {
     return c.json(conversationView(await showConversation(accountScope(c), c.req.valid("param").conversation_id)));
+  })
+  .delete("/:conversation_id", requireAdministrator, validate("param", ConversationParam), async (c) => {
+    await deleteConversation(accountScope(c), c.req.valid("param").conversation_id);
+    return c.json({});
+  })
+  .get("/:conversation_id/attachments", validate("param", ConversationParam), validate("query", AttachmentListQuery), async (c) => {
+    const list = await listConversationAttachments(accountScope(c), c.req.valid("param").conversation_id, c.req.valid("query").page ?? 1);
+    return c.json(conversationAttachmentsView(list));
   })
   .on(["PATCH", "PUT"], "/:conversation_id", allowBots(), validate("param", ConversationParam), validate("json", ConversationUpdate), async (c) => {
     const body = c.req.valid("json");

@@ -3,6 +3,8 @@ import { createMessage, deleteMessage, listMessages, type MessageResult, updateM
 import { type AppEnv, accountScope } from "../../http/app-env";
 import { allowBots } from "../../http/auth";
 import { linkNext, nextCursorMeta } from "../../http/paging";
+import { acceptFiles, filesNamed } from "../../http/body";
+import { MAX_FILES_BODY_BYTES, checkUploads } from "../../domain/attachments/uploads";
 import { validate } from "../../http/validate";
 import { ConversationParam } from "../../schemas/conversations";
 import { MessageCreate, MessageListQuery, MessageParam, MessageUpdate } from "../../schemas/messages";
@@ -16,10 +18,12 @@ export const messagesApi = new Hono<AppEnv>()
     linkNext(c, list.nextCursor);
     return c.json({ ...view, meta: { ...view.meta, ...nextCursorMeta(list.nextCursor) } });
   })
-  .post("/", allowBots(), validate("param", ConversationParam), validate("json", MessageCreate), async (c) => {
+  .post("/", allowBots(), acceptFiles({ maxBodyBytes: MAX_FILES_BODY_BYTES }), validate("param", ConversationParam), validate("json", MessageCreate), async (c) => {
     const body = c.req.valid("json");
+    const files = await checkUploads(c.env, filesNamed(c, "attachments"));
     const result: MessageResult = await createMessage(accountScope(c), c.req.valid("param").conversation_id, {
       content: body.content,
+      files,
       messageType: body.message_type,
       private: body.private,
       contentType: body.content_type,

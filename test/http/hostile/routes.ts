@@ -4,18 +4,9 @@
  * split across test files (each test file has its own database).
  */
 import { createWorld, createUser } from "../../support/world";
-import { get, post } from "../../support/http";
+import { post } from "../../support/http";
 import type { Route } from "./driver";
-
-/** The first delivery of a webhook's log (the webhook takes contact_created, and a contact exists), once made. */
-async function firstDelivery(path: string, key: string): Promise<{ id: number }> {
-  for (let i = 0; i < 200; i++) {
-    const res = await get(path, key);
-    if (res.status === 200 && res.body.payload.length > 0) return res.body.payload.at(-1);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error(`no delivery appeared in ${path}`);
-}
+import { firstDelivery } from "../../support/deliveries";
 
 async function made(path: string, key: string | null, body: unknown): Promise<any> {
   const res = await post(path, key, body);
@@ -33,6 +24,8 @@ export async function buildWorld() {
   const other = (await made(`${base}/contacts`, admin.key, { name: "Other", email: "other@example.com" })).payload.contact;
   const conversation = await made(`${base}/conversations`, admin.key, { inbox_id: inbox.id, contact_id: contact.id });
   const message = await made(`${base}/conversations/${conversation.id}/messages`, admin.key, { content: "hello" });
+  // deleted by the table's DELETE /conversations/:id, apart from the conversation the other routes use
+  const deletable = await made(`${base}/conversations`, admin.key, { inbox_id: inbox.id, contact_id: contact.id });
   const team = await made(`${base}/teams`, admin.key, { name: "Tier 1" });
   const label = await made(`${base}/labels`, admin.key, { title: "vip" });
   const canned = await made(`${base}/canned_responses`, admin.key, { short_code: "hi", content: "Hello!" });
@@ -73,6 +66,7 @@ export async function buildWorld() {
     contact,
     other,
     conversation,
+    deletable,
     message,
     team,
     label,
@@ -276,6 +270,7 @@ export function routeTable(w: World): Record<Group, Route[]> {
       r("PUT", "/automation_rules/:id", { id: w.automationRule.id }, { body: ruleShape, valid: ruleValid }),
       r("POST", "/automation_rules/:id/clone", { id: w.automationRule.id }),
       r("DELETE", "/automation_rules/:id", { id: w.automationRule.id }),
+      r("POST", "/automation_rules/attach_file", {}),
       r("POST", "/webhooks/:id/reset_secret", { id: w.webhook.id }),
       r("GET", "/webhooks/:id/deliveries", { id: w.webhook.id }, { query: { page: "n", status: "e", event: "s" } }),
       r("GET", "/webhooks/:id/deliveries/:delivery_id", { id: w.webhook.id, delivery_id: w.webhookDelivery.id }),
@@ -350,6 +345,8 @@ export function routeTable(w: World): Record<Group, Route[]> {
       r("PATCH", "/conversations/:conversation_id/messages/:message_id", { ...cid, message_id: w.message.id }, { body: { status: "e", external_error: "s" } }),
       r("PUT", "/conversations/:conversation_id/messages/:message_id", { ...cid, message_id: w.message.id }, { body: { status: "e", external_error: "s" } }),
       r("DELETE", "/conversations/:conversation_id/messages/:message_id", { ...cid, message_id: w.message.id }),
+      r("GET", "/conversations/:conversation_id/attachments", cid, { query: { page: "n" } }),
+      r("DELETE", "/conversations/:conversation_id", { conversation_id: w.deletable.id }),
     ],
     "help-center": [
       r("GET", "/portals", {}),
@@ -420,6 +417,14 @@ function widgetRoutes(w: World): Route[] {
       valid: { submitted_values: [{ value: "x" }] },
     }),
     pr("POST", `${conversation}/toggle_status`),
+    // a signed file URL: no key, and never a 5xx whatever the path and the signature
+    {
+      method: "GET",
+      path: "/files/:collection/:account_id/:file_id/:file_name",
+      params: { collection: "attachments", account_id: w.accountId, file_id: 1, file_name: "x.pdf" },
+      key: null,
+      query: { expires: "n", signature: "s" },
+    },
     { method: "GET", path: "/api/v1/live", params: {}, key: null, query: { ticket: "s" } },
   ];
 }
