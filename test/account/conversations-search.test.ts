@@ -116,7 +116,7 @@ describe("q: the message search index", () => {
     expect(activity).not.toContain(id);
   });
 
-  it("keeps the index in the batch of every message write: create, delete, contact delete", async () => {
+  it("keeps the index in the batch of every message write: create, delete, contact and conversation delete", async () => {
     const id = await open();
     const message = (await say(id, "Ocelot sighting reported")).body.id;
     expect(await ids("q=ocelot")).toEqual([id]);
@@ -130,6 +130,11 @@ describe("q: the message search index", () => {
     expect(await ids("q=narwhal")).toEqual([theirs]);
     expect((await del(`${world.base}/contacts/${leaving}`, world.admin.key)).status).toBe(200);
     expect(await ids("q=narwhal")).toEqual([]);
+    const dropped = await open();
+    await say(dropped, "Axolotl care guide");
+    expect(await ids("q=axolotl")).toEqual([dropped]);
+    expect((await del(`${world.base}/conversations/${dropped}`, world.admin.key)).status).toBe(200);
+    expect(await ids("q=axolotl")).toEqual([]);
     const orphans = await env.DB.prepare("SELECT count(*) AS n FROM message_search WHERE rowid NOT IN (SELECT id FROM messages)").first<{ n: number }>();
     expect(orphans!.n).toBe(0);
   });

@@ -7,6 +7,7 @@
  */
 import { sql, type SQL } from "drizzle-orm";
 import { schema } from "../../db/client";
+import { unionAll } from "../../db/chunks";
 import type { FilterCondition } from "../../schemas/conversations";
 import type { AttributeDefinition } from "../custom-attributes/values";
 import { ATTRIBUTE_MODELS, CONVERSATION_STATUSES, PRIORITIES, enumValue } from "../kernel/enums";
@@ -237,5 +238,5 @@ export function filterCondition(accountId: number, payload: FilterCondition[], d
   });
   if (errors.length) throw invalid(errors);
   const served = branches.every((b) => b !== null);
-  return { where: sql`(${sql.join(parts, sql``)})`, candidates: served ? sql.join(branches as SQL[], sql` UNION ALL `) : null };
+  return { where: sql`(${sql.join(parts, sql``)})`, candidates: served ? unionAll(branches as SQL[]) : null };
 }
