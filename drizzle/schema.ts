@@ -398,6 +398,9 @@ export const contactInboxes = sqliteTable(
   ],
 );
 
+/** The conversation filter's keys kept in `additional_attributes`, each with an index on its JSON path. */
+export const ADDITIONAL_FILTER_KEYS = ["browser_language", "conversation_language", "referer", "mail_subject"] as const;
+
 export const conversations = sqliteTable(
   "conversations",
   {
@@ -440,6 +443,17 @@ export const conversations = sqliteTable(
     index("conversations_contact_inbox").on(t.contactInboxId),
     // the scheduled wake-up finds snoozed conversations whose time has come, across accounts
     index("conversations_snoozed_until").on(t.snoozedUntil).where(sql`status = 3`),
+    // `/conversations/filter`: each allow-listed key's equality (or range) finds its matches by index,
+    // so a filter reads in proportion to what it finds (src/domain/conversations/filter.ts)
+    index("conversations_account_priority").on(t.accountId, t.priority),
+    index("conversations_account_assignee").on(t.accountId, t.assigneeId),
+    index("conversations_account_team").on(t.accountId, t.teamId),
+    index("conversations_account_campaign").on(t.accountId, t.campaignId),
+    index("conversations_account_created").on(t.accountId, t.createdAt),
+    // the same JSON paths, spelled the same, as the filter's conditions on these additional attributes
+    ...ADDITIONAL_FILTER_KEYS.map((key) =>
+      index(`conversations_account_${key}`).on(t.accountId, sql`${t.additionalAttributes} ->> ${sql.raw(`'$.${key}'`)}`),
+    ),
   ],
 );
 

@@ -1,7 +1,7 @@
 /** Request schemas of /api/v1/accounts/:account_id/contacts and the contact merge action. */
 import { z } from "zod";
 import { CONTACT_SORT_KEYS, type ContactSort, type ContactSortKey } from "../domain/contacts/order";
-import { Bool, Email, HttpUrl, Id, JsonObject, ShortText, wrapped } from "./common";
+import { Bool, Cursor, Email, HttpUrl, Id, JsonObject, ShortText, wrapped } from "./common";
 
 /** Clients clear a field with "" or null; both are stored as null. */
 const clearable = <S extends z.ZodType>(schema: S) =>
@@ -44,8 +44,6 @@ const Page = z
   .refine((v) => Number(v) >= 1 && Number(v) <= 1_000_000, { error: "must be between 1 and 1000000" })
   .optional();
 
-/** An opaque cursor from a previous page's `meta.next_cursor` (or `Link` header); replaces `page`. */
-const Cursor = z.string().min(1).max(2048).regex(/^[A-Za-z0-9_-]+$/, { error: "is not a cursor this list gave out" }).optional();
 
 const listFields = {
   page: Page,

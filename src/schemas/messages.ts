@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { CONTENT_TYPES, MESSAGE_STATUSES } from "../domain/kernel/enums";
-import { Bool, Id, JsonObject, ShortText } from "./common";
+import { Bool, Cursor, Id, JsonObject, ShortText } from "./common";
 
 export const MessageParam = z.object({ conversation_id: Id, message_id: Id });
 
@@ -121,4 +121,4 @@ export const MessageUpdate = z.object({
 });
 
 /** GET /conversations/:conversation_id/messages */
-export const MessageListQuery = z.object({ before: Id.optional(), after: Id.optional() });
+export const MessageListQuery = z.object({ before: Id.optional(), after: Id.optional(), cursor: Cursor });

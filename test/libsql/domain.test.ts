@@ -1,7 +1,7 @@
 /**
  * The domain on libSQL: contacts (create, update, search through the trigram index, filter by index and
  * by paged scan, cursor paging, merge, delete) and conversations (create with a first message, list,
- * messages) against an embedded libSQL file database, through the same `Database` interface and
+ * messages, search through the message index, filter by index and by paged scan, cursor paging) against an embedded libSQL file database, through the same `Database` interface and
  * typed batches that D1 serves in production.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -12,7 +12,7 @@ import { filterContacts, listContacts, searchContacts } from "../../src/domain/c
 import { mergeContacts } from "../../src/domain/contacts/merge";
 import { createConversation } from "../../src/domain/conversations/conversations";
 import { createMessage, listMessages } from "../../src/domain/conversations/messages";
-import { listConversations } from "../../src/domain/conversations/lists";
+import { filterConversations, listConversations } from "../../src/domain/conversations/lists";
 import { type AccountScope, systemScope } from "../../src/domain/kernel/scope";
 import { libsqlDatabase } from "./database";
 
@@ -77,5 +77,27 @@ describe("conversations on libSQL", () => {
     expect(listed.records.map((r) => r.conversation.id)).toEqual([conversation.conversation.id]);
     const messages = await listMessages(scope, conversation.conversation.displayId, {});
     expect(messages.messages.map((m) => m.message.content)).toEqual(expect.arrayContaining(["Hello from libSQL", "A reply"]));
+  });
+
+  it("searches messages through the trigram index, filters by index and by paged scan, and pages by cursor", async () => {
+    const inbox = await createInbox(scope, { name: "Search" }, { type: "api" });
+    const { record } = await createContact(scope, { name: "Searcher", email: "searcher@example.com" });
+    const displayIds: number[] = [];
+    for (let i = 0; i < 30; i++) {
+      const created = await createConversation(scope, { inboxId: inbox.inbox.id, contactId: record.contact.id, message: { content: `Ticket ${i} about 東京 shipping` } });
+      displayIds.push(created.conversation.displayId);
+    }
+    const all = { status: null, assigneeType: "all", page: 1 } as const;
+    const found = await listConversations(scope, { ...all, q: "TICKET 7 ABOUT" });
+    expect(found.records.map((r) => r.conversation.displayId)).toEqual([displayIds[7]]);
+    const many = await listConversations(scope, { ...all, q: "東京 ship" });
+    expect(many.counts.all).toBe(30);
+    const rest = await listConversations(scope, { ...all, q: "東京 ship", cursor: many.nextCursor! });
+    expect([...many.records, ...rest.records].map((r) => r.conversation.displayId).sort((a, b) => a - b)).toEqual(displayIds);
+    const byIndex = await filterConversations(scope, [{ attribute_key: "display_id", filter_operator: "equal_to", values: [displayIds[3]] }], { page: 1 });
+    expect(byIndex.records.map((r) => r.conversation.displayId)).toEqual([displayIds[3]]);
+    const scanned = await filterConversations(scope, [{ attribute_key: "display_id", filter_operator: "contains", values: ["1"] }], { page: 1 });
+    expect(scanned.scanned).toBe(true);
+    expect(scanned.records.length).toBeGreaterThan(0);
   });
 });

@@ -13,6 +13,7 @@ import { changedAttributes, eventStatement } from "../../events/outbox";
 import { type ContactFields, derivedContactColumns } from "./fields";
 import { type ContactRecord, contactRecordsQuery, oneContactIds, toContactRecords } from "./loader";
 import { counterMoves } from "../conversations/counters";
+import { unindexMessages } from "../conversations/search-index";
 import { attachmentKeysQuery } from "../attachments/attachments";
 import { removeObjects } from "../attachments/uploads";
 import { counterStatement } from "../kernel/counters";
@@ -297,6 +298,7 @@ export async function deleteContact(scope: AccountScope, contactId: number): Pro
     resolvedCounter(scope, sql<number>`-${storedResolved(contactId)}`),
     // the contact's conversations go with it, and leave the conversation counts
     ...counterMoves(db, accountId, removedConversations.map((before) => ({ before, after: null }))),
+    unindexMessages(db, sql`${db.select({ id: messages.id }).from(messages).where(and(own(messages), inArray(messages.conversationId, contactConversations)))}`),
     db.delete(messages).where(and(own(messages), inArray(messages.conversationId, contactConversations))),
     db
       .delete(taggings)

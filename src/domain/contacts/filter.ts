@@ -8,7 +8,8 @@ import { type SQL, sql } from "drizzle-orm";
 import type { AttributeDefinition } from "../custom-attributes/rows";
 import { ATTRIBUTE_DISPLAY_TYPES, enumName } from "../kernel/enums";
 import { type ErrorEntry, invalid } from "../kernel/errors";
-import { contactSearchIds, trigramPhrase } from "./search-index";
+import { contactSearchIds } from "./search-index";
+import { trigramPhrase } from "../kernel/full-text";
 import { unionAll } from "../../db/chunks";
 
 export type FilterCondition = {
@@ -183,7 +184,9 @@ function indexPath(accountId: number, key: string, operator: Operator, values: u
       case "phone_number":
         return equalOn("phone_number");
       case "identifier":
-        return equalOn("identifier");
+        // Without `resolved = 1`, which would tie with the (account_id, resolved, id) index and let SQLite
+        // walk every listed contact instead of the identifier's unique index (the where still checks it).
+        return sql`SELECT id FROM contacts WHERE account_id = ${accountId} AND identifier IS NOT NULL AND identifier IN ${list}`;
       case "city":
         return equalOn("city_sort");
       case "company":

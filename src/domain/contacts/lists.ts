@@ -19,13 +19,13 @@ import { counterQuery } from "../kernel/counters";
 import { customAttributeDefinitionsQuery } from "../custom-attributes/values";
 import { CONTACT_ATTRIBUTE, RESOLVED_CONTACTS } from "./contacts";
 import { type AccountScope } from "../kernel/scope";
-import { contactSearchIds, contactSearchScan, trigramPhrase } from "./search-index";
+import { SCAN_BUDGET } from "../kernel/paging";
+import { contactSearchIds, contactSearchScan } from "./search-index";
+import { trigramPhrase } from "../kernel/full-text";
 
 /** Chatwoot's page size for contacts. */
 export const CONTACTS_PER_PAGE = 15;
 
-/** The most contacts one request of a cursor-continued scan examines. */
-export const SCAN_BUDGET = 1_000;
 
 /** `cursor`, when given, replaces `page`. */
 export type ContactListQuery = { page: number; sort: ContactSort; withInboxes: boolean; cursor?: string };

@@ -14,7 +14,7 @@
  * offset + limit index entries and `limit` table rows, whatever the size of the account.
  */
 import { type SQL, sql } from "drizzle-orm";
-import { invalidField } from "../kernel/errors";
+import { type SortPosition, decodeCursor as decodeOrderCursor, encodeCursor as encodeOrderCursor, numericKey } from "../kernel/paging";
 import type { ContactRow } from "./rows";
 
 export const CONTACT_SORT_KEYS = {
@@ -35,8 +35,7 @@ export type ContactSort = { key: ContactSortKey | null; descending: boolean };
 /** Keys that every contact has: one scan in either direction. */
 const ALWAYS_SET = new Set<ContactSortKey>(["created_at"]);
 
-/** Where a page ended: the sort key value and id of its last contact. A cursor continues after it. */
-export type SortPosition = { key: string | number | null; id: number };
+export type { SortPosition };
 
 /** `after`, when given, replaces `offset`: the page starts right after that position. */
 export type PageWindow = { limit: number; offset: number; after?: SortPosition | null };
@@ -132,30 +131,12 @@ export function positionOf(sort: ContactSort, contact: ContactRow): SortPosition
   return { key: sort.key === null ? null : contact[SORT_FIELDS[sort.key]], id: contact.id };
 }
 
-const toBase64Url = (text: string) => btoa(String.fromCharCode(...new TextEncoder().encode(text))).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
-const fromBase64Url = (token: string) =>
-  new TextDecoder().decode(Uint8Array.from(atob(token.replaceAll("-", "+").replaceAll("_", "/")), (ch) => ch.charCodeAt(0)));
-
 /** An opaque token for "the page after `position` in `sort`". */
-export function encodeCursor(sort: ContactSort, position: SortPosition): string {
-  return toBase64Url(JSON.stringify({ s: sortName(sort), k: position.key, i: position.id }));
-}
+export const encodeCursor = (sort: ContactSort, position: SortPosition): string => encodeOrderCursor(sortName(sort), position);
 
 /** The position a cursor stands for; a 422 on `cursor` when it is not one this list made for `sort`. */
 export function decodeCursor(token: string, sort: ContactSort): SortPosition {
-  const refuse = (message: string) => invalidField("cursor", message, "invalid_cursor");
-  let value: unknown;
-  try {
-    value = JSON.parse(fromBase64Url(token));
-  } catch {
-    throw refuse("is not a cursor this list gave out");
-  }
-  const { s, k, i } = (value ?? {}) as { s?: unknown; k?: unknown; i?: unknown };
-  if (typeof i !== "number" || !Number.isSafeInteger(i) || i < 1) throw refuse("is not a cursor this list gave out");
-  if (s !== sortName(sort)) throw refuse(`belongs to another order (${String(s)}); send the same sort as the page that gave it`);
-  const keyFits =
-    k === null ||
-    (sort.key !== null && (NUMERIC_KEYS.has(sort.key) ? typeof k === "number" && Number.isSafeInteger(k) : typeof k === "string" && k.length <= 1024));
-  if (!keyFits) throw refuse("is not a cursor this list gave out");
-  return { key: k as SortPosition["key"], id: i };
+  return decodeOrderCursor(token, sortName(sort), (k) =>
+    sort.key === null ? k === null : NUMERIC_KEYS.has(sort.key) ? numericKey(k) : k === null || (typeof k === "string" && k.length <= 1024),
+  );
 }

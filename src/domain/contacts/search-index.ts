@@ -1,17 +1,17 @@
 /**
  * The contacts' substring index: the FTS5 table `contact_search` (trigram tokenizer; created by
- * migrations/0006_complete_answers.sql), one row per contact with rowid = contacts.id.
+ * migrations/0008_complete_answers.sql), one row per contact with rowid = contacts.id.
  *
  * Kept in step by the domain, not by triggers, as article_search is: every batch that creates, changes,
  * merges or deletes a contact also rewrites (or removes) its row here, copied from the stored contact
  * (INSERT ... SELECT), so the index commits with the change and cannot drift from what the batch wrote.
  *
- * D1 counts one row read per index row an FTS query yields (the shadow tables' pages are not counted),
- * so a match costs what it finds: a search reads its matches within the account, not the account.
+ * What the trigram indexes share (the account key, phrases, what D1 counts) is in kernel/full-text.ts.
  */
 import { type SQL, sql } from "drizzle-orm";
 import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { type Database, schema } from "../../db/client";
+import { accountMatch } from "../kernel/full-text";
 
 const { contacts } = schema;
 
@@ -24,12 +24,6 @@ export const contactSearch = sqliteTable("contact_search", {
   phoneNumber: text("phone_number").notNull(),
   identifier: text("identifier").notNull(),
 });
-
-/** The trigram tokenizer matches substrings of at least this many characters; shorter ones match nothing. */
-export const TRIGRAM = 3;
-
-/** The account's own token in the index: "<a12>" cannot occur inside "<a123>". */
-export const accountKey = (accountId: number) => `<a${accountId}>`;
 
 /** Removes the index rows of the contacts `ids` selects (a query with one id column, or a list). */
 export const unindexContacts = (db: Database, ids: SQL) => db.delete(contactSearch).where(sql`rowid IN (${ids})`);
@@ -44,19 +38,6 @@ export function reindexContacts(db: Database, ids: SQL) {
   ] as const;
 }
 
-/** Characters the trigram index cannot see: a control character would cut FTS5's query text short. */
-const UNSEARCHABLE = /\p{Cc}/gu;
-
-/**
- * `text` as one FTS5 phrase (a quoted string, quotes doubled, so no input is FTS syntax), or null when it
- * has fewer than three characters the index can match.
- */
-export function trigramPhrase(text: string): string | null {
-  const clean = text.replace(UNSEARCHABLE, "");
-  if ([...clean].length < TRIGRAM) return null;
-  return `"${clean.replaceAll('"', '""')}"`;
-}
-
 export type SearchColumn = "name" | "email" | "phone_number" | "identifier";
 
 /**
@@ -64,8 +45,7 @@ export type SearchColumn = "name" | "email" | "phone_number" | "identifier";
  * case-insensitively. A superset for callers that compare more strictly: they check each candidate.
  */
 export function contactSearchIds(accountId: number, columns: readonly SearchColumn[], phrases: readonly string[]): SQL {
-  const match = `account_key:"${accountKey(accountId)}" AND {${columns.join(" ")}}:(${phrases.join(" OR ")})`;
-  return sql`SELECT rowid AS id FROM contact_search WHERE contact_search MATCH ${match}`;
+  return sql`SELECT rowid AS id FROM contact_search WHERE contact_search MATCH ${accountMatch(accountId, columns, phrases)}`;
 }
 
 /**

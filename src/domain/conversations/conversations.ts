@@ -21,7 +21,7 @@ import { changeStatements, commitAndLoad } from "./changes";
 import { counterStatements } from "./counters";
 import { contactUpdatedEventStatement, conversationEventStatement, messageEventStatements } from "./events";
 import { type ConversationRecord, assembleConversationRecords, conversationRecordQueries, loadConversationRecords } from "./loader";
-import { activeInboxBotQuery, activityMessageStatement, actorName, conversationChangeForMessage, messageInsertStatement, messageSender } from "./new-messages";
+import { activeInboxBotQuery, activityMessageStatements, actorName, conversationChangeForMessage, messageInsertStatements, messageSender } from "./new-messages";
 import { type ConversationRow } from "./rows";
 import { publishStatusChange } from "../../realtime/publish";
 
@@ -190,7 +190,7 @@ export async function createConversation(scope: AccountScope, input: Conversatio
       conversationChangeForMessage(draft, { messageType, private: false, sender }, { inboxHasActiveBot: false, contactBlocked: false }, at),
     );
     messageWrites.push(
-      messageInsertStatement(scope, target, { messageType, sender, content: input.message.content }, at),
+      ...messageInsertStatements(scope, target, { messageType, sender, content: input.message.content }, at),
       ...messageEventStatements(scope, "message_created", lastInsertedId(messages), messageType),
     );
     if (draft.firstReplyCreatedAt) messageWrites.push(reportingFactStatement(scope, target, "first_response", 0, at));
@@ -268,7 +268,7 @@ export async function toggleStatus(scope: AccountScope, displayId: number, input
   const { after, statements } = changeStatements(scope, conversation, change, [], at);
   const handoff = scope.actor.type === "agent_bot" && conversation.status === pending && status === open;
   const writes = [...statements];
-  if (conversation.status !== status) writes.push(activityMessageStatement(scope, conversation, `${STATUS_ACTIVITY[status]} ${actorName(scope)}`, at));
+  if (conversation.status !== status) writes.push(...activityMessageStatements(scope, conversation, `${STATUS_ACTIVITY[status]} ${actorName(scope)}`, at));
   if (handoff) writes.push(conversationEventStatement(scope, conversation.id, "conversation_bot_handoff"));
   const record = await commitAndLoad(scope, after, writes);
   await publishStatusChange(scope.env, conversation, after);
@@ -383,7 +383,7 @@ export async function setMuted(scope: AccountScope, displayId: number, muted: bo
   const { statements } = muted
     ? changeStatements(scope, conversation, { status: CONVERSATION_STATUS.resolved, snoozedUntil: null, waitingSince: null }, [], at)
     : { statements: [] };
-  const writes: Statement[] = [...statements, activityMessageStatement(scope, conversation, `${actorName(scope)} has ${muted ? "muted" : "unmuted"} the conversation`, at)];
+  const writes: Statement[] = [...statements, ...activityMessageStatements(scope, conversation, `${actorName(scope)} has ${muted ? "muted" : "unmuted"} the conversation`, at)];
   if (contact && contact.blocked !== muted) {
     writes.push(
       db.update(contacts).set({ blocked: muted, updatedAt: at }).where(eq(contacts.id, contact.id)),

@@ -9,6 +9,7 @@ import { batch, batchGroups, batchNamed } from "../kernel/batch";
 import { CONTENT_TYPE, CONTENT_TYPES, MESSAGE_STATUS, MESSAGE_STATUSES, MESSAGE_TYPE } from "../kernel/enums";
 import { type AccountScope, actingUserId } from "../kernel/scope";
 import { forbidden, invalidField, notFound } from "../kernel/errors";
+import { decodeCursor, encodeCursor } from "../kernel/paging";
 import { type AgentBotRow } from "../people/rows";
 import { reportingFactStatement, secondsBetween } from "../reports/facts";
 import { conversationColumn, conversationQuery, ensureActionable, readConversation } from "./access";
@@ -20,10 +21,11 @@ import {
   activeInboxBotQuery,
   conversationChangeForMessage,
   messageAttachmentsStatement,
-  messageInsertStatement,
+  messageInsertStatements,
   messageSender,
 } from "./new-messages";
 import { type MessageRow } from "./rows";
+import { reindexMessages } from "./search-index";
 import { attachmentInsertStatements, attachmentKeysQuery } from "../attachments/attachments";
 import { type CheckedFile, removeObjects, storeFiles } from "../attachments/uploads";
 import { publishMessage, publishStatusChange } from "../../realtime/publish";
@@ -118,7 +120,7 @@ export async function createMessage(scope: AccountScope, displayId: number, inpu
   let results;
   try {
     results = await batchGroups(db, {
-      inserted: [messageInsertStatement(scope, conversation, draft, at)],
+      inserted: messageInsertStatements(scope, conversation, draft, at),
       files: attachmentInsertStatements(db, accountId, { conversationId: conversation.id, messageId: newMessageId }, stored, at),
       withFiles: stored.length > 0 ? [messageAttachmentsStatement(scope, newMessageId)] : [],
       writes,
@@ -144,26 +146,43 @@ export async function createMessage(scope: AccountScope, displayId: number, inpu
 }
 
 /** Latest 20 by default; `before` the 20 before an id; `after` up to 100 after; both: up to 1000 between (Chatwoot's windows). */
-function messageWindow(conversationId: SQL<number>, window: { before?: number; after?: number }) {
+function messageWindow(conversationId: SQL<number>, window: MessageWindow) {
   const where = and(
     sql`${messages.conversationId} = ${conversationId}`,
     window.before !== undefined ? lt(messages.id, window.before) : undefined,
     window.after !== undefined ? gt(messages.id, window.after) : undefined,
   );
-  if (window.after !== undefined) return { where, order: asc(messages.id), limit: window.before !== undefined ? 1000 : 100 };
-  return { where, order: desc(messages.id), limit: 20 };
+  if (window.after !== undefined) return { where, order: asc(messages.id), limit: window.before !== undefined ? 1000 : 100, direction: "newer" as const };
+  return { where, order: desc(messages.id), limit: 20, direction: "older" as const };
+}
+
+/** `before` and `after` as Chatwoot sends them; `cursor` (from a previous answer) replaces the bound it continues. */
+export type MessageWindow = { before?: number; after?: number; cursor?: string };
+
+/**
+ * A message list's cursor names its direction and the last message shown: "older" continues before it
+ * (as `before` would), "newer" after it (as `after` would), so the other bound of the request still holds.
+ */
+const MESSAGE_ORDER = "id";
+const decodeMessageCursor = (token: string) => decodeCursor(token, MESSAGE_ORDER, (key) => key === "older" || key === "newer");
+
+function windowOf(window: MessageWindow): { before?: number; after?: number } {
+  if (window.cursor === undefined) return window;
+  const position = decodeMessageCursor(window.cursor);
+  return position.key === "older" ? { before: position.id, after: window.after } : { before: window.before, after: position.id };
 }
 
 /** The message list, in one round trip: every read is keyed by the conversation's display id. */
-export async function listMessages(scope: AccountScope, displayId: number, window: { before?: number; after?: number }): Promise<MessageList> {
+export async function listMessages(scope: AccountScope, displayId: number, given: MessageWindow): Promise<MessageList> {
   const { db, accountId } = scope;
   const conversationId = conversationColumn(scope, displayId, conversations.id);
-  const { where, order, limit } = messageWindow(conversationId, window);
+  const { where, order, limit, direction } = messageWindow(conversationId, windowOf(given));
+  // one message beyond the window tells whether another page follows
   const windowIds = sql`SELECT ${messages.id} FROM ${messages} WHERE ${where} ORDER BY ${order} LIMIT ${limit}`;
   const [agentsQ, contactsQ, botsQ] = senderQueries(db, accountId, windowIds, { contactIds: [conversationColumn(scope, displayId, conversations.contactId)] });
   const read = await batchNamed(db, {
     conversation: conversationQuery(scope, displayId),
-    messages: db.select().from(messages).where(where).orderBy(order).limit(limit),
+    messages: db.select().from(messages).where(where).orderBy(order).limit(limit + 1),
     agents: agentsQ,
     contacts: contactsQ,
     bots: botsQ,
@@ -178,7 +197,10 @@ export async function listMessages(scope: AccountScope, displayId: number, windo
   });
   const conversation = ensureActionable(displayId, read.conversation[0]);
   const people: People = { agents: read.agents, contacts: read.contacts, bots: read.bots };
-  const ordered = read.messages.sort((a, b) => a.id - b.id);
+  const shown = read.messages.slice(0, limit);
+  const last = shown[shown.length - 1];
+  const nextCursor = read.messages.length > limit && last ? encodeCursor(MESSAGE_ORDER, { key: direction, id: last.id }) : null;
+  const ordered = shown.sort((a, b) => a.id - b.id);
   return {
     conversation,
     messages: ordered.map((message) => ({ message, sender: senderOf(message, people) })),
@@ -187,6 +209,7 @@ export async function listMessages(scope: AccountScope, displayId: number, windo
     labels: read.tags.map((t) => t.tag),
     unreadCount: Number(read.unread[0]?.unread ?? 0),
     sourceId: read.contactInbox[0]?.sourceId ?? null,
+    nextCursor,
   };
 }
 
@@ -227,9 +250,12 @@ async function writeMessage(
 ): Promise<MessageResult> {
   const { db } = scope;
   const at = now();
+  // a new content (a delete) reaches the search index in the same batch
+  const index = set.content === undefined ? [] : reindexMessages(db, sql`SELECT ${read.message.id}`);
   const results = await batchGroups(db, {
     alsoWrite,
     updated: [db.update(messages).set({ ...set, updatedAt: at }).where(eq(messages.id, read.message.id)).returning()],
+    index,
     events: messageEventStatements(scope, "message_updated", read.message.id, read.message.messageType, eventData),
     unread: [unreadCountsQuery(db, [read.conversation.id])],
   });

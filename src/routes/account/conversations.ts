@@ -17,6 +17,7 @@ import {
 import { CONVERSATION_STATUSES } from "../../domain/kernel/enums";
 import { type AppEnv, accountScope } from "../../http/app-env";
 import { allowBots, requireAdministrator } from "../../http/auth";
+import { linkNext, nextCursorMeta } from "../../http/paging";
 import { deleteConversation } from "../../domain/conversations/deletion";
 import { listConversationAttachments } from "../../domain/conversations/attachments";
 import { conversationAttachmentsView } from "../../views/conversation-attachments";
@@ -52,8 +53,12 @@ function listInput(query: z.infer<typeof ConversationListQuery>): ListInput {
     labels: query.labels ?? query["labels[]"],
     q: query.q || undefined,
     page: query.page ?? 1,
+    cursor: query.cursor,
   };
 }
+
+/** A paged scan's answer says whether the scan goes on: its counts cover what it examined so far. */
+const scanMeta = (page: { scanned: boolean; hasMore: boolean }) => (page.scanned ? { has_more: page.hasMore } : {});
 
 const ms = (seconds: number | null | undefined) => (seconds === null || seconds === undefined ? seconds : Math.round(seconds * 1000));
 
@@ -61,17 +66,20 @@ const ms = (seconds: number | null | undefined) => (seconds === null || seconds 
 export const conversationsApi = new Hono<AppEnv>()
   .get("/", validate("query", ConversationListQuery), async (c) => {
     const page = await listConversations(accountScope(c), listInput(c.req.valid("query")));
-    return c.json({ data: { meta: countsView(page.counts), payload: page.records.map(conversationView) } });
+    linkNext(c, page.nextCursor);
+    return c.json({ data: { meta: { ...countsView(page.counts), ...scanMeta(page), ...nextCursorMeta(page.nextCursor) }, payload: page.records.map(conversationView) } });
   })
   .get("/meta", validate("query", ConversationListQuery), async (c) => {
     const counts = await conversationCounts(accountScope(c), listInput(c.req.valid("query")));
-    return c.json({ meta: countsView(counts) });
+    return c.json({ meta: { ...countsView(counts.counts), ...scanMeta(counts) } });
   })
   .post("/filter", validate("query", FilterQuery), validate("json", ConversationFilterBody), async (c) => {
     const body = c.req.valid("json");
-    const page = await filterConversations(accountScope(c), body.payload, body.page ?? c.req.valid("query").page ?? 1);
-    const { assigned_count: _, ...meta } = countsView(page.counts);
-    return c.json({ meta, payload: page.records.map(conversationView) });
+    const query = c.req.valid("query");
+    const page = await filterConversations(accountScope(c), body.payload, { page: body.page ?? query.page ?? 1, cursor: query.cursor });
+    const { assigned_count: _, ...counts } = countsView(page.counts);
+    linkNext(c, page.nextCursor);
+    return c.json({ meta: { ...counts, has_more: page.hasMore, ...nextCursorMeta(page.nextCursor) }, payload: page.records.map(conversationView) });
   })
   .post("/", allowBots(), validate("json", ConversationCreate), async (c) => {
     const body = c.req.valid("json");

@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import { createMessage, deleteMessage, listMessages, type MessageResult, updateMessageStatus } from "../../domain/conversations/messages";
 import { type AppEnv, accountScope } from "../../http/app-env";
 import { allowBots } from "../../http/auth";
+import { linkNext, nextCursorMeta } from "../../http/paging";
 import { acceptFiles, filesNamed } from "../../http/body";
 import { MAX_FILES_BODY_BYTES, checkUploads } from "../../domain/attachments/uploads";
 import { validate } from "../../http/validate";
@@ -13,7 +14,9 @@ import { messageListView, messageResultView } from "../../views/messages";
 export const messagesApi = new Hono<AppEnv>()
   .get("/", validate("param", ConversationParam), validate("query", MessageListQuery), async (c) => {
     const list = await listMessages(accountScope(c), c.req.valid("param").conversation_id, c.req.valid("query"));
-    return c.json(messageListView(list));
+    const view = messageListView(list);
+    linkNext(c, list.nextCursor);
+    return c.json({ ...view, meta: { ...view.meta, ...nextCursorMeta(list.nextCursor) } });
   })
   .post("/", allowBots(), acceptFiles({ maxBodyBytes: MAX_FILES_BODY_BYTES }), validate("param", ConversationParam), validate("json", MessageCreate), async (c) => {
     const body = c.req.valid("json");
