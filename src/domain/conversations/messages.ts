@@ -10,7 +10,7 @@ import { CONTENT_TYPE, CONTENT_TYPES, MESSAGE_STATUS, MESSAGE_STATUSES, MESSAGE_
 import { type AccountScope, actingUserId } from "../kernel/scope";
 import { forbidden, invalidField, notFound } from "../kernel/errors";
 import { type AgentBotRow } from "../people/rows";
-import { reportingFactStatement, secondsBetween } from "../reports/facts";
+import { messageFactStatements } from "../reports/facts";
 import { conversationColumn, conversationQuery, ensureActionable, readConversation } from "./access";
 import { changeStatements } from "./changes";
 import { messageEventStatements } from "./events";
@@ -107,7 +107,8 @@ export async function createMessage(scope: AccountScope, displayId: number, inpu
   );
   const { after, statements } = changeStatements(scope, conversation, change, [], at);
   const writes: Statement[] = [...statements, ...messageEventStatements(scope, "message_created", lastInsertedId(messages), messageType)];
-  if (change.firstReplyCreatedAt) writes.push(reportingFactStatement(scope, conversation, "first_response", secondsBetween(conversation.createdAt, at), at));
+  const senderUserId = draft.sender?.senderType === "User" ? draft.sender.senderId : null;
+  writes.push(...messageFactStatements(scope, conversation, { messageType, private: draft.private ?? false, senderUserId }, Boolean(change.firstReplyCreatedAt), at));
   if (messageType === MESSAGE_TYPE.incoming && contact) {
     writes.push(db.update(contacts).set({ lastActivityAt: at }).where(eq(contacts.id, contact.id)));
   }
