@@ -66,13 +66,14 @@ export const SummaryQuery = z
 export const SeriesQuery = z
   .object({
     ...windowFields,
-    metric: z.enum(REPORT_METRIC_NAMES),
+    metric: z.enum(REPORT_METRIC_NAMES).optional(),
     type: Type.optional(),
     id: Id.optional(),
     group_by: z.enum(GROUP_BYS).optional(),
     timezone_offset: TimezoneOffset.optional(),
   })
   .superRefine((q, ctx) => {
+    if (q.metric === undefined) ctx.addIssue({ code: "custom", path: ["metric"], message: "is required", params: { code: "required" } });
     checkWindow(q, ctx, q.group_by === "hour" ? MAX_HOURLY_DAYS : MAX_REPORT_DAYS);
     checkTarget(q, ctx);
   });

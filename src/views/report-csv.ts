@@ -1,8 +1,8 @@
 /**
  * The reports' CSV downloads (Chatwoot's reports/agents, inboxes, labels, teams, conversations_summary,
  * conversation_traffic and csat_survey_responses/download): RFC 4180 lines, every cell quoted when it
- * needs to be, and a cell that a spreadsheet would run as a formula (=, +, -, @, tab, CR) prefixed with a
- * quote, as Chatwoot's CSVSafe does: names and feedback are the users' and contacts' own text.
+ * needs to be; text that people typed (names, labels, feedback) and that a spreadsheet would run as a
+ * formula (starting with =, +, -, @, tab or CR) is prefixed with a quote, as Chatwoot's CSVSafe does.
  */
 import type { CsatResponseRow } from "../domain/reports/csat";
 import type { GroupDimension, GroupRow } from "../domain/reports/groups";
@@ -10,10 +10,12 @@ import type { SummaryMetrics } from "../domain/reports/summary";
 
 type Cell = string | number | null;
 
+/** Text people typed, made inert for spreadsheets. */
+const typed = (value: string | null | undefined): Cell => (value && /^[=+\-@\t\r]/.test(value) ? `'${value}` : (value ?? null));
+
 function cell(value: Cell): string {
   if (value === null) return "";
-  let text = String(value);
-  if (typeof value === "string" && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  const text = String(value);
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
@@ -53,7 +55,7 @@ const GROUP_HEADERS: Record<GroupDimension, string[]> = {
 /** reports/agents, inboxes, labels, teams. "Avg customer waiting time" is the average reply time. */
 export function groupCsv(dimension: GroupDimension, rows: GroupRow[], window: { sinceMs: number; untilMs: number }) {
   const body = rows.map((r) => [
-    r.name,
+    typed(r.name),
     ...(dimension === "inbox" ? [r.channelType] : []),
     r.conversationsCount,
     duration(r.avgFirstResponseTime),
@@ -93,12 +95,12 @@ export function csatCsv(rows: CsatResponseRow[], conversationUrl: (displayId: nu
   return csv([
     ["Agent name", "Rating", "Feedback", "Contact name", "Contact email", "Contact phone", "Link to the conversation", "Answered at"],
     ...rows.map((r) => [
-      r.agent?.name ?? null,
+      typed(r.agent?.name),
       r.response.rating,
-      r.response.feedbackMessage,
-      r.contact?.name ?? null,
-      r.contact?.email ?? null,
-      r.contact?.phoneNumber ?? null,
+      typed(r.response.feedbackMessage),
+      typed(r.contact?.name),
+      typed(r.contact?.email),
+      typed(r.contact?.phoneNumber),
       r.displayId === null ? null : conversationUrl(r.displayId),
       r.response.answeredAt === null ? null : new Date(r.response.answeredAt).toISOString(),
     ]),

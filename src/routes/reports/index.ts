@@ -39,7 +39,7 @@ const reportsApi = new Hono<AppEnv>()
   .get("/", validate("query", SeriesQuery), async (c) => {
     const q = c.req.valid("query");
     const points = await reportSeries(accountScope(c), {
-      metric: q.metric,
+      metric: q.metric!,
       target: targetOf(q),
       window: windowOf(q),
       groupBy: q.group_by ?? "day",
