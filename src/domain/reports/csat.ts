@@ -55,16 +55,17 @@ function responsesQuery(scope: AccountScope, f: CsatFilters, order: "asc" | "des
   return scope.db
     .select({
       response: responses,
-      displayId: conversations.displayId,
-      contactId: contacts.id,
-      contactName: contacts.name,
-      contactEmail: contacts.email,
-      contactPhone: contacts.phoneNumber,
-      contactAvatar: contacts.avatarUrl,
-      agentId: users.id,
-      agentName: users.name,
-      agentEmail: users.email,
-      agentAvatar: users.avatarUrl,
+      // joined columns under their own names: D1 answers columns by name, and several tables have `id`
+      displayId: sql<number | null>`${conversations.displayId}`.as("conversation_display_id"),
+      contactId: sql<number | null>`${contacts.id}`.as("contact_id_joined"),
+      contactName: sql<string | null>`${contacts.name}`.as("contact_name"),
+      contactEmail: sql<string | null>`${contacts.email}`.as("contact_email"),
+      contactPhone: sql<string | null>`${contacts.phoneNumber}`.as("contact_phone"),
+      contactAvatar: sql<string | null>`${contacts.avatarUrl}`.as("contact_avatar"),
+      agentId: sql<number | null>`${users.id}`.as("agent_id"),
+      agentName: sql<string | null>`${users.name}`.as("agent_name"),
+      agentEmail: sql<string | null>`${users.email}`.as("agent_email"),
+      agentAvatar: sql<string | null>`${users.avatarUrl}`.as("agent_avatar"),
     })
     .from(responses)
     .leftJoin(conversations, eq(conversations.id, responses.conversationId))
