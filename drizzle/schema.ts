@@ -947,6 +947,67 @@ export const reportingEvents = sqliteTable(
 );
 
 /**
+ * Report rollups: per account, fact, dimension (account, agent, inbox, label, team, with its id; 0 for the
+ * account) and UTC hour, how many facts fell in that hour and the sum of their values in seconds. Written
+ * by upsert in the same batch as the change that causes the fact (src/domain/reports/facts.ts), so that a
+ * report reads one row per hour of its window, whatever the size of the account. Days, weeks, months,
+ * years and time zones in whole hours are sums of hours.
+ */
+export const reportRollups = sqliteTable(
+  "report_rollups",
+  {
+    accountId: integer("account_id").notNull(),
+    /** the fact: conversation_created, first_response, conversation_resolved, reply_time, incoming_message, ... */
+    metric: text("metric").notNull(),
+    /** "account" | "agent" | "inbox" | "label" | "team" */
+    dimension: text("dimension").notNull(),
+    dimensionId: integer("dimension_id").notNull(),
+    /** the start of the UTC hour, epoch ms */
+    bucket: integer("bucket").notNull(),
+    count: integer("count").notNull().default(0),
+    /** sum of the facts' values in seconds (durations), 0 for plain occurrences */
+    total: integer("total").notNull().default(0),
+  },
+  (t) => [
+    // a time series of one dimension: one index range
+    primaryKey({ columns: [t.accountId, t.metric, t.dimension, t.dimensionId, t.bucket] }),
+    // a summary grouped by every id of a dimension (summary_reports/agent ...): one index range per fact
+    index("report_rollups_by_bucket").on(t.accountId, t.metric, t.dimension, t.bucket),
+  ],
+);
+
+/**
+ * CSAT surveys and their answers (Chatwoot's csat_survey_responses): a row is written with the
+ * `input_csat` message sent when a conversation is resolved, and completed when the contact answers it.
+ * `rating` is null until then; the responses list shows answered rows only.
+ */
+export const csatSurveyResponses = sqliteTable(
+  "csat_survey_responses",
+  {
+    id: id(),
+    accountId: integer("account_id").notNull(),
+    conversationId: integer("conversation_id").notNull(),
+    messageId: integer("message_id").notNull(),
+    inboxId: integer("inbox_id").notNull(),
+    teamId: integer("team_id"),
+    contactId: integer("contact_id").notNull(),
+    /** the conversation's assignee when the survey was sent */
+    assignedAgentId: integer("assigned_agent_id"),
+    rating: integer("rating"),
+    feedbackMessage: text("feedback_message"),
+    sentAt: integer("sent_at").notNull(),
+    /** when the contact answered (first answer; a later change of mind updates updated_at) */
+    answeredAt: integer("answered_at"),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [
+    uniqueIndex("csat_survey_responses_message_unique").on(t.messageId),
+    index("csat_survey_responses_account_answered").on(t.accountId, t.answeredAt),
+    index("csat_survey_responses_account_sent").on(t.accountId, t.sentAt),
+  ],
+);
+
+/**
  * Events written in the same batch as the change that caused them; after the response they go to the
  * events queue. A row is the contract: name, subject and what changed. Payloads are built on delivery.
  */

@@ -254,6 +254,15 @@ function foreignIds(): Array<[string, Foreign]> {
     { method: "POST", path: `${a}/actions/contact_merge`, body: { base_contact_id: A.contact.id, mergee_contact_id: B.contact.id }, expect: 404 },
     { method: "POST", path: `${a}/actions/contact_merge`, body: { base_contact_id: B.contact.id, mergee_contact_id: A.mergee.id }, expect: 404 },
     { method: "POST", path: `${a}/actions/contact_merge`, body: { base_contact_id: B.contact.id, mergee_contact_id: B.mergee.id }, expect: 404 },
+    // reports: B's agent, inbox, label and team as the report's subject
+    ...(["inbox", "team", "label"] as const).map((type) => ({
+      method: "GET",
+      path: `/api/v2/accounts/${A.accountId}/reports?metric=conversations_count&type=${type}&id=${B[type].id}`,
+      expect: 404 as const,
+      field: "id",
+    })),
+    { method: "GET", path: `/api/v2/accounts/${A.accountId}/reports/summary?type=agent&id=${B.agent.id}`, expect: 404, field: "id" },
+    { method: "GET", path: `/api/v2/accounts/${A.accountId}/reports/conversations?type=agent&user_id=${B.admin.id}`, expect: 404, field: "user_id" },
     // help center: B's portal slug, B's category and article ids under A's portal, B's ids in bodies
     { method: "GET", path: bp, expect: 404 },
     { method: "PATCH", path: bp, body: { name: "Mine" }, expect: 404 },

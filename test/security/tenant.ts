@@ -396,5 +396,15 @@ export function catalogue(t: Tenant): Route[] {
     r("DELETE", `${p}/articles/${t.draft.id}`, undefined, admin),
     // reports (v2)
     r("GET", `/api/v2/accounts/${t.accountId}/reports/summary`, undefined, admin),
+    r("GET", `/api/v2/accounts/${t.accountId}/reports?metric=conversations_count&type=inbox&id=${t.inbox.id}`, undefined, admin),
+    r("GET", `/api/v2/accounts/${t.accountId}/reports/conversations?type=agent`, undefined, admin),
+    ...["agent", "team", "inbox", "label"].map((d) => r("GET", `/api/v2/accounts/${t.accountId}/summary_reports/${d}`, undefined, admin)),
+    ...["agents", "inboxes", "labels", "teams", "conversations_summary", "conversation_traffic"].map((csv) =>
+      r("GET", `/api/v2/accounts/${t.accountId}/reports/${csv}`, undefined, admin),
+    ),
+    // CSAT
+    r("GET", `${b}/csat_survey_responses`, undefined, admin),
+    r("GET", `${b}/csat_survey_responses/metrics`, undefined, admin),
+    r("GET", `${b}/csat_survey_responses/download`, undefined, admin),
   ];
 }

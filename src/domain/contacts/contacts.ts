@@ -286,7 +286,14 @@ export async function deleteContact(scope: AccountScope, contactId: number): Pro
   const [current, removedConversations, fileKeys] = await batch(db, [
     contactQuery(scope, contactId),
     db
-      .select({ inboxId: conversations.inboxId, teamId: conversations.teamId, status: conversations.status, assigneeId: conversations.assigneeId })
+      .select({
+        inboxId: conversations.inboxId,
+        teamId: conversations.teamId,
+        status: conversations.status,
+        assigneeId: conversations.assigneeId,
+        firstReplyCreatedAt: conversations.firstReplyCreatedAt,
+        waitingSince: conversations.waitingSince,
+      })
       .from(conversations)
       .where(and(own(conversations), eq(conversations.contactId, contactId))),
     attachmentKeysQuery(db, accountId, inArray(attachments.conversationId, contactConversations)),

@@ -11,7 +11,7 @@ import { type AccountScope, actingUserId } from "../kernel/scope";
 import { forbidden, invalidField, notFound } from "../kernel/errors";
 import { decodeCursor, encodeCursor } from "../kernel/paging";
 import { type AgentBotRow } from "../people/rows";
-import { reportingFactStatement, secondsBetween } from "../reports/facts";
+import { messageFactStatements } from "../reports/facts";
 import { conversationColumn, conversationQuery, ensureActionable, readConversation } from "./access";
 import { changeStatements } from "./changes";
 import { messageEventStatements } from "./events";
@@ -109,7 +109,8 @@ export async function createMessage(scope: AccountScope, displayId: number, inpu
   );
   const { after, statements } = changeStatements(scope, conversation, change, [], at);
   const writes: Statement[] = [...statements, ...messageEventStatements(scope, "message_created", lastInsertedId(messages), messageType)];
-  if (change.firstReplyCreatedAt) writes.push(reportingFactStatement(scope, conversation, "first_response", secondsBetween(conversation.createdAt, at), at));
+  const senderUserId = draft.sender?.senderType === "User" ? draft.sender.senderId : null;
+  writes.push(...messageFactStatements(scope, conversation, { messageType, private: draft.private ?? false, senderUserId }, Boolean(change.firstReplyCreatedAt), at));
   if (messageType === MESSAGE_TYPE.incoming && contact) {
     writes.push(db.update(contacts).set({ lastActivityAt: at }).where(eq(contacts.id, contact.id)));
   }

@@ -10,6 +10,7 @@ import { eventStatement } from "../../events/outbox";
 import { publishMessage } from "../../realtime/publish";
 import { createConversation, toggleStatus, updateLastSeen } from "../conversations/conversations";
 import { createMessage } from "../conversations/messages";
+import { csatAnswerStatement } from "../conversations/csat";
 import type { CheckedFile } from "../attachments/uploads";
 import { messageEventStatements } from "../conversations/events";
 import { type MessageWithSender, type People, senderOf, senderQueries } from "../conversations/loader";
@@ -168,9 +169,15 @@ export async function submitMessageValues(db: Database, env: Env, chain: Convers
   const scope = contactScope(db, env, chain);
   const contentAttributes = { ...message.contentAttributes, submitted_values: values };
   const changed = [{ content_attributes: { previous_value: message.contentAttributes, current_value: contentAttributes } }];
+  const at = now();
+  const answer = values.find((v) => v.csat_survey_response?.rating !== undefined)?.csat_survey_response;
   const [updated] = await batch(db, [
-    db.update(messages).set({ contentAttributes, updatedAt: now() }).where(eq(messages.id, message.id)).returning(),
+    db.update(messages).set({ contentAttributes, updatedAt: at }).where(eq(messages.id, message.id)).returning(),
     ...messageEventStatements(scope, "message_updated", message.id, message.messageType, { changed_attributes: changed }),
+    // the answer goes to csat_survey_responses, which the CSAT reports read
+    ...(isCsat && answer?.rating !== undefined
+      ? [csatAnswerStatement(scope, chain.conversation, message, { rating: answer.rating, feedbackMessage: answer.feedback_message ?? null }, at)]
+      : []),
   ]);
   const [shown] = await withSenders(db, chain.inbox.accountId, updated);
   await publishMessage(env, chain.conversation, shown, "message.updated");

@@ -101,7 +101,7 @@ export async function buildWorld() {
 
 export type World = Awaited<ReturnType<typeof buildWorld>>;
 
-export type Group = "account" | "contacts" | "conversations" | "help-center" | "platform" | "widget";
+export type Group = "account" | "contacts" | "conversations" | "help-center" | "platform" | "widget" | "reports";
 
 export function routeTable(w: World): Record<Group, Route[]> {
   const acc = "/api/v1/accounts/:account_id";
@@ -318,6 +318,22 @@ export function routeTable(w: World): Record<Group, Route[]> {
         key: a,
         query: { since: "f", until: "f", type: "e" },
       },
+    ],
+    reports: [
+      ...(
+        [
+          ["/reports", { metric: "e", type: "e", id: "id", since: "f", until: "f", group_by: "e", timezone_offset: "s", business_hours: "b" }],
+          ["/reports/summary", { type: "e", id: "id", since: "f", until: "f", timezone_offset: "s", business_hours: "b" }],
+          ["/reports/conversations", { type: "e", user_id: "id", page: "n" }],
+          ...["agent", "team", "inbox", "label"].map((d) => [`/summary_reports/${d}`, { since: "f", until: "f", business_hours: "b" }] as const),
+          ...["agents", "inboxes", "labels", "teams", "conversations_summary", "conversation_traffic"].map(
+            (csv) => [`/reports/${csv}`, { since: "f", until: "f", timezone_offset: "s", business_hours: "b" }] as const,
+          ),
+        ] as const
+      ).map(([path, query]) => ({ method: "GET" as const, path: `/api/v2/accounts/:account_id${path}`, params: p, key: a, query })),
+      ...["", "/metrics", "/download"].map((path) =>
+        r("GET", `/csat_survey_responses${path}`, {}, { query: { since: "f", until: "f", "user_ids[]": "a", inbox_id: "id", team_id: "id", rating: "a", page: "n", sort: "e" } }),
+      ),
     ],
     contacts: [
       r("GET", "/contacts", {}, { query: { page: "n", sort: "e", labels: "a" } }),
