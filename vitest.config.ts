@@ -8,7 +8,7 @@ import { testNetwork } from "./test/support/test-network.mjs";
 //
 // Two projects differ only in their rate limits: the suites send hundreds of requests with one key, so
 // they run with limits no test reaches; test/limits/ runs with tight ones, to see 429s and recovery.
-const GENEROUS = {
+export const GENEROUS = {
   RATE_LIMIT_ACCOUNT_API: "1000000/60",
   RATE_LIMIT_PLATFORM_API: "1000000/60",
   RATE_LIMIT_PUBLIC_API: "1000000/60",
@@ -28,7 +28,8 @@ export default defineConfig(async () => {
       cloudflareTest({
         wrangler: { configPath: "./wrangler.toml" },
         miniflare: {
-          bindings: { TEST_MIGRATIONS: migrations, ...limits },
+          // ATTACHMENT_URL_SECRET: a deployed Worker has it as a secret; `npm start` passes one the same way
+          bindings: { TEST_MIGRATIONS: migrations, ATTACHMENT_URL_SECRET: "test-attachment-url-secret", ...limits },
           queueConsumers: { "edgedesk-events": { maxBatchTimeout: 0.05 } },
           outboundService: testNetwork,
         },
@@ -39,7 +40,7 @@ export default defineConfig(async () => {
   return {
     test: {
       projects: [
-        project("workers", ["test/**/*.test.ts"], ["test/e2e/**", "test/limits/**"], GENEROUS),
+        project("workers", ["test/**/*.test.ts"], ["test/e2e/**", "test/libsql/**", "test/limits/**"], GENEROUS),
         // its tests wait out windows of a few seconds
         project("limits", ["test/limits/**/*.test.ts"], [], TIGHT, 20_000),
       ],

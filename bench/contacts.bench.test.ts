@@ -71,3 +71,84 @@ it("measures the contact list at 1,000 and 100,000 contacts", async () => {
   }
   console.log(lines.join("\n"));
 });
+
+/**
+ * Search, each filter key and the last page by `page` and by `cursor`, at 1,000 and 100,000 contacts:
+ * round trips, rows read, what the answer found (`count`, `has_more`) and the median latency.
+ */
+it("measures contact search, filters and the last page by cursor at 1,000 and 100,000 contacts", async () => {
+  const lines: string[] = [];
+  const cond = (attribute_key: string, filter_operator: string, values: unknown[]) => ({ attribute_key, filter_operator, values });
+  for (const size of [1_000, 100_000]) {
+    const world = await createWorld(`Search bench ${size}`);
+    const listed = await seedContacts(world.accountId, size);
+    const lastPage = Math.ceil(listed / 15);
+    for (let i = 0; i < 20; i++) await measure("/api");
+    const baseline = await medianOf("/api");
+    const contacts = `${world.base}/contacts`;
+    const cursorOf = async (path: string) =>
+      (await exports.default.fetch(new Request(`https://desk.test${path}`, { headers: { api_access_token: world.agent.key } })).then((r) => r.json())) as {
+        meta: { next_cursor?: string };
+      };
+    const gets: Array<[string, string]> = [
+      [`list page ${lastPage} by page`, `${contacts}?page=${lastPage}&include_contact_inboxes=false`],
+      [`list sort=name page ${lastPage} by page`, `${contacts}?sort=name&page=${lastPage}&include_contact_inboxes=false`],
+    ];
+    const beforeLast = (await cursorOf(`${contacts}?page=${lastPage - 1}&include_contact_inboxes=false`)).meta.next_cursor;
+    if (beforeLast) gets.push([`list page ${lastPage} by cursor`, `${contacts}?cursor=${beforeLast}&include_contact_inboxes=false`]);
+    const byName = (await cursorOf(`${contacts}?sort=name&page=${lastPage - 1}&include_contact_inboxes=false`)).meta.next_cursor;
+    if (byName) gets.push([`list sort=name page ${lastPage} by cursor`, `${contacts}?sort=name&cursor=${byName}&include_contact_inboxes=false`]);
+    for (const q of ["contact 1", "no-such-contact", "c77@bench", "id-88", "+1555000", "co"]) {
+      gets.push([`search q=${q}`, `${contacts}/search?q=${encodeURIComponent(q)}&include_contact_inboxes=false`]);
+    }
+    gets.push(["search q=contact 1 sort=name", `${contacts}/search?q=${encodeURIComponent("contact 1")}&sort=name&include_contact_inboxes=false`]);
+    const filters: Array<[string, unknown[]]> = [
+      ["email = c77@bench.test", [cond("email", "equal_to", ["c77@bench.test"])]],
+      ["phone_number = +15550000076", [cond("phone_number", "equal_to", ["+15550000076"])]],
+      ["identifier = id-88", [cond("identifier", "equal_to", ["id-88"])]],
+      ["name = 17 street", [cond("name", "equal_to", ["17 street"])]],
+      ["city = city 7", [cond("city", "equal_to", ["city 7"])]],
+      ["company = company 5", [cond("company", "equal_to", ["company 5"])]],
+      ["labels = vip", [cond("labels", "equal_to", ["vip"])]],
+      ["created_at > last 10 s of seed", [cond("created_at", "is_greater_than", [Math.floor((1700000000000 + size - 10_000) / 1000)])]],
+      ["last_activity_at days_before 1", [cond("last_activity_at", "days_before", [1])]],
+      ["name contains street", [cond("name", "contains", ["street"])]],
+      ["phone_number starts_with +1555", [cond("phone_number", "starts_with", ["+1555"])]],
+      ["country_code = xx (scan)", [cond("country_code", "equal_to", ["xx"])]],
+      ["blocked = true (scan)", [cond("blocked", "equal_to", ["true"])]],
+    ];
+    lines.push(`\n### ${size.toLocaleString("en")} contacts (${listed} listed; GET /api median ${baseline.ms.toFixed(2)} ms)\n`);
+    lines.push("| request | round trips | rows read | count / has_more | median latency (× GET /api) |", "|---|---|---|---|---|");
+    const row = async (name: string, request: () => Promise<Response>) => {
+      const samples: number[] = [];
+      let first: { roundTrips: number; rowsRead: number; found: string } | null = null;
+      for (let i = 0; i < RUNS * BLOCK; i++) {
+        const started = performance.now();
+        const res = await request();
+        const body = (await res.json()) as { meta: { count: number; has_more?: boolean } };
+        samples.push(performance.now() - started);
+        expect(res.status, name).toBe(200);
+        if (!first) {
+          const timing = res.headers.get("server-timing") ?? "";
+          const metric = (m: string) => Number(new RegExp(`${m};desc="(\\d+)"`).exec(timing)?.[1] ?? NaN);
+          first = { roundTrips: metric("db-round-trips"), rowsRead: metric("db-rows-read"), found: `${body.meta.count} / ${body.meta.has_more ?? "-"}` };
+        }
+      }
+      lines.push(`| ${name} | ${first!.roundTrips} | ${first!.rowsRead} | ${first!.found} | ${(median(samples) / baseline.ms).toFixed(1)} |`);
+    };
+    const headers = { api_access_token: world.agent.key };
+    for (const [name, path] of gets) await row(name, () => exports.default.fetch(new Request(`https://desk.test${path}`, { headers })));
+    for (const [name, payload] of filters) {
+      await row(`filter ${name}`, () =>
+        exports.default.fetch(
+          new Request(`https://desk.test${contacts}/filter?include_contact_inboxes=false`, {
+            method: "POST",
+            headers: { ...headers, "content-type": "application/json" },
+            body: JSON.stringify({ payload }),
+          }),
+        ),
+      );
+    }
+  }
+  console.log(lines.join("\n"));
+});

@@ -344,6 +344,9 @@ export const contacts = sqliteTable(
     uniqueIndex("contacts_account_phone_unique").on(t.accountId, t.phoneNumber).where(sql`phone_number IS NOT NULL`),
     uniqueIndex("contacts_account_identifier_unique").on(t.accountId, t.identifier).where(sql`identifier IS NOT NULL`),
     index("contacts_account_resolved_id").on(t.accountId, t.resolved, t.id),
+    // Every contact of an account in id order (listed or not): the scan a one- or two-character search
+    // needs, resumed from a cursor by an id range.
+    index("contacts_account_id").on(t.accountId, t.id),
     // One index per sort key of the contact list, over listed (resolved) contacts only: the page query
     // `WHERE account_id = ? AND resolved = 1 ORDER BY key, id LIMIT 15 OFFSET n` walks n + 15 entries.
     ...listIndexes(t),
@@ -395,6 +398,9 @@ export const contactInboxes = sqliteTable(
   ],
 );
 
+/** The conversation filter's keys kept in `additional_attributes`, each with an index on its JSON path. */
+export const ADDITIONAL_FILTER_KEYS = ["browser_language", "conversation_language", "referer", "mail_subject"] as const;
+
 export const conversations = sqliteTable(
   "conversations",
   {
@@ -437,6 +443,17 @@ export const conversations = sqliteTable(
     index("conversations_contact_inbox").on(t.contactInboxId),
     // the scheduled wake-up finds snoozed conversations whose time has come, across accounts
     index("conversations_snoozed_until").on(t.snoozedUntil).where(sql`status = 3`),
+    // `/conversations/filter`: each allow-listed key's equality (or range) finds its matches by index,
+    // so a filter reads in proportion to what it finds (src/domain/conversations/filter.ts)
+    index("conversations_account_priority").on(t.accountId, t.priority),
+    index("conversations_account_assignee").on(t.accountId, t.assigneeId),
+    index("conversations_account_team").on(t.accountId, t.teamId),
+    index("conversations_account_campaign").on(t.accountId, t.campaignId),
+    index("conversations_account_created").on(t.accountId, t.createdAt),
+    // the same JSON paths, spelled the same, as the filter's conditions on these additional attributes
+    ...ADDITIONAL_FILTER_KEYS.map((key) =>
+      index(`conversations_account_${key}`).on(t.accountId, sql`${t.additionalAttributes} ->> ${sql.raw(`'$.${key}'`)}`),
+    ),
   ],
 );
 
@@ -466,6 +483,11 @@ export const messages = sqliteTable(
     processedMessageContent: text("processed_message_content"),
     campaignId: integer("campaign_id"),
     echoId: text("echo_id"),
+    /**
+     * The message's files as its views show them (a copy of its `attachments` rows, written in the same
+     * batch), so that every place that renders a message has them without a read of its own.
+     */
+    attachments: json<StoredAttachment[]>("attachments").notNull().default([]),
     ...timestamps,
   },
   (t) => [
@@ -474,6 +496,71 @@ export const messages = sqliteTable(
     index("messages_conversation_type_created").on(t.conversationId, t.messageType, t.createdAt),
     index("messages_account_created").on(t.accountId, t.createdAt),
   ],
+);
+
+/** What a message keeps of each of its files (see `attachments`). */
+export type StoredAttachment = {
+  id: number;
+  /** "image" | "audio" | "video" | "file" */
+  file_type: string;
+  extension: string;
+  content_type: string;
+  file_name: string;
+  file_size: number;
+  width: number | null;
+  height: number | null;
+};
+
+/**
+ * Files of messages, kept in R2 under `storage_key`. A row exists for each object: the files of a
+ * conversation are listed from here, a signed URL is served from here (so a deleted file stops being
+ * served even before its URL expires), and deleting a message or a conversation finds its objects here.
+ */
+export const attachments = sqliteTable(
+  "attachments",
+  {
+    id: id(),
+    accountId: integer("account_id").notNull(),
+    conversationId: integer("conversation_id").notNull(),
+    messageId: integer("message_id").notNull(),
+    /** "image" | "audio" | "video" | "file" */
+    fileType: text("file_type").notNull(),
+    extension: text("extension").notNull(),
+    /** the type found in the file's first bytes, never the one the client declared */
+    contentType: text("content_type").notNull(),
+    fileName: text("file_name").notNull(),
+    fileSize: integer("file_size").notNull(),
+    width: integer("width"),
+    height: integer("height"),
+    storageKey: text("storage_key").notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [index("attachments_conversation").on(t.conversationId, t.id), index("attachments_message").on(t.messageId)],
+);
+
+/**
+ * Files attached to automation rules for their `send_attachment` actions (Chatwoot's rule `files`),
+ * kept in R2 like message files. A rule that sends one copies it to the new message's own object, so
+ * deleting the message never removes the rule's file.
+ */
+export const automationRuleFiles = sqliteTable(
+  "automation_rule_files",
+  {
+    id: id(),
+    accountId: integer("account_id").notNull(),
+    /** null until a rule that sends it is saved */
+    automationRuleId: integer("automation_rule_id"),
+    fileType: text("file_type").notNull(),
+    extension: text("extension").notNull(),
+    contentType: text("content_type").notNull(),
+    fileName: text("file_name").notNull(),
+    fileSize: integer("file_size").notNull(),
+    width: integer("width"),
+    height: integer("height"),
+    storageKey: text("storage_key").notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [index("automation_rule_files_account").on(t.accountId, t.id)],
 );
 
 export const labels = sqliteTable(
@@ -506,6 +593,9 @@ export const taggings = sqliteTable(
   (t) => [
     uniqueIndex("taggings_taggable_tag_unique").on(t.taggableType, t.taggableId, t.tag),
     index("taggings_account_tag").on(t.accountId, t.taggableType, t.tag),
+    // Filters by label (contacts case-insensitively, conversations' `labels[]`): the tagged ids come from
+    // an index range, so a label filter reads its matches, not the account's taggings.
+    index("taggings_account_label_target").on(t.accountId, t.taggableType, sql`lower(${t.tag})`, t.taggableId),
   ],
 );
 
@@ -854,6 +944,67 @@ export const reportingEvents = sqliteTable(
     createdAt: integer("created_at").notNull(),
   },
   (t) => [index("reporting_events_account_name_created").on(t.accountId, t.name, t.createdAt)],
+);
+
+/**
+ * Report rollups: per account, fact, dimension (account, agent, inbox, label, team, with its id; 0 for the
+ * account) and UTC hour, how many facts fell in that hour and the sum of their values in seconds. Written
+ * by upsert in the same batch as the change that causes the fact (src/domain/reports/facts.ts), so that a
+ * report reads one row per hour of its window, whatever the size of the account. Days, weeks, months,
+ * years and time zones in whole hours are sums of hours.
+ */
+export const reportRollups = sqliteTable(
+  "report_rollups",
+  {
+    accountId: integer("account_id").notNull(),
+    /** the fact: conversation_created, first_response, conversation_resolved, reply_time, incoming_message, ... */
+    metric: text("metric").notNull(),
+    /** "account" | "agent" | "inbox" | "label" | "team" */
+    dimension: text("dimension").notNull(),
+    dimensionId: integer("dimension_id").notNull(),
+    /** the start of the UTC hour, epoch ms */
+    bucket: integer("bucket").notNull(),
+    count: integer("count").notNull().default(0),
+    /** sum of the facts' values in seconds (durations), 0 for plain occurrences */
+    total: integer("total").notNull().default(0),
+  },
+  (t) => [
+    // a time series of one dimension: one index range
+    primaryKey({ columns: [t.accountId, t.metric, t.dimension, t.dimensionId, t.bucket] }),
+    // a summary grouped by every id of a dimension (summary_reports/agent ...): one index range per fact
+    index("report_rollups_by_bucket").on(t.accountId, t.metric, t.dimension, t.bucket),
+  ],
+);
+
+/**
+ * CSAT surveys and their answers (Chatwoot's csat_survey_responses): a row is written with the
+ * `input_csat` message sent when a conversation is resolved, and completed when the contact answers it.
+ * `rating` is null until then; the responses list shows answered rows only.
+ */
+export const csatSurveyResponses = sqliteTable(
+  "csat_survey_responses",
+  {
+    id: id(),
+    accountId: integer("account_id").notNull(),
+    conversationId: integer("conversation_id").notNull(),
+    messageId: integer("message_id").notNull(),
+    inboxId: integer("inbox_id").notNull(),
+    teamId: integer("team_id"),
+    contactId: integer("contact_id").notNull(),
+    /** the conversation's assignee when the survey was sent */
+    assignedAgentId: integer("assigned_agent_id"),
+    rating: integer("rating"),
+    feedbackMessage: text("feedback_message"),
+    sentAt: integer("sent_at").notNull(),
+    /** when the contact answered (first answer; a later change of mind updates updated_at) */
+    answeredAt: integer("answered_at"),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [
+    uniqueIndex("csat_survey_responses_message_unique").on(t.messageId),
+    index("csat_survey_responses_account_answered").on(t.accountId, t.answeredAt),
+    index("csat_survey_responses_account_sent").on(t.accountId, t.sentAt),
+  ],
 );
 
 /**

@@ -5,9 +5,11 @@
 // platform app exists, prints its key, and runs `wrangler dev`. The key is DESK_PLATFORM_TOKEN when that
 // is set; otherwise one is generated once, kept beside the local data, and printed at every start.
 //
-// Two things differ from a deployed Worker, on purpose:
+// A few things differ from a deployed Worker, on purpose:
 // - WEBHOOK_TARGET_POLICY is "allow-private", so webhooks, API-inbox callbacks and agent bots may call a
 //   receiver on this machine or the local network (a deployed Worker refuses those addresses);
+// - ATTACHMENT_URL_SECRET (a secret when deployed) is generated once and kept beside the local data;
+// - the rate limits are generous (LOCAL_RATE_LIMITS below), for scripts and test runs against this server;
 // - the minute cron (outbox sweep, due webhook retries, snooze wake-ups, log pruning) is fired by this
 //   script, because `wrangler dev` never fires scheduled handlers by itself.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -40,6 +42,20 @@ function platformKey() {
   return key;
 }
 
+/**
+ * The key that signs attachment URLs (a secret when deployed): ATTACHMENT_URL_SECRET when set, otherwise
+ * generated once and kept beside the local data, so URLs stay valid across restarts.
+ */
+function attachmentUrlSecret() {
+  const fromEnv = process.env.ATTACHMENT_URL_SECRET?.trim();
+  if (fromEnv) return fromEnv;
+  const file = join(persistTo, "edgedesk-attachment-url-secret");
+  if (existsSync(file)) return readFileSync(file, "utf8").trim();
+  const secret = generateKey();
+  writeFileSync(file, `${secret}\n`, { mode: 0o600 });
+  return secret;
+}
+
 console.log("Applying database migrations to the local D1 database...");
 wranglerSync(["d1", "migrations", "apply", "DB", "--local", "--persist-to", persistTo], { quiet: true });
 
@@ -66,7 +82,8 @@ const banner = [
   `Rate limits: ${LOCAL_RATE_LIMITS.join(", ")} (README "Rate limits").`,
   "",
 ].join("\n");
-console.log(banner);
+// The banner waits for the server (below): printed now, wrangler's own output would push it away.
+console.log(`Starting wrangler dev on port ${port}...`);
 
 const dev = wranglerSpawn([
   "dev",
@@ -78,6 +95,11 @@ const dev = wranglerSpawn([
   "--var",
   `WEBHOOK_TARGET_POLICY:${WEBHOOK_TARGET_POLICY}`,
   ...LOCAL_RATE_LIMITS.flatMap((limit) => ["--var", limit]),
+  // files are kept in the local R2 under --persist-to; their URLs are signed with this key
+  "--var",
+  `ATTACHMENT_URL_SECRET:${attachmentUrlSecret()}`,
+  "--var",
+  `FILES_BASE_URL:http://localhost:${port}`,
   // exposes /__scheduled, which the cron below calls
   "--test-scheduled",
 ]);
@@ -94,11 +116,15 @@ async function runCron() {
 }
 let cron;
 
-// Say it again once the server answers, since wrangler's own output pushes the first banner away.
+// Print the banner once the server answers. Probes overlap when one takes longer than the interval, so
+// `served` (not clearInterval alone) makes sure only the first answer prints it and starts the cron.
+let served = false;
 const ready = setInterval(async () => {
   try {
     const res = await fetch(`http://localhost:${port}/api`);
-    if (res.ok) {
+    await res.body?.cancel();
+    if (res.ok && !served) {
+      served = true;
       clearInterval(ready);
       console.log(banner);
       void runCron(); // at once: a previous run may have left events in the outbox

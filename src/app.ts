@@ -1,11 +1,14 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import pkg from "../package.json";
-import { createDb } from "./db/client";
+import { BOOKMARK_HEADER, connect } from "./db/connect";
 import { dispatchPendingEvents } from "./events/dispatch";
-import { FirstWriteRider, QueryMeter, meterD1 } from "./db/metering";
+import { QueryMeter } from "./db/metering";
 import type { AppEnv } from "./http/app-env";
 import { normalizeBody } from "./http/body";
+import { routeBodyLimit } from "./http/route-flags";
+import { configureFileLinks } from "./views/attachments";
+import { filesApi } from "./routes/files";
 import { tooLarge } from "./domain/kernel/errors";
 import { renderError, renderUnknownRoute } from "./http/errors";
 import { requestId, secureHeaders } from "./http/secure";
@@ -23,15 +26,22 @@ export const app = new Hono<AppEnv>({ strict: false });
 app.use("*", secureHeaders());
 app.use("*", requestId());
 
-/** Every request gets a metered database; the cost goes out in the Server-Timing header. */
+/**
+ * Every request gets a metered database; the cost goes out in the Server-Timing header. On D1 it is a
+ * session that starts from the client's bookmark and hands the new one back (src/db/connect.ts), so a
+ * client reads its own writes even when a read replica answers.
+ */
 app.use("*", async (c, next) => {
   const meter = new QueryMeter();
-  const rider = new FirstWriteRider();
+  const writes = !["GET", "HEAD", "OPTIONS"].includes(c.req.method);
+  const connection = connect(c.env, { meter, bookmark: c.req.header(BOOKMARK_HEADER), writes });
   c.set("meter", meter);
-  c.set("rider", rider);
-  c.set("db", createDb(meterD1(c.env.DB, meter, rider)));
+  c.set("rider", connection.rider);
+  c.set("db", connection.db);
   await next();
   c.header("Server-Timing", meter.serverTiming());
+  const bookmark = connection.bookmark();
+  if (bookmark) c.header(BOOKMARK_HEADER, bookmark);
 });
 
 /**
@@ -49,19 +59,28 @@ app.use("*", async (c, next) => {
   );
 });
 
-/** The largest body accepted. Messages allow 150,000 characters; nothing legitimate comes near 1 MiB. */
+/**
+ * The largest body accepted. Messages allow 150,000 characters; nothing legitimate comes near 1 MiB.
+ * Routes that take files declare their own limit with `acceptFiles({ maxBodyBytes })`.
+ */
 export const MAX_BODY_BYTES = 1024 * 1024;
 
-app.use(
-  "*",
-  bodyLimit({
-    maxSize: MAX_BODY_BYTES,
+app.use("*", async (c, next) => {
+  const maxSize = routeBodyLimit(c) ?? MAX_BODY_BYTES;
+  const limit = bodyLimit({
+    maxSize,
     onError: () => {
-      const message = `The request body is larger than ${MAX_BODY_BYTES} bytes`;
-      throw tooLarge(message, "body_too_large");
+      throw tooLarge(`The request body is larger than ${maxSize} bytes`, "body_too_large");
     },
-  }),
-);
+  });
+  return limit(c, next);
+});
+
+/** Messages render signed file URLs under the address this request came to (src/views/attachments.ts). */
+app.use("*", async (c, next) => {
+  configureFileLinks(c.env.ATTACHMENT_URL_SECRET, new URL(c.req.url).origin);
+  await next();
+});
 
 app.use("*", normalizeBody);
 
@@ -75,6 +94,7 @@ app.route("/api/v1", applicationApi);
 app.route("/api/v2", reportsV2Api);
 app.route("/public/api/v1", publicApi);
 app.route("/widget-demo", widgetDemo);
+app.route("/files", filesApi);
 
 /** The OpenAPI 3.1 document of every route above, and a reference page over it; no key needed. */
 app.get("/openapi.json", undocumented("the API document itself"), async (c) => c.json(await openApiDocument(app)));

@@ -2,4 +2,15 @@
 interface Env {
   /** optional: key of the HMAC that user records carry as `hmac_identifier` */
   DESK_USER_HMAC_KEY?: string;
+  /** optional: a libSQL server (Turso or `sqld`), e.g. libsql://name.turso.io; when set, it replaces D1 */
+  LIBSQL_URL?: string;
+  /** the libSQL server's token, with LIBSQL_URL */
+  LIBSQL_AUTH_TOKEN?: string;
+  /**
+   * Signs the URLs that serve message attachments (set with `wrangler secret put`; `npm start` and the
+   * tests supply one). Without it, files can be neither uploaded nor served.
+   */
+  ATTACHMENT_URL_SECRET?: string;
+  /** Chatwoot's limit for one file, in MB (default 40). */
+  MAXIMUM_FILE_UPLOAD_SIZE?: string;
 }

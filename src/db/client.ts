@@ -1,19 +1,45 @@
+/**
+ * The database behind one interface: D1 (with a session, so reads may come from a nearby replica) or a
+ * libSQL server (Turso, sqld, or an embedded file under Node) through drizzle's libSQL driver. The
+ * domain sees only `Database`; what differs between the two (raw statements in batches, metering,
+ * sessions) is decided here and in metering.ts.
+ */
 import { sql, type SQL } from "drizzle-orm";
+import type { BatchItem, BatchResponse } from "drizzle-orm/batch";
 import { drizzle } from "drizzle-orm/d1";
+import { drizzle as libsqlDrizzle } from "drizzle-orm/libsql/web";
 import { getTableColumns } from "drizzle-orm";
-import type { SQLiteTable } from "drizzle-orm/sqlite-core";
+import type { BaseSQLiteDatabase, SQLiteTable } from "drizzle-orm/sqlite-core";
+import type { Client as LibsqlClient } from "@libsql/client";
 import * as schema from "../../drizzle/schema";
 
 export { schema };
+export type { LibsqlClient };
 
-export function createDb(d1: D1Database) {
-  return drizzle(d1, { schema });
-}
-
-export type Database = ReturnType<typeof createDb>;
+/** What the domain uses: drizzle's SQLite query builders and an atomic `batch`, whichever the driver. */
+export type Database = BaseSQLiteDatabase<"async", unknown, typeof schema> & {
+  batch<U extends BatchItem<"sqlite">, T extends Readonly<[U, ...U[]]>>(batch: T): Promise<BatchResponse<T>>;
+};
 
 /** One statement of a `db.batch` list. */
-export type Statement = Parameters<Database["batch"]>[0][number];
+export type Statement = BatchItem<"sqlite">;
+
+/** Which driver a Database runs on; kept off drizzle's own fields. */
+const DRIVER = Symbol("edgedesk.driver");
+type Driver = "d1" | "libsql";
+const driverOf = (db: Database): Driver => (db as unknown as { [DRIVER]: Driver })[DRIVER];
+
+/** A Database over D1, or over one D1 session (`withSession`): drizzle uses only `prepare` and `batch`. */
+export function createDb(d1: D1Database | D1DatabaseSession): Database {
+  const db = drizzle(d1 as D1Database, { schema });
+  return Object.assign(db, { [DRIVER]: "d1" as const }) as unknown as Database;
+}
+
+/** A Database over a libSQL client (`@libsql/client/web` in a Worker, `@libsql/client` under Node). */
+export function createLibsqlDb(client: LibsqlClient): Database {
+  const db = libsqlDrizzle(client, { schema });
+  return Object.assign(db, { [DRIVER]: "libsql" as const }) as unknown as Database;
+}
 
 /**
  * The id of the row that the batch inserted last into `table`.
@@ -29,19 +55,22 @@ export function lastInsertedId(table: SQLiteTable): SQL<number> {
 export const now = () => Date.now();
 
 /**
- * A raw SQL statement for `db.batch`, answering its rows (if any) as objects keyed by column name.
+ * A raw SQL statement for `db.batch`, answering its rows (if any) as objects keyed by column name. Use it
+ * for what the query builder cannot express (compound selects, correlated JSON columns, INSERT OR
+ * IGNORE ... SELECT).
  *
- * drizzle's own `db.all(sql)` / `db.run(sql)` cannot go into a D1 batch when they have bound parameters
- * (drizzle 0.45's D1 batch binds through `stmt`, which raw queries lack), so this supplies the prepared
- * statement. Use it for what the query builder cannot express (compound selects, correlated JSON
- * columns, INSERT OR IGNORE ... SELECT).
+ * On libSQL drizzle's own `db.all(sql)` batches as it is. On D1 it cannot go into a batch when it has
+ * bound parameters (drizzle 0.45's D1 batch binds through `stmt`, which raw queries lack), so this
+ * supplies the prepared statement.
  */
 export function rawSql<T = Record<string, unknown>>(db: Database, query: SQL) {
   const raw = db.all<T>(query);
+  if (driverOf(db) !== "d1") return raw;
   const built = raw.getQuery();
+  const client = (db as unknown as { $client: D1Database }).$client;
   const prepared = {
     getQuery: () => built,
-    stmt: db.$client.prepare(built.sql),
+    stmt: client.prepare(built.sql),
     mapResult: (result: D1Result<T>) => result.results,
   };
   return Object.assign(raw, { _prepare: () => prepared });

@@ -25,7 +25,9 @@ export async function findIdempotencyRecord(db: Database, scope: string, key: st
  */
 export function claimStatement(db: Database, scope: string, key: string, requestDigest: string, at = now()): D1PreparedStatement {
   const query = db.insert(idempotencyKeys).values({ scope, key, requestDigest, createdAt: at, expiresAt: at + IDEMPOTENCY_TTL_MS }).toSQL();
-  return db.$client.prepare(query.sql).bind(...query.params);
+  // D1 only: the rider that carries it exists only on D1 connections (src/db/connect.ts)
+  const client = (db as unknown as { $client: D1Database }).$client;
+  return client.prepare(query.sql).bind(...query.params);
 }
 
 /** Records the answer of the request whose change committed the claim. */

@@ -1,5 +1,7 @@
+import type { LibsqlClient } from "./client";
+
 /**
- * Counts what each request costs the database: round trips, time spent waiting on D1, and the rows read
+ * Counts what each request costs the database: round trips, time spent waiting on it, and the rows read
  * and written as D1's result meta reports them. D1 reports rows only for `all()`, `run()` and `batch()`;
  * `raw()` and `first()` (which drizzle's typed selects use outside a batch) carry no meta, so the house
  * rule is to read through `db.batch`, and such calls are counted as unmetered so benchmarks notice them.
@@ -10,6 +12,8 @@ export class QueryMeter {
   rowsRead = 0;
   rowsWritten = 0;
   unmetered = 0;
+  /** false on libSQL, whose results carry no rows-read and rows-written figures. */
+  rowsReported = true;
   /** Outbox rows written by committed batches: after-response dispatch runs only when there are some. */
   eventsWritten = 0;
 
@@ -34,12 +38,8 @@ export class QueryMeter {
 
   /** The value of the `Server-Timing` header. */
   serverTiming(): string {
-    const metrics = [
-      `db;dur=${this.durationMs.toFixed(1)}`,
-      `db-round-trips;desc="${this.roundTrips}"`,
-      `db-rows-read;desc="${this.rowsRead}"`,
-      `db-rows-written;desc="${this.rowsWritten}"`,
-    ];
+    const metrics = [`db;dur=${this.durationMs.toFixed(1)}`, `db-round-trips;desc="${this.roundTrips}"`];
+    if (this.rowsReported) metrics.push(`db-rows-read;desc="${this.rowsRead}"`, `db-rows-written;desc="${this.rowsWritten}"`);
     if (this.unmetered) metrics.push(`db-unmetered;desc="${this.unmetered}"`);
     return metrics.join(", ");
   }
@@ -47,6 +47,7 @@ export class QueryMeter {
 
 /** The outbox insert as drizzle writes it; recognised so that the meter can tell when events were written. */
 const OUTBOX_INSERT = /^\s*insert\s+into\s+"event_outbox"/i;
+
 /** Statements that change rows: the ones a rider may join (see `FirstWriteRider`). */
 const WRITE = /^\s*(insert|update|delete|replace)\b/i;
 
@@ -60,6 +61,9 @@ const WRITE = /^\s*(insert|update|delete|replace)\b/i;
  *
  * Why the first write batch: the house rule is one batch per change, so the first batch that writes
  * during a handler is the change. Reads (batches of selects) never carry riders.
+ *
+ * Riders are D1 statements and only `meterD1` carries them: on libSQL (src/db/connect.ts) there is no
+ * rider, and `idempotent()` lets requests through without keeping their keys.
  */
 export class FirstWriteRider {
   private pending: D1PreparedStatement[] = [];
@@ -150,10 +154,11 @@ class MeteredStatement {
 type BatchRunner = ((statements: MeteredStatement[]) => Promise<D1Result[]>) & { ridersWaiting: () => boolean };
 
 /**
- * A D1Database whose every call is counted by `meter`; `rider` (optional) holds statements that join the
- * first batch that writes.
+ * A D1 database or session whose every call is counted by `meter`; `rider` (optional) holds statements
+ * that join the first batch that writes. drizzle's D1 driver calls only `prepare` and `batch`; a session
+ * adds `getBookmark`, a local read of what the last answer carried.
  */
-export function meterD1(d1: D1Database, meter: QueryMeter, rider?: FirstWriteRider): D1Database {
+export function meterD1<T extends D1Database | D1DatabaseSession>(d1: T, meter: QueryMeter, rider?: FirstWriteRider): T {
   const runBatch = async (statements: MeteredStatement[]) => {
     const riders = rider && statements.some((s) => s instanceof MeteredStatement && s.writes) ? rider.take() : [];
     const inner = statements.map((s) => (s instanceof MeteredStatement ? s.inner : (s as D1PreparedStatement)));
@@ -178,11 +183,38 @@ export function meterD1(d1: D1Database, meter: QueryMeter, rider?: FirstWriteRid
   const metered = {
     prepare: (query: string) => new MeteredStatement(d1.prepare(query), meter, OUTBOX_INSERT.test(query), WRITE.test(query), batchWith),
     batch: runBatch,
-    exec: (query: string) => meter.track(() => d1.exec(query), null),
-    withSession: () => {
-      throw new Error("D1 sessions are not used by edgedesk");
-    },
-    dump: () => d1.dump(),
+    getBookmark: () => ("getBookmark" in d1 ? d1.getBookmark() : null),
   };
-  return metered as unknown as D1Database;
+  return metered as unknown as T;
+}
+
+type LibsqlStatement = string | { sql: string };
+const sqlOf = (statement: LibsqlStatement) => (typeof statement === "string" ? statement : statement.sql);
+
+/**
+ * A libSQL client whose calls are counted by `meter`: round trips and time. libSQL's results carry no
+ * rows-read figures, so the meter leaves those out of Server-Timing rather than report zero.
+ */
+export function meterLibsql(client: LibsqlClient, meter: QueryMeter): LibsqlClient {
+  meter.rowsReported = false;
+  return new Proxy(client, {
+    get(target, property, receiver) {
+      if (property === "batch") {
+        return async (statements: LibsqlStatement[], mode?: Parameters<LibsqlClient["batch"]>[1]) => {
+          const results = await meter.track(() => target.batch(statements as Parameters<LibsqlClient["batch"]>[0], mode), () => []);
+          meter.eventsWritten += statements.filter((s) => OUTBOX_INSERT.test(sqlOf(s))).length;
+          return results;
+        };
+      }
+      if (property === "execute") {
+        return async (statement: Parameters<LibsqlClient["execute"]>[0]) => {
+          const result = await meter.track(() => target.execute(statement), () => []);
+          if (OUTBOX_INSERT.test(sqlOf(statement as LibsqlStatement))) meter.eventsWritten += 1;
+          return result;
+        };
+      }
+      const value = Reflect.get(target, property, receiver);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
 }

@@ -7,7 +7,9 @@
  * Messages of a batch are handled concurrently: one slow receiver does not hold up the others. A
  * message is acked once its step is recorded; a failure of our own (database, queue) retries it.
  */
-import { createDb, type Database } from "../db/client";
+import type { Database } from "../db/client";
+import { connect } from "../db/connect";
+import { configureFileLinks } from "../views/attachments";
 import { runAutomationForEvent } from "../domain/automation/engine";
 import { wakeSnoozedConversations } from "../domain/conversations/snoozes";
 import { type DeliveryMessage, attemptDelivery, fanOut, fanOutLiveEvent, sendDeliveryMessages } from "../webhooks/deliveries";
@@ -27,7 +29,9 @@ const EVENT_CONSUMERS: Array<(db: Database, env: Env, eventId: number) => Promis
 ];
 
 export async function consumeQueue(batch: MessageBatch<QueueMessage>, env: Env) {
-  const db = createDb(env.DB);
+  const { db } = connect(env, { writes: true });
+  // payloads carry signed file URLs; outside a request they point at the configured address
+  configureFileLinks(env.ATTACHMENT_URL_SECRET, env.FILES_BASE_URL);
   const handledEvents: number[] = [];
   await Promise.all(
     batch.messages.map(async (message) => {
@@ -60,7 +64,7 @@ export async function consumeQueue(batch: MessageBatch<QueueMessage>, env: Env) 
  * log after 30 days.
  */
 export async function runScheduledWork(env: Env) {
-  const db = createDb(env.DB);
+  const { db } = connect(env, { writes: true });
   await wakeSnoozedConversations(db, env);
   await dispatchPendingEvents(db, env.EVENTS, { includeStale: true });
   await resendOverdueDeliveries(db, env);

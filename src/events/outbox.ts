@@ -8,6 +8,9 @@ import { type Database, now, schema } from "../db/client";
 /** `{ "<attribute>": { previous_value, current_value } }` entries, as Chatwoot's webhooks carry them. */
 export type ChangedAttributes = Array<Record<string, { previous_value: unknown; current_value: unknown }>>;
 
+/** An outbox row as stored: what fan-out, payloads and automation read. */
+export type OutboxRow = typeof schema.eventOutbox.$inferSelect;
+
 export type OutboxEvent = {
   accountId: number;
   eventName: string;

@@ -11,16 +11,18 @@ import { loadConversationRecords, senderOf, senderQueries } from "../domain/conv
 import { conversationView } from "../views/conversations";
 import { inboxView } from "../views/inboxes";
 import { contactPushView, senderView } from "../views/messages";
+import { messageAttachmentsView } from "../views/attachments";
 import { iso } from "../views/time";
+import { batch } from "../domain/kernel/batch";
+import type { OutboxRow } from "./outbox";
 
 const { accounts, contacts, contactInboxes, conversations, inboxes, messages, users } = schema;
 
-export type OutboxRow = typeof schema.eventOutbox.$inferSelect;
 type Payload = Record<string, unknown>;
 type Builder = (db: Database, env: Env, event: OutboxRow) => Promise<Payload | null>;
 
 async function conversationRecord(db: Database, accountId: number, conversationId: number) {
-  const [rows] = await db.batch([
+  const [rows] = await batch(db, [
     db.select().from(conversations).where(and(eq(conversations.accountId, accountId), eq(conversations.id, conversationId))),
   ]);
   return rows[0] ? (await loadConversationRecords(db, accountId, rows))[0] : null;
@@ -34,7 +36,7 @@ const BUILDERS: Record<string, Builder> = {
 
   /** Chatwoot's contact webhook form (no `type`, unlike the contact as a message sender). */
   Contact: async (db, _env, event) => {
-    const [rows, accountRows] = await db.batch([
+    const [rows, accountRows] = await batch(db, [
       db.select().from(contacts).where(and(eq(contacts.accountId, event.accountId), eq(contacts.id, event.subjectId))),
       db.select({ id: accounts.id, name: accounts.name }).from(accounts).where(eq(accounts.id, event.accountId)),
     ]);
@@ -51,7 +53,7 @@ const BUILDERS: Record<string, Builder> = {
 
   /** Chatwoot's message webhook form: a string message_type, an ISO created_at and the whole conversation. */
   Message: async (db, _env, event) => {
-    const [rows, accountRows, agents, contacts, bots] = await db.batch([
+    const [rows, accountRows, agents, contacts, bots] = await batch(db, [
       db.select().from(messages).where(and(eq(messages.accountId, event.accountId), eq(messages.id, event.subjectId))),
       db.select({ id: accounts.id, name: accounts.name }).from(accounts).where(eq(accounts.id, event.accountId)),
       ...senderQueries(db, event.accountId, sql`${event.subjectId}`),
@@ -74,6 +76,7 @@ const BUILDERS: Record<string, Builder> = {
       private: message.private,
       sender: senderView(senderOf(message, { agents, contacts, bots })),
       source_id: message.sourceId,
+      ...messageAttachmentsView(message),
     };
   },
 };
@@ -91,7 +94,7 @@ async function typingPayload(db: Database, event: OutboxRow): Promise<Payload | 
   let user: Payload | null;
   if (typer.type === "contact") user = await contactObject(db, event.accountId, typer.id);
   else {
-    const [rows] = await db.batch([db.select({ id: users.id, name: users.name, email: users.email }).from(users).where(eq(users.id, typer.id))]);
+    const [rows] = await batch(db, [db.select({ id: users.id, name: users.name, email: users.email }).from(users).where(eq(users.id, typer.id))]);
     user = rows[0] ? { ...rows[0], type: "user" } : null;
   }
   return { user, conversation: conversationView(conversation), is_private: event.data.is_private === true };
@@ -99,13 +102,13 @@ async function typingPayload(db: Database, event: OutboxRow): Promise<Payload | 
 
 /** webwidget_triggered: Chatwoot's ContactInbox object `{ id, contact, inbox, account, current_conversation, source_id }`. */
 async function contactInboxPayload(db: Database, event: OutboxRow): Promise<Payload | null> {
-  const [rows, accountRows] = await db.batch([
+  const [rows, accountRows] = await batch(db, [
     db.select().from(contactInboxes).where(and(eq(contactInboxes.accountId, event.accountId), eq(contactInboxes.id, event.subjectId))),
     db.select({ id: accounts.id, name: accounts.name }).from(accounts).where(eq(accounts.id, event.accountId)),
   ]);
   const contactInbox = rows[0];
   if (!contactInbox) return null;
-  const [inboxRows, latest] = await db.batch([
+  const [inboxRows, latest] = await batch(db, [
     db.select({ id: inboxes.id, name: inboxes.name }).from(inboxes).where(eq(inboxes.id, contactInbox.inboxId)),
     db.select().from(conversations).where(eq(conversations.contactInboxId, contactInbox.id)).orderBy(desc(conversations.id)).limit(1),
   ]);

@@ -11,8 +11,8 @@ export type AppEnv = {
     requestId: string;
     db: Database;
     meter: QueryMeter;
-    /** statements that commit with the request's change (the Idempotency-Key record) */
-    rider: FirstWriteRider;
+    /** statements that commit with the request's change (the Idempotency-Key record); null on libSQL */
+    rider: FirstWriteRider | null;
     actor: Actor;
     /** set on /api/v1/accounts/:account_id routes */
     account: AccountRow;

@@ -15,9 +15,13 @@ import type { AppEnv } from "./app-env";
 import { routeFlag, routeHasFlag } from "./route-flags";
 import { forbidden, invalidField, notFound, unauthorized } from "../domain/kernel/errors";
 
-/** Chatwoot's `api_access_token` header, or `Authorization: Bearer <key>` (SDKs send either). */
+/**
+ * Chatwoot's `api_access_token` header, its hyphenated spelling `Api-Access-Token` (n8n and other
+ * clients send it; Rails reads both because Rack folds `-` and `_` together), or
+ * `Authorization: Bearer <key>`.
+ */
 function presentedKey(headers: Headers): string {
-  const key = headers.get("api_access_token")?.trim();
+  const key = (headers.get("api_access_token") ?? headers.get("api-access-token"))?.trim();
   if (key) return key;
   const match = /^Bearer\s+(.+)$/i.exec(headers.get("authorization") ?? "");
   const bearer = match?.[1].trim();

@@ -1,7 +1,8 @@
 import { createMiddleware } from "hono/factory";
 import type { AppEnv, Upload } from "./app-env";
 import { routeFlag, routeHasFlag } from "./route-flags";
-import { malformed, unsupportedMediaType } from "../domain/kernel/errors";
+import { invalid, malformed, unsupportedMediaType } from "../domain/kernel/errors";
+import type { AppContext } from "./app-env";
 
 const METHODS_WITH_BODY = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 const JSON_TYPE = /^application\/([\w.-]+\+)?json$/i;
@@ -55,8 +56,24 @@ export const normalizeBody = createMiddleware<AppEnv>(async (c, next) => {
   return next();
 });
 
-/** Declares that a route takes the files of a multipart body (in `c.var.uploads`). */
-export const acceptFiles = () => routeFlag("files");
+/**
+ * Declares that a route takes the files of a multipart body (in `c.var.uploads`), and the largest body
+ * it accepts (instead of the app's 1 MiB).
+ */
+export const acceptFiles = (options: { maxBodyBytes: number }) => routeFlag("files", options.maxBodyBytes);
+
+/**
+ * The files sent under `name` (as `name[]`, `name[0]` or `name`), in the order sent. A file under any
+ * other name is a 422 rather than silently dropped.
+ */
+export function filesNamed(c: AppContext, name: string): Upload[] {
+  const pattern = new RegExp(`^${name}(\\[\\d*\\])?$`);
+  const stray = c.var.uploads.filter((u) => !pattern.test(u.field));
+  if (stray.length > 0) {
+    throw invalid(stray.map((u) => ({ field: u.field.slice(0, 100), message: `is not a file field of this endpoint (send files as ${name}[])`, code: "unexpected_file" })));
+  }
+  return c.var.uploads;
+}
 
 function uploadsOf(form: FormData): Upload[] {
   const uploads: Upload[] = [];

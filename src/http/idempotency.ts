@@ -18,6 +18,7 @@
  * - A request that fails before it changes anything (a 422, a 404) stores nothing: the key stays free,
  *   and a corrected retry with it goes through. A request that failed after its change stored that
  *   failure as its answer, as Stripe does.
+ * - On D1 only: a libSQL deployment has no rider, and its requests go through as if they had no key.
  * - A replay answers the stored status and body with `Idempotent-Replayed: true`. Keys live 24 hours;
  *   the cron prunes them.
  */
@@ -112,6 +113,9 @@ export const idempotent = () =>
         throw invalidField(IDEMPOTENCY_HEADER, `must be 1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} visible ASCII characters`, "invalid_format");
       }
       const { db, rider } = c.var;
+      // On libSQL there is no rider to commit the key with the change (src/db/connect.ts): the request
+      // goes through as if it carried no key, rather than keep a key that could outlive a failed change.
+      if (!rider) return next();
       const scope = scopeOf(c);
       const digest = await requestDigest(c);
 

@@ -99,7 +99,7 @@ const COMPONENTS: OpenAPIV3_1.ComponentsObject = {
     Forbidden: errorResponse("The key is valid but may not do this (role, surface, suspended account)."),
     NotFound: errorResponse("A resource in the path does not exist in this account."),
     Conflict: errorResponse("The request conflicts with another (an Idempotency-Key still being processed)."),
-    TooLarge: errorResponse("The body is larger than 1 MiB."),
+    TooLarge: errorResponse("The body is larger than the route allows: 1 MiB, or the limit of a route that takes files."),
     UnsupportedMediaType: errorResponse("The body is neither JSON nor form data."),
     Invalid: errorResponse("Validation failed: one entry per problem, `field` is the path of the offending value."),
     RateLimited: errorResponse("Too many requests: wait `Retry-After` seconds.", { ...RATE_HEADERS, "Retry-After": { $ref: "#/components/headers/Retry-After" } }),

@@ -8,13 +8,22 @@ import { matchedRoutes } from "hono/route";
 import type { AppEnv } from "./app-env";
 
 const FLAG = Symbol("routeFlag");
+const BODY_LIMIT = Symbol("routeBodyLimit");
 
 export type RouteFlag = "bots" | "files" | "idempotent" | "documented" | "undocumented";
 
-/** A pass-through middleware that marks its route with `flag`. */
-export function routeFlag(flag: RouteFlag): MiddlewareHandler<AppEnv> {
+/** A pass-through middleware that marks its route with `flag` (and, optionally, its own body limit in bytes). */
+export function routeFlag(flag: RouteFlag, bodyLimit?: number): MiddlewareHandler<AppEnv> {
   const marker: MiddlewareHandler<AppEnv> = async (_c, next) => next();
-  return Object.assign(marker, { [FLAG]: flag });
+  return Object.assign(marker, { [FLAG]: flag, [BODY_LIMIT]: bodyLimit });
+}
+
+/** The body limit the matched route declared, if any. */
+export function routeBodyLimit(c: Context): number | undefined {
+  const limits = matchedRoutes(c)
+    .map((route) => (route.handler as { [BODY_LIMIT]?: number })[BODY_LIMIT])
+    .filter((limit): limit is number => limit !== undefined);
+  return limits.length > 0 ? Math.max(...limits) : undefined;
 }
 
 /** `middleware`, marked with `flag` so that the request and the API document can tell it is there. */

@@ -24,10 +24,13 @@ function describe(issue: Issue): { message: string; code: string } {
       if (issue.origin === "string" && Number(issue.minimum) === 1) return { message: "must not be blank", code: "blank" };
       if (issue.origin === "string") return { message: `is too short (minimum is ${issue.minimum} characters)`, code: "too_short" };
       if (issue.origin === "array") return { message: `must have at least ${issue.minimum} item(s)`, code: "too_few" };
+      // an exclusive bound (`positive()` is "> 0") must not read "at least 0", which 0 satisfies
+      if (issue.inclusive === false) return { message: `must be greater than ${issue.minimum}`, code: "out_of_range" };
       return { message: `must be at least ${issue.minimum}`, code: "out_of_range" };
     case "too_big":
       if (issue.origin === "string") return { message: `is too long (maximum is ${issue.maximum} characters)`, code: "too_long" };
       if (issue.origin === "array") return { message: `must have at most ${issue.maximum} item(s)`, code: "too_many" };
+      if (issue.inclusive === false) return { message: `must be less than ${issue.maximum}`, code: "out_of_range" };
       return { message: `must be at most ${issue.maximum}`, code: "out_of_range" };
     case "invalid_value":
       return { message: `must be one of: ${issue.values.map((v) => String(v)).join(", ")}`, code: "invalid_value" };

@@ -120,3 +120,6 @@ export const UserIds = z
   .array(Id)
   .max(500)
   .transform((ids) => [...new Set(ids)]);
+
+/** An opaque cursor from a previous page's `meta.next_cursor` (or `Link` header); replaces `page`. */
+export const Cursor = z.string().min(1).max(2048).regex(/^[A-Za-z0-9_-]+$/, { error: "is not a cursor this list gave out" }).optional();

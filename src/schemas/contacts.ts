@@ -1,7 +1,7 @@
 /** Request schemas of /api/v1/accounts/:account_id/contacts and the contact merge action. */
 import { z } from "zod";
 import { CONTACT_SORT_KEYS, type ContactSort, type ContactSortKey } from "../domain/contacts/order";
-import { Bool, Email, HttpUrl, Id, JsonObject, ShortText, wrapped } from "./common";
+import { Bool, Cursor, Email, HttpUrl, Id, JsonObject, ShortText, wrapped } from "./common";
 
 /** Clients clear a field with "" or null; both are stored as null. */
 const clearable = <S extends z.ZodType>(schema: S) =>
@@ -44,8 +44,10 @@ const Page = z
   .refine((v) => Number(v) >= 1 && Number(v) <= 1_000_000, { error: "must be between 1 and 1000000" })
   .optional();
 
+
 const listFields = {
   page: Page,
+  cursor: Cursor,
   sort: Sort,
   /** Chatwoot includes contact inboxes unless this is exactly "false". */
   include_contact_inboxes: z.string().optional(),

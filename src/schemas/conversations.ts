@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { CONVERSATION_STATUSES, PRIORITIES } from "../domain/kernel/enums";
-import { Id, Int, JsonObject, EnumValue, ShortText, wrapped } from "./common";
+import { Cursor, Id, Int, JsonObject, EnumValue, ShortText, wrapped } from "./common";
 
 /** Path of every conversation member route: the per-account display id. */
 export const ConversationParam = z.object({ conversation_id: Id });
@@ -33,6 +33,7 @@ export const ConversationListQuery = z.object({
   "labels[]": LabelList.optional(),
   q: z.string().trim().max(200).optional(),
   page: Page.optional(),
+  cursor: Cursor,
 });
 
 const Condition = z.object({
@@ -49,7 +50,7 @@ export const ConversationFilterBody = z.object({
   payload: z.array(Condition).min(1).max(20),
   page: Page.optional(),
 });
-export const FilterQuery = z.object({ page: Page.optional() });
+export const FilterQuery = z.object({ page: Page.optional(), cursor: Cursor });
 
 /** POST /conversations */
 export const ConversationCreate = wrapped(
@@ -101,3 +102,6 @@ export const LabelsBody = z.object({ labels: z.array(ShortText.trim().min(1)).ma
 
 /** POST /conversations/:conversation_id/custom_attributes: replaces the hash. */
 export const CustomAttributesBody = z.object({ custom_attributes: JsonObject });
+
+/** GET /conversations/:conversation_id/attachments */
+export const AttachmentListQuery = z.object({ page: Page.optional() });

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { CONTENT_TYPES, MESSAGE_STATUSES } from "../domain/kernel/enums";
-import { Bool, Id, JsonObject, ShortText } from "./common";
+import { Bool, Cursor, Id, JsonObject, ShortText } from "./common";
 
 export const MessageParam = z.object({ conversation_id: Id, message_id: Id });
 
@@ -73,7 +73,8 @@ const CREATABLE_CONTENT_TYPES = ["text", "input_email", "cards", "input_select",
 /** POST /conversations/:conversation_id/messages (JSON or multipart: booleans and objects may be strings). */
 export const MessageCreate = z
   .object({
-    content: z.string().max(150_000),
+    // may be left out when the message carries files (`attachments[]`, multipart)
+    content: z.string().max(150_000).optional(),
     message_type: z.enum(["outgoing", "incoming"]).optional(),
     private: Bool.optional(),
     content_type: z.enum(CREATABLE_CONTENT_TYPES).optional(),
@@ -120,4 +121,4 @@ export const MessageUpdate = z.object({
 });
 
 /** GET /conversations/:conversation_id/messages */
-export const MessageListQuery = z.object({ before: Id.optional(), after: Id.optional() });
+export const MessageListQuery = z.object({ before: Id.optional(), after: Id.optional(), cursor: Cursor });

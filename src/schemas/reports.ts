@@ -1,11 +1,112 @@
+/**
+ * Query strings of the reports (/api/v2/accounts/{id}/reports..., summary_reports/...) and of the CSAT
+ * survey responses. Times are Unix seconds; `timezone_offset` is in whole hours (the rollups are hourly).
+ */
 import { z } from "zod";
+import { GROUP_BYS } from "../domain/reports/series";
+import { DIMENSIONS } from "../domain/reports/facts";
+import { REPORT_METRIC_NAMES } from "../domain/reports/rollups";
+import { Bool, Id, Int } from "./common";
 import { UnixSeconds } from "./conversations";
 
-/** GET /api/v2/accounts/:account_id/reports/summary (account type only). */
+const DAY = 86_400;
+/** The longest window a report reads (its cost follows its hours). */
+export const MAX_REPORT_DAYS = 5 * 366;
+/** The longest window grouped by hour (one point per hour). */
+export const MAX_HOURLY_DAYS = 31;
+
+const TimezoneOffset = z.preprocess(
+  (v) => (typeof v === "string" && /^[-+]?\d+(\.\d+)?$/.test(v.trim()) ? Number(v) : v),
+  z
+    .number({ error: "must be a number of hours" })
+    .min(-12)
+    .max(14)
+    .refine((v) => Number.isInteger(v), { error: "must be a whole number of hours (reports are kept per hour)", params: { code: "not_whole_hours" } }),
+);
+
+/** Chatwoot's business-hours figures are not kept: `business_hours=true` is refused rather than ignored. */
+const BusinessHours = Bool.refine((v) => v === false, {
+  error: "is not supported: reports count calendar time",
+  params: { code: "unsupported" },
+});
+
+const windowFields = {
+  since: UnixSeconds.optional(),
+  until: UnixSeconds.optional(),
+  business_hours: BusinessHours.optional(),
+};
+
+type WindowInput = { since?: number; until?: number };
+
+function checkWindow(q: WindowInput, ctx: z.RefinementCtx, maxDays = MAX_REPORT_DAYS) {
+  if (q.since === undefined || q.until === undefined) return;
+  if (q.since >= q.until) ctx.addIssue({ code: "custom", path: ["until"], message: "must be after since", params: { code: "invalid_range" } });
+  else if (q.until - q.since > maxDays * DAY) {
+    ctx.addIssue({ code: "custom", path: ["until"], message: `must be at most ${maxDays} days after since`, params: { code: "range_too_long" } });
+  }
+}
+
+const Type = z.enum(DIMENSIONS);
+
+function checkTarget(q: { type?: string; id?: number }, ctx: z.RefinementCtx) {
+  if (q.type !== undefined && q.type !== "account" && q.id === undefined) {
+    ctx.addIssue({ code: "custom", path: ["id"], message: `is required with type ${q.type}`, params: { code: "required" } });
+  }
+}
+
+/** GET .../reports/summary */
 export const SummaryQuery = z
+  .object({ ...windowFields, type: Type.optional(), id: Id.optional(), timezone_offset: TimezoneOffset.optional() })
+  .superRefine((q, ctx) => {
+    checkWindow(q, ctx);
+    checkTarget(q, ctx);
+  });
+
+/** GET .../reports: one metric's time series. */
+export const SeriesQuery = z
   .object({
-    type: z.literal("account").optional(),
+    ...windowFields,
+    metric: z.enum(REPORT_METRIC_NAMES).optional(),
+    type: Type.optional(),
+    id: Id.optional(),
+    group_by: z.enum(GROUP_BYS).optional(),
+    timezone_offset: TimezoneOffset.optional(),
+  })
+  .superRefine((q, ctx) => {
+    if (q.metric === undefined) ctx.addIssue({ code: "custom", path: ["metric"], message: "is required", params: { code: "required" } });
+    checkWindow(q, ctx, q.group_by === "hour" ? MAX_HOURLY_DAYS : MAX_REPORT_DAYS);
+    checkTarget(q, ctx);
+  });
+
+/** summary_reports/* and the CSV downloads. */
+export const WindowQuery = z.object({ ...windowFields, timezone_offset: TimezoneOffset.optional() }).superRefine((q, ctx) => checkWindow(q, ctx));
+
+/** GET .../reports/conversations: `type` is required (Chatwoot answers an empty 422 without it). */
+export const LiveConversationsQuery = z.object({
+  type: z.enum(["account", "agent"]),
+  user_id: Id.optional(),
+  page: Int.pipe(z.number().min(1).max(10_000)).optional(),
+});
+
+/** `user_ids[]=1&user_ids[]=2`, `user_ids=1,2` or one id. */
+const IdList = z.preprocess((v) => (typeof v === "string" ? v.split(",").map((s) => s.trim()).filter(Boolean) : v), z.array(Id).max(100));
+const RatingList = z.preprocess(
+  (v) => (typeof v === "string" ? v.split(",").map((s) => s.trim()).filter(Boolean) : v),
+  z.array(Int.pipe(z.number().min(1).max(5))).max(5),
+);
+
+/** GET .../csat_survey_responses (and metrics, download). */
+export const CsatQuery = z
+  .object({
     since: UnixSeconds.optional(),
     until: UnixSeconds.optional(),
+    user_ids: IdList.optional(),
+    "user_ids[]": IdList.optional(),
+    inbox_id: Id.optional(),
+    team_id: Id.optional(),
+    rating: RatingList.optional(),
+    "rating[]": RatingList.optional(),
+    page: Int.pipe(z.number().min(1).max(10_000)).optional(),
+    sort: z.enum(["created_at", "-created_at"]).optional(),
   })
-  .refine((q) => q.since === undefined || q.until === undefined || q.since < q.until, { path: ["until"], message: "must be after since", params: { code: "invalid_range" } });
+  .superRefine((q, ctx) => checkWindow(q, ctx, Number.MAX_SAFE_INTEGER));

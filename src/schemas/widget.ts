@@ -40,7 +40,8 @@ export const TypingStatus = z.object({ typing_status: z.enum(["on", "off"]).opti
 export const PublicMessageListQuery = z.object({ before: Id.optional() });
 
 export const PublicMessageCreate = z.object({
-  content: z.string().trim().min(1).max(150_000),
+  // may be left out when the message carries files (`attachments[]`, multipart)
+  content: z.string().trim().min(1).max(150_000).optional(),
   echo_id: ShortText.optional(),
 });
 

@@ -3,6 +3,7 @@ import type { MessageWithSender, Sender } from "../domain/conversations/loader";
 import { agentPushView } from "./agents";
 import type { MessageList, MessageResult } from "../domain/conversations/message-results";
 import { iso, unixSeconds } from "./time";
+import { attachmentView, messageAttachmentsView } from "./attachments";
 import { type ContactRow } from "../domain/contacts/rows";
 import { type AgentBotRow } from "../domain/people/rows";
 
@@ -46,7 +47,8 @@ export function senderView(sender: Sender | null) {
 
 /**
  * The specification's Message record, used everywhere a message is shown (create, update, delete, the
- * messages list, and inside conversations). Attachments are not stored yet, so `attachment` is null.
+ * messages list, and inside conversations). `attachment` (the specification's field) is the first file or
+ * null; `attachments` (Chatwoot's) lists them all and appears only when there are any.
  */
 export function messageView({ message, sender }: MessageWithSender, context: MessageContext) {
   return {
@@ -75,7 +77,8 @@ export function messageView({ message, sender }: MessageWithSender, context: Mes
       last_activity_at: unixSeconds(context.lastActivityAt),
       contact_inbox: { source_id: context.sourceId },
     },
-    attachment: null,
+    attachment: message.attachments[0] ? attachmentView(message.attachments[0], message) : null,
+    ...messageAttachmentsView(message),
     sender: senderView(sender),
     ...(message.echoId !== null && { echo_id: message.echoId }),
   };

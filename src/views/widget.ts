@@ -10,6 +10,7 @@ import type { InboxRow, WidgetChannelRow } from "../domain/inboxes/rows";
 import type { PublicContact, PublicConversation } from "../domain/widget/rows";
 import { senderView } from "./messages";
 import { unixSeconds } from "./time";
+import { messageAttachmentsView } from "./attachments";
 
 /** Public Message: never a private note or an activity message (the domain filters those out). */
 export function publicMessageView({ message, sender }: MessageWithSender, displayId: number) {
@@ -22,6 +23,7 @@ export function publicMessageView({ message, sender }: MessageWithSender, displa
     created_at: unixSeconds(message.createdAt),
     conversation_id: displayId,
     sender: senderView(sender),
+    ...messageAttachmentsView(message),
     ...(message.echoId !== null && { echo_id: message.echoId }),
   };
 }

@@ -17,7 +17,8 @@ import { onFinalFailure } from "../domain/conversations/delivery-failures";
 import { type AttemptOutcome, postDelivery } from "./post";
 import { RETRY_WINDOW_MS, hopDelaySeconds, nextAttemptAt } from "./schedule";
 import { FORBIDDEN_TARGET_MESSAGE, isForbiddenTarget, targetPolicy } from "./target-url";
-import { type OutboxRow, type Target, type TargetType, eventWithTargets, liveEventTargets, targetQueries } from "./targets";
+import type { OutboxRow } from "../events/outbox";
+import { type Target, type TargetType, eventWithTargets, liveEventTargets, targetQueries } from "./targets";
 
 const { webhooks, webhookDeliveries, webhookDeliveryAttempts } = schema;
 
@@ -78,8 +79,7 @@ async function insertDeliveries(db: Database, rows: NewDelivery[], at: number): 
       .onConflictDoNothing()
       .returning({ id: webhookDeliveries.id, accountId: webhookDeliveries.accountId, attempts: webhookDeliveries.attempts }),
   );
-  const results = await db.batch(statements as unknown as [(typeof statements)[number]]);
-  return (results as unknown as Array<Array<Pick<DeliveryRow, "id" | "accountId" | "attempts">>>).flat();
+  return (await batch(db, statements)).flat();
 }
 
 /**

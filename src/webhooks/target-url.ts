@@ -10,6 +10,8 @@
  * sets WEBHOOK_TARGET_POLICY=allow-private. Anything else (wrangler.toml's "public", or nothing) is strict.
  */
 
+import type { ErrorEntry } from "../domain/kernel/errors";
+
 /** "public": only public hosts (the deployed default). "allow-private": loopback and private too (local runs). */
 export type TargetPolicy = "public" | "allow-private";
 
@@ -116,4 +118,14 @@ export function isForbiddenTarget(url: string | URL, policy: TargetPolicy = "pub
   if (parsed.protocol !== "http:" && parsed.protocol !== "https:") return true;
   if (parsed.username || parsed.password) return true; // credentials in a URL end up in logs
   return policy === "public" && isForbiddenHost(parsed.hostname);
+}
+
+/**
+ * The save-time check of a receiver URL (an account webhook's `url`, an API inbox's `webhook_url`, an
+ * agent bot's `outgoing_url`): one entry at `field` when the policy refuses it, so that every place
+ * refuses the same URLs with the same message and code. An empty or absent URL (no receiver) passes.
+ */
+export function refusedTarget(env: { WEBHOOK_TARGET_POLICY?: string }, field: string, url: string | null | undefined): ErrorEntry[] {
+  if (!url || !isForbiddenTarget(url, targetPolicy(env))) return [];
+  return [{ field, message: FORBIDDEN_TARGET_MESSAGE, code: "forbidden_host" }];
 }

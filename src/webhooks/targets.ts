@@ -9,12 +9,12 @@
 import { type SQL, and, eq, inArray, isNotNull, isNull, or, sql } from "drizzle-orm";
 import { type Database, schema } from "../db/client";
 import { type BatchResults, batch } from "../domain/kernel/batch";
+import type { OutboxRow } from "../events/outbox";
 
 const { eventOutbox, webhooks, conversations, inboxes, apiChannels, agentBots, agentBotInboxes, messages } = schema;
 
 export type TargetType = "webhook" | "api_inbox" | "agent_bot" | "url";
 export type Target = { type: Exclude<TargetType, "url">; id: number };
-export type OutboxRow = typeof eventOutbox.$inferSelect;
 
 /** What an API inbox's callback gets: its conversations, messages and typing; never contact or inbox events. */
 export const API_INBOX_EVENTS: ReadonlySet<string> = new Set([

@@ -1,4 +1,9 @@
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { createDb } from "../../src/db/client";
+import { systemScope } from "../../src/domain/kernel/scope";
+import { createAccountAgentBot, updateAccountAgentBot } from "../../src/domain/people/agent-bots";
+import { FORBIDDEN_TARGET_MESSAGE } from "../../src/webhooks/target-url";
 import { del, get, patch, post, put } from "../support/http";
 import { createWorld } from "../support/world";
 
@@ -124,5 +129,48 @@ describe("account agent bots", () => {
     expect((await get(bots, other.admin.key)).status).toBe(403);
     expect((await get(`${bots}/${own.id}`, other.admin.key)).status).toBe(403);
     expect((await get(bots)).status).toBe(401);
+  });
+});
+
+describe("an agent bot's outgoing_url and the target policy", () => {
+  const PRIVATE = ["http://localhost:3000/x", "http://127.0.0.1:4000/x", "http://[::1]/x", "http://169.254.169.254/latest", "http://10.0.0.8/"];
+  const refusal = { field: "outgoing_url", message: FORBIDDEN_TARGET_MESSAGE, code: "forbidden_host" };
+
+  it("refuses a private or loopback URL on create and on change, with the webhooks API's message and code", async () => {
+    const own = await newBot("Kept URL");
+    for (const url of PRIVATE) {
+      const created = await post(bots, world.admin.key, { name: "Sneaky bot", outgoing_url: url });
+      expect(created.status, url).toBe(422);
+      expect(created.body.errors).toEqual([refusal]);
+      expect((await post(`${world.base}/webhooks`, world.admin.key, { url })).body.errors).toEqual([{ ...refusal, field: "url" }]);
+      for (const send of [patch, put]) {
+        const changed = await send(`${bots}/${own.id}`, world.admin.key, { agent_bot: { name: "Changed", outgoing_url: url } });
+        expect(changed.status, url).toBe(422);
+        expect(changed.body.errors).toEqual([refusal]);
+      }
+    }
+    expect((await get(`${bots}/${own.id}`, world.admin.key)).body).toEqual(own);
+    expect((await get(bots, world.admin.key)).body.map((b: { name: string }) => b.name)).not.toContain("Sneaky bot");
+  });
+
+  it("refuses the same on the Platform API", async () => {
+    const created = await post("/platform/api/v1/agent_bots", world.platformKey, { name: "Platform sneaky", outgoing_url: PRIVATE[1] });
+    expect(created.status).toBe(422);
+    expect(created.body.errors).toEqual([refusal]);
+    const changed = await patch(`/platform/api/v1/agent_bots/${systemBot.id}`, world.platformKey, { outgoing_url: PRIVATE[0] });
+    expect(changed.status).toBe(422);
+    expect(changed.body.errors).toEqual([refusal]);
+    expect((await get(`/platform/api/v1/agent_bots/${systemBot.id}`, world.platformKey)).body.outgoing_url).toBe("https://system.example/hook");
+  });
+
+  it("accepts loopback and private URLs where the policy allows them (npm start), and nowhere else", async () => {
+    const db = createDb(env.DB);
+    const local = systemScope(db, { ...env, WEBHOOK_TARGET_POLICY: "allow-private" }, world.accountId);
+    const strict = systemScope(db, env, world.accountId);
+    const created = await createAccountAgentBot(local, { name: "Local bot", outgoingUrl: "http://localhost:4000/bot" });
+    expect(created.bot.outgoingUrl).toBe("http://localhost:4000/bot");
+    expect((await updateAccountAgentBot(local, created.bot.id, { outgoingUrl: "http://10.1.2.3/bot" })).bot.outgoingUrl).toBe("http://10.1.2.3/bot");
+    await expect(updateAccountAgentBot(strict, created.bot.id, { outgoingUrl: "http://127.0.0.1/bot" })).rejects.toMatchObject({ code: "invalid", errors: [refusal] });
+    await expect(createAccountAgentBot(strict, { name: "Strict bot", outgoingUrl: "http://127.0.0.1/bot" })).rejects.toMatchObject({ code: "invalid" });
   });
 });

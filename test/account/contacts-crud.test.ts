@@ -38,7 +38,8 @@ describe("create and show", () => {
       availability_status: "offline",
       additional_attributes: { city: "London", company_name: "Analytical" },
       custom_attributes: { tier: "gold" },
-      last_activity_at: 0,
+      // never active: null, not 0 (which would read as 1970)
+      last_activity_at: null,
       contact_inboxes: [],
     });
     expect(contact.created_at).toBeGreaterThan(1_700_000_000);

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, get, post } from "../support/http";
-import { insertContactAttributeDefinition } from "../support/contact-fixtures";
+import { insertContactAttributeDefinition, seedContacts } from "../support/contact-fixtures";
 import { createWorld } from "../support/world";
 
 type World = Awaited<ReturnType<typeof createWorld>>;
@@ -63,9 +63,31 @@ describe("search", () => {
     // Unlisted contacts (name only): search covers them, the filter tests below never see them.
     for (let i = 0; i < 16; i++) await post(`${world.base}/contacts`, world.admin.key, { name: `Zed ${i}` });
     const first = await get(`${world.base}/contacts/search?q=zed`, world.agent.key);
-    expect(first.body.meta).toEqual({ count: 15, current_page: 1, has_more: true });
+    expect(first.body.meta).toEqual({ count: 15, current_page: 1, has_more: true, next_cursor: expect.any(String) });
+    const byCursor = await get(`${world.base}/contacts/search?q=zed&cursor=${first.body.meta.next_cursor}`, world.agent.key);
+    expect(byCursor.body.meta).toMatchObject({ count: 1, has_more: false });
+    expect(byCursor.body.meta).not.toHaveProperty("next_cursor");
     const second = await get(`${world.base}/contacts/search?q=zed&page=2`, world.agent.key);
     expect(second.body.meta).toEqual({ count: 1, current_page: "2", has_more: false });
+  });
+
+  it("keeps the index in step with every create, update, merge and delete", async () => {
+    const found = async (q: string) => names(await get(`${world.base}/contacts/search?q=${encodeURIComponent(q)}`, world.agent.key));
+    const created = await post(`${world.base}/contacts`, world.admin.key, { name: "Émile Zola", email: "emile@rougon.fr" });
+    const id = created.body.payload.contact.id;
+    expect(await found("ÉMILE")).toEqual(["Émile Zola"]);
+    expect(await found("émile zo")).toEqual(["Émile Zola"]);
+    await call("PATCH", `${world.base}/contacts/${id}`, { key: world.admin.key, body: { name: "東京太郎", phone_number: "+33123456789" } });
+    expect(await found("Zola")).toEqual([]);
+    expect(await found("京太郎")).toEqual(["東京太郎"]);
+    expect(await found("3123456")).toEqual(["東京太郎"]);
+    const other = await post(`${world.base}/contacts`, world.admin.key, { name: "Mergee", identifier: "merge-me-please" });
+    await post(`${world.base}/actions/contact_merge`, world.admin.key, { base_contact_id: id, mergee_contact_id: other.body.payload.contact.id });
+    expect(await found("Mergee")).toEqual([]);
+    expect(await found("merge-me")).toEqual(["東京太郎"]);
+    await call("DELETE", `${world.base}/contacts/${id}`, { key: world.admin.key });
+    expect(await found("京太郎")).toEqual([]);
+    expect(await found("merge-me")).toEqual([]);
   });
 
   it("requires q", async () => {
@@ -148,4 +170,68 @@ describe("filter", () => {
     expect(res.status).toBe(200);
     expect(names(res)).toEqual(["Ada Lovelace"]);
   });
+});
+
+describe("cost at scale (3,000 contacts)", () => {
+  let big: World;
+  const rowsRead = (res: { headers: Headers }) => Number(/db-rows-read;desc="(\d+)"/.exec(res.headers.get("server-timing")!)![1]);
+  const idsOf = (res: { body: { payload: { id: number }[] } }) => res.body.payload.map((c) => c.id);
+
+  beforeAll(async () => {
+    big = await createWorld("Big search");
+    await seedContacts(big.accountId, 3_000);
+  });
+
+  it("searches through the index: rows read follow the matches, not the account", async () => {
+    const rare = await get(`${big.base}/contacts/search?q=c1234%40&include_contact_inboxes=false`, big.agent.key);
+    expect(rare.body.payload.map((c: { email: string }) => c.email)).toEqual(["c1234@bench.test"]);
+    expect(rowsRead(rare)).toBeLessThan(30);
+    const none = await get(`${big.base}/contacts/search?q=no-such-contact&include_contact_inboxes=false`, big.agent.key);
+    expect(none.body.meta).toEqual({ count: 0, current_page: 1, has_more: false });
+    expect(rowsRead(none)).toBeLessThan(20);
+  });
+
+  it("walks a one-character search by cursor, each request within its budget, to the same answer as by page", async () => {
+    const byPage: number[] = [];
+    for (let page = 1; ; page++) {
+      const res = await get(`${big.base}/contacts/search?q=7&page=${page}&include_contact_inboxes=false`, big.agent.key);
+      byPage.push(...idsOf(res));
+      if (!res.body.meta.has_more) break;
+    }
+    const byCursor: number[] = [];
+    let path = `${big.base}/contacts/search?q=7&include_contact_inboxes=false`;
+    for (;;) {
+      const res = await get(path, big.agent.key);
+      expect(rowsRead(res)).toBeLessThan(3 * 1_000 + 100);
+      byCursor.push(...idsOf(res));
+      if (!res.body.meta.has_more) break;
+      path = `${big.base}/contacts/search?q=7&include_contact_inboxes=false&cursor=${res.body.meta.next_cursor}`;
+    }
+    expect(byCursor.length).toBeGreaterThan(15);
+    expect(byCursor).toEqual(byPage);
+  }, 60_000);
+
+  it("filters through indexes where a key has one, and continues a scan by cursor where none does", async () => {
+    const bench = (payload: unknown[], query = "") => post(`${big.base}/contacts/filter?include_contact_inboxes=false${query}`, big.agent.key, { payload });
+    // city "City 7" holds 1 in 50; the label index, email equality and trigram contains are as narrow
+    const city = await bench([cond("city", "equal_to", ["city 7"])]);
+    expect(city.body.meta).toMatchObject({ count: 15, has_more: true });
+    expect(rowsRead(city)).toBeLessThan(3 * (3_000 / 50) + 40);
+    const email = await bench([cond("email", "equal_to", ["c21@bench.test"], "OR"), cond("name", "contains", ["Contact 1234"])]);
+    expect(rowsRead(email)).toBeLessThan(40);
+    expect(email.body.payload.length).toBeGreaterThanOrEqual(1);
+    // blocked and country_code have no index: a paged scan, at most 1,000 contacts a request
+    const all: number[] = [];
+    let cursor = "";
+    for (let n = 0; n < 10; n++) {
+      const res = await bench([cond("blocked", "equal_to", ["true"], "OR"), cond("country_code", "equal_to", ["nowhere"])], cursor);
+      expect(res.status).toBe(200);
+      expect(rowsRead(res)).toBeLessThan(3 * 1_000 + 300);
+      all.push(...idsOf(res));
+      if (!res.body.meta.has_more) break;
+      cursor = `&cursor=${res.body.meta.next_cursor}`;
+    }
+    expect(all).toEqual([]);
+    expect(cursor).not.toBe("");
+  }, 60_000);
 });

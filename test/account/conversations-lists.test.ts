@@ -64,7 +64,7 @@ describe("conversation lists and counts", () => {
       ],
     });
     expect(res.status).toBe(200);
-    expect(res.body.meta).toEqual({ mine_count: 1, unassigned_count: 0, all_count: 1 });
+    expect(res.body.meta).toEqual({ mine_count: 1, unassigned_count: 0, all_count: 1, has_more: false });
     expect(res.body.payload.map((c: { id: number }) => c.id)).toEqual([b1]);
     const bad = await post(`${world.base}/conversations/filter`, world.admin.key, {
       payload: [

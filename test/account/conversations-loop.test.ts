@@ -31,9 +31,10 @@ describe("the conversation loop", () => {
       messages: [],
       additional_attributes: { referer: "https://shop.example/cart" },
       custom_attributes: {},
-      agent_last_seen_at: 0,
-      assignee_last_seen_at: 0,
-      contact_last_seen_at: 0,
+      // times never set are null, not 0
+      agent_last_seen_at: null,
+      assignee_last_seen_at: null,
+      contact_last_seen_at: null,
       can_reply: true,
       labels: [],
       muted: false,
@@ -42,7 +43,7 @@ describe("the conversation loop", () => {
       updated_at: expect.any(Number),
       timestamp: expect.any(String),
       last_activity_at: expect.any(Number),
-      first_reply_created_at: 0,
+      first_reply_created_at: null,
       waiting_since: expect.any(Number),
       unread_count: 0,
       last_non_activity_message: null,
@@ -61,7 +62,7 @@ describe("the conversation loop", () => {
           identifier: null,
           thumbnail: "",
           custom_attributes: {},
-          last_activity_at: 0,
+          last_activity_at: null,
           created_at: expect.any(Number),
         },
         channel: "Channel::Api",
@@ -105,7 +106,7 @@ describe("the conversation loop", () => {
     expect(shown.body.messages).toHaveLength(1);
     expect(shown.body.messages[0]).toMatchObject({ id: incoming.body.id, message_type: 0, sender_type: "contact" });
     expect(shown.body.last_non_activity_message.id).toBe(incoming.body.id);
-    expect(shown.body.first_reply_created_at).toBe(0);
+    expect(shown.body.first_reply_created_at).toBeNull();
     expect(shown.body.waiting_since).toBeGreaterThan(0);
 
     // the agent answers: first reply, the wait ends
@@ -114,7 +115,7 @@ describe("the conversation loop", () => {
     expect(reply.body).toMatchObject({ message_type: 1, sender_type: "agent", sender_id: world.agent.id, sender: { id: world.agent.id, type: "user" } });
     shown = await get(`${world.base}/conversations/${id}`, world.agent.key);
     expect(shown.body.first_reply_created_at).toBe(reply.body.created_at);
-    expect(shown.body.waiting_since).toBe(0);
+    expect(shown.body.waiting_since).toBeNull();
     expect(shown.body.messages[0].id).toBe(reply.body.id);
     expect(shown.body.last_activity_at).toBe(reply.body.created_at);
 
@@ -167,7 +168,7 @@ describe("the conversation loop", () => {
     const resolved = await post(`${world.base}/conversations/${id}/toggle_status`, world.agent.key, {});
     expect(resolved.body.payload).toMatchObject({ success: true, current_status: "resolved", snoozed_until: null });
     shown = await get(`${world.base}/conversations/${id}`, world.agent.key);
-    expect(shown.body).toMatchObject({ status: "resolved", waiting_since: 0 });
+    expect(shown.body).toMatchObject({ status: "resolved", waiting_since: null });
 
     const events = (await outboxFor("Conversation", rowId)).map((e) => e.event);
     expect(events).toEqual([

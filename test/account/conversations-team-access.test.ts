@@ -75,7 +75,7 @@ describe("an agent in a team but not in the team conversation's inbox", () => {
   it("finds the team's conversation with /filter", async () => {
     const result = await filtered([statusIs(["open"])]);
     expect(result.ids).toEqual([ofInboxOnly, ofBoth, ofTeamOnly]);
-    expect(result.meta).toEqual({ mine_count: 0, unassigned_count: 3, all_count: 3 });
+    expect(result.meta).toEqual({ mine_count: 0, unassigned_count: 3, all_count: 3, has_more: false });
     const byInbox = await filtered([{ attribute_key: "inbox_id", filter_operator: "equal_to", values: [phone], query_operator: null }]);
     expect(byInbox.ids).toEqual([ofTeamOnly]);
   });

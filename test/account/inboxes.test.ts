@@ -1,5 +1,10 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { eq } from "drizzle-orm";
+import { createDb, schema } from "../../src/db/client";
+import { createInbox, updateInbox } from "../../src/domain/inboxes/inboxes";
+import type { AccountScope } from "../../src/domain/kernel/scope";
+import { FORBIDDEN_TARGET_MESSAGE } from "../../src/webhooks/target-url";
 import { del, get, patch, post, put } from "../support/http";
 import { createWorld } from "../support/world";
 
@@ -279,6 +284,69 @@ describe("PATCH/PUT /inboxes/:id", () => {
     expect((await patch(`${inboxes}/${inbox.id}`, world.agent.key, { name: "Mine" })).status).toBe(403);
     expect((await patch(`${inboxes}/999999`, world.admin.key, { name: "Mine" })).status).toBe(404);
     expect((await patch(`${other.base}/inboxes/${inbox.id}`, other.admin.key, { name: "Mine" })).status).toBe(404);
+  });
+});
+
+describe("an API inbox's webhook_url and the target policy", () => {
+  const PRIVATE = ["http://localhost:3000/x", "http://127.0.0.1:4000/x", "http://[::1]/x", "http://169.254.169.254/latest", "http://10.0.0.8/", "http://192.168.1.20/in"];
+  const refusal = { field: "channel.webhook_url", message: FORBIDDEN_TARGET_MESSAGE, code: "forbidden_host" };
+
+  it("refuses a private or loopback callback when the inbox is created, as an account webhook's url is refused", async () => {
+    for (const url of PRIVATE) {
+      const res = await post(inboxes, world.admin.key, { name: "Sneaky", channel: { type: "api", webhook_url: url } });
+      expect(res.status, url).toBe(422);
+      expect(res.body.errors).toEqual([refusal]);
+      // the same message and code as the webhooks API gives for the same URL
+      const hook = await post(`${world.base}/webhooks`, world.admin.key, { url });
+      expect(hook.body.errors).toEqual([{ ...refusal, field: "url" }]);
+    }
+    const wrapped = await post(inboxes, world.admin.key, { inbox: { name: "Sneaky", channel: { type: "api", webhook_url: PRIVATE[1] } } });
+    expect(wrapped.body.errors).toEqual([refusal]);
+    const names = (await get(inboxes, world.admin.key)).body.payload.map((i: { name: string }) => i.name);
+    expect(names).not.toContain("Sneaky");
+  });
+
+  it("refuses one when an API inbox is changed, and changes nothing; a website inbox ignores the field", async () => {
+    const inbox = await apiInbox("Callback kept", { webhook_url: "https://hooks.example/kept" });
+    for (const url of PRIVATE) {
+      const res = await patch(`${inboxes}/${inbox.id}`, world.admin.key, { name: "Changed", channel: { webhook_url: url } });
+      expect(res.status, url).toBe(422);
+      expect(res.body.errors).toEqual([refusal]);
+    }
+    expect((await get(`${inboxes}/${inbox.id}`, world.admin.key)).body).toEqual(inbox);
+    // a public URL, an empty one (no callback) and null are fine
+    for (const url of ["https://hooks.example/other", "", null]) {
+      expect((await patch(`${inboxes}/${inbox.id}`, world.admin.key, { channel: { webhook_url: url } })).status).toBe(200);
+    }
+    // another channel's attributes are ignored (Chatwoot's rule), so there is nothing to refuse
+    const website = await widgetInbox("Website with a stray field");
+    const res = await patch(`${inboxes}/${website.id}`, world.admin.key, { channel: { webhook_url: PRIVATE[0] } });
+    expect(res.status).toBe(200);
+    expect(res.body).not.toHaveProperty("webhook_url");
+  });
+
+  it("accepts loopback and private callbacks where the policy allows them (npm start), and nowhere else", async () => {
+    const db = createDb(env.DB);
+    const [user] = await db.select().from(schema.users).where(eq(schema.users.id, world.admin.id));
+    // the administrator, as the inboxes API would call the domain, under each policy
+    const asAdministrator = (policy: string): AccountScope => ({
+      db,
+      accountId: world.accountId,
+      actor: { type: "user", user },
+      role: "administrator",
+      env: { ...env, WEBHOOK_TARGET_POLICY: policy },
+    });
+    const local = asAdministrator("allow-private");
+    const strict = asAdministrator("public");
+    const created = await createInbox(local, { name: "Local callback" }, { type: "api", webhookUrl: "http://localhost:4000/hook" });
+    expect(created.api?.webhookUrl).toBe("http://localhost:4000/hook");
+    const updated = await updateInbox(local, created.inbox.id, {}, { webhookUrl: "http://192.168.1.20/in" });
+    expect(updated.api?.webhookUrl).toBe("http://192.168.1.20/in");
+    await expect(updateInbox(strict, created.inbox.id, {}, { webhookUrl: "http://127.0.0.1:4000/hook" })).rejects.toMatchObject({
+      code: "invalid",
+      errors: [refusal],
+    });
+    await expect(createInbox(strict, { name: "Strict" }, { type: "api", webhookUrl: "http://127.0.0.1:4000/hook" })).rejects.toMatchObject({ code: "invalid" });
   });
 });
 

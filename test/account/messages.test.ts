@@ -1,3 +1,4 @@
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { call, del, get, patch, post } from "../support/http";
 import { createWorld } from "../support/world";
@@ -105,6 +106,50 @@ describe("listing, updating and deleting messages", () => {
     expect(newer.body.payload.map((m: { id: number }) => m.id)).toEqual(ids.slice(23));
     const between = await get(`${messagesOf(id)}?after=${ids[0]}&before=${ids[3]}`, world.agent.key);
     expect(between.body.payload.map((m: { id: number }) => m.id)).toEqual([ids[1], ids[2]]);
+    expect(between.body.meta).not.toHaveProperty("next_cursor");
+  });
+
+  it("continues a window by cursor, older by default and newer after `after`, with a Link header", async () => {
+    const id = await open();
+    const ids: number[] = [];
+    for (let i = 1; i <= 45; i++) ids.push((await post(messagesOf(id), world.agent.key, { content: `c${i}` })).body.id);
+    const shown = (res: { body: { payload: { id: number }[] } }) => res.body.payload.map((m) => m.id);
+    const latest = await get(messagesOf(id), world.agent.key);
+    const cursor = latest.body.meta.next_cursor;
+    expect(latest.headers.get("link")).toContain(`cursor=${cursor}>; rel="next"`);
+    const older = await get(`${messagesOf(id)}?cursor=${cursor}`, world.agent.key);
+    expect(shown(older)).toEqual(ids.slice(5, 25));
+    const oldest = await get(`${messagesOf(id)}?cursor=${older.body.meta.next_cursor}`, world.agent.key);
+    expect(shown(oldest)).toEqual(ids.slice(0, 5));
+    expect(oldest.body.meta).not.toHaveProperty("next_cursor");
+    expect(oldest.headers.get("link")).toBeNull();
+    // newer: `after` windows hold up to 100; with `before` the cursor keeps the upper bound
+    const between = await get(`${messagesOf(id)}?after=${ids[0]}&before=${ids[44]}`, world.agent.key);
+    expect(shown(between)).toEqual(ids.slice(1, 44));
+    expect(between.body.meta).not.toHaveProperty("next_cursor");
+    // newer: past the 100 an `after` window holds (test setup: 150 more messages written straight to the database)
+    await env.DB.prepare(
+      `WITH RECURSIVE seq(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM seq WHERE n < 150)
+       INSERT INTO messages (account_id, inbox_id, conversation_id, message_type, content, created_at, updated_at)
+       SELECT account_id, inbox_id, conversation_id, 1, 'bulk ' || n, created_at, created_at FROM messages, seq WHERE messages.id = ?1`,
+    )
+      .bind(ids[44])
+      .run();
+    const after = await get(`${messagesOf(id)}?after=${ids[44]}`, world.agent.key);
+    expect(after.body.payload).toHaveLength(100);
+    const rest = await get(`${messagesOf(id)}?after=${ids[44]}&cursor=${after.body.meta.next_cursor}`, world.agent.key);
+    expect(rest.body.payload.map((m: { content: string }) => m.content)).toEqual(Array.from({ length: 50 }, (_, i) => `bulk ${i + 101}`));
+    expect(rest.body.meta).not.toHaveProperty("next_cursor");
+    const bad = await get(`${messagesOf(id)}?cursor=${btoa(JSON.stringify({ s: "-last_activity_at", k: 1, i: 1 })).replace(/=+$/, "")}`, world.agent.key);
+    expect(bad.status).toBe(422);
+    expect(bad.body.errors[0]).toMatchObject({ field: "cursor", code: "invalid_cursor" });
+  });
+
+  it("says what a bound really allows: after=0 is refused as not greater than 0", async () => {
+    const id = await open();
+    const res = await get(`${messagesOf(id)}?after=0`, world.agent.key);
+    expect(res.status).toBe(422);
+    expect(res.body.errors).toEqual([{ field: "after", message: "must be greater than 0", code: "out_of_range" }]);
   });
 
   it("updates delivery status in API inboxes only, and soft-deletes", async () => {

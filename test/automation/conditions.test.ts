@@ -2,6 +2,7 @@
  * Condition evaluation on its own: every operator on a key that takes it, SQL precedence (AND before OR),
  * attribute_changed against an event's changed_attributes, and message rows.
  */
+import type { StoredAttachment } from "../../drizzle/schema";
 import { describe, expect, it } from "vitest";
 import { combine, ruleMatches, type EvaluationContext } from "../../src/domain/automation/conditions";
 import type { Condition } from "../../src/domain/automation/rows";
@@ -57,7 +58,7 @@ const contact = {
   updatedAt: 0,
 };
 const message = (content: string, messageType = 0, isPrivate = false) =>
-  ({ id: Math.random(), accountId: 1, inboxId: 11, conversationId: 7, messageType, contentType: 0, content, processedMessageContent: content, private: isPrivate, status: 0, sourceId: null, senderType: null, senderId: null, contentAttributes: {}, additionalAttributes: {}, externalSourceIds: {}, sentiment: {}, campaignId: null, echoId: null, createdAt: NOW, updatedAt: NOW }) as const;
+  ({ id: Math.random(), accountId: 1, inboxId: 11, conversationId: 7, messageType, contentType: 0, content, processedMessageContent: content, private: isPrivate, status: 0, sourceId: null, senderType: null, senderId: null, contentAttributes: {}, additionalAttributes: {}, externalSourceIds: {}, sentiment: {}, campaignId: null, echoId: null, attachments: [] as StoredAttachment[], createdAt: NOW, updatedAt: NOW }) as const;
 
 const definition = (attributeKey: string, attributeDisplayType: number, attributeModel = 0, attributeValues: string[] = []) => ({
   id: Math.random(),

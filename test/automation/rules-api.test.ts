@@ -161,7 +161,8 @@ describe("save-time validation", () => {
 
   it.each([
     ["an unknown action", [act("launch_rocket")], "actions[0].action_name", "unsupported_action"],
-    ["send_attachment (attachments do not exist yet)", [act("send_attachment", [1])], "actions[0].action_name", "not_available"],
+    ["send_attachment with a file the account lacks", [act("send_attachment", [999999])], "actions[0].action_params[0]", "not_found"],
+    ["send_attachment without a file", [act("send_attachment")], "actions[0].action_params", "required"],
     ["assign_agent without an agent", [act("assign_agent")], "actions[0].action_params", "required"],
     ["assign_agent to another account's user", [act("assign_agent", [other.admin.id])], "actions[0].action_params[0]", "not_found"],
     ["assign_team to a team of another account", [act("assign_team", [999999])], "actions[0].action_params[0]", "not_found"],
@@ -183,7 +184,7 @@ describe("save-time validation", () => {
     const res = await post(`${base}/automation_rules`, admin.key, {
       ...valid,
       conditions: [cond({ filter_operator: "bogus" }, "AND"), cond({ attribute_key: "nope" })],
-      actions: [act("assign_agent", ["x"]), act("send_attachment")],
+      actions: [act("assign_agent", ["x"]), act("launch_rocket")],
     });
     expect(res.status).toBe(422);
     expect(res.body.errors.map((e: any) => e.field).sort()).toEqual(

@@ -228,7 +228,7 @@ describe("catastrophic regular expressions", () => {
         expect(onConversation.status).toBeLessThan(500);
       }
     }
-  });
+  }, 120_000);
 });
 
 describe("D1's 100-parameter limit", () => {

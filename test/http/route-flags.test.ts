@@ -7,7 +7,7 @@ import { renderError } from "../../src/http/errors";
 /** A small app with the service's body plumbing: one route that takes files, one that does not. */
 const app = new Hono<AppEnv>()
   .use("*", normalizeBody)
-  .post("/with-files", acceptFiles(), async (c) =>
+  .post("/with-files", acceptFiles({ maxBodyBytes: 1024 * 1024 }), async (c) =>
     c.json({
       body: await c.req.json(),
       uploads: await Promise.all(c.var.uploads.map(async (u) => ({ field: u.field, name: u.file.name, text: await u.file.text() }))),

@@ -23,6 +23,18 @@ describe("no key or an unknown key", () => {
   });
 });
 
+describe("how the key is sent", () => {
+  it("is accepted as api_access_token, Api-Access-Token (n8n and others) or a bearer token", async () => {
+    const path = `/api/v1/accounts/${acme.accountId}`;
+    expect((await call("GET", path, { headers: { api_access_token: acme.agent.key } })).status).toBe(200);
+    expect((await call("GET", path, { headers: { "Api-Access-Token": acme.agent.key } })).status).toBe(200);
+    expect((await call("GET", path, { headers: { authorization: `Bearer ${acme.agent.key}` } })).status).toBe(200);
+    const wrong = await call("GET", path, { headers: { "Api-Access-Token": "no-such-key" } });
+    expect(wrong.status).toBe(401);
+    expect(wrong.body.errors[0].code).toBe("invalid_key");
+  });
+});
+
 describe("platform keys", () => {
   it("reach the Platform API only", async () => {
     expect((await get(`/platform/api/v1/accounts/${acme.accountId}`, acme.platformKey)).status).toBe(200);

@@ -4,7 +4,7 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { app } from "../../src/app";
-import { get, post } from "../support/http";
+import { call, get, post } from "../support/http";
 import { type Case, buildTenant, catalogue, send, snapshot } from "./tenant";
 
 const A = await buildTenant("Acme", "acme", 1);
@@ -132,6 +132,11 @@ function foreignIds(): Array<[string, Foreign]> {
     { method: "PUT", path: `${a}/agent_bots/${B.bot.id}`, body: { name: "Mine" }, expect: 404 },
     { method: "DELETE", path: `${a}/agent_bots/${B.bot.id}`, expect: 404 },
     { method: "POST", path: `${a}/agent_bots/${B.bot.id}/reset_access_token`, expect: 404 },
+    { method: "GET", path: `${a}/agent_bots/${B.bot.id}/deliveries`, expect: 404 },
+    { method: "GET", path: `${a}/agent_bots/${B.bot.id}/deliveries/${B.botDelivery.id}`, expect: 404 },
+    { method: "POST", path: `${a}/agent_bots/${B.bot.id}/deliveries/${B.botDelivery.id}/redeliver`, expect: 404 },
+    { method: "GET", path: `${a}/agent_bots/${A.bot.id}/deliveries/${B.botDelivery.id}`, expect: 404 },
+    { method: "POST", path: `${a}/agent_bots/${A.bot.id}/deliveries/${B.botDelivery.id}/redeliver`, expect: 404 },
     // inboxes
     { method: "GET", path: `${a}/inboxes/${B.inbox.id}`, expect: 404 },
     { method: "PATCH", path: `${a}/inboxes/${B.inbox.id}`, body: { name: "Mine" }, expect: 404 },
@@ -141,6 +146,11 @@ function foreignIds(): Array<[string, Foreign]> {
     { method: "GET", path: `${a}/inboxes/${B.inbox.id}/agent_bot`, expect: 404 },
     { method: "POST", path: `${a}/inboxes/${B.inbox.id}/set_agent_bot`, body: { agent_bot: A.bot.id }, expect: 404 },
     { method: "POST", path: `${a}/inboxes/${A.inbox.id}/set_agent_bot`, body: { agent_bot: B.bot.id }, expect: 422, field: "agent_bot" },
+    { method: "GET", path: `${a}/inboxes/${B.inbox.id}/deliveries`, expect: 404 },
+    { method: "GET", path: `${a}/inboxes/${B.inbox.id}/deliveries/${B.inboxDelivery.id}`, expect: 404 },
+    { method: "POST", path: `${a}/inboxes/${B.inbox.id}/deliveries/${B.inboxDelivery.id}/redeliver`, expect: 404 },
+    { method: "GET", path: `${a}/inboxes/${A.inbox.id}/deliveries/${B.inboxDelivery.id}`, expect: 404 },
+    { method: "POST", path: `${a}/inboxes/${A.inbox.id}/deliveries/${B.inboxDelivery.id}/redeliver`, expect: 404 },
     // inbox members: B's inbox, B's users
     { method: "GET", path: `${a}/inbox_members/${B.inbox.id}`, expect: 404 },
     { method: "POST", path: `${a}/inbox_members`, body: { inbox_id: B.inbox.id, user_ids: [A.agent.id] }, expect: 404 },
@@ -194,6 +204,9 @@ function foreignIds(): Array<[string, Foreign]> {
     { method: "DELETE", path: `${a}/dashboard_apps/${B.dashboardApp.id}`, expect: 404 },
     // conversations: B's display id, and B's ids in bodies
     { method: "GET", path: bc, expect: 404 },
+    { method: "DELETE", path: bc, expect: 404 },
+    { method: "GET", path: `${bc}/attachments`, expect: 404 },
+    { method: "DELETE", path: `${ac}/messages/${B.fileMessage.id}`, expect: 404 },
     { method: "PATCH", path: bc, body: { priority: "high" }, expect: 404 },
     { method: "PUT", path: bc, body: { priority: "high" }, expect: 404 },
     { method: "POST", path: `${bc}/toggle_status`, body: { status: "resolved" }, expect: 404 },
@@ -241,6 +254,15 @@ function foreignIds(): Array<[string, Foreign]> {
     { method: "POST", path: `${a}/actions/contact_merge`, body: { base_contact_id: A.contact.id, mergee_contact_id: B.contact.id }, expect: 404 },
     { method: "POST", path: `${a}/actions/contact_merge`, body: { base_contact_id: B.contact.id, mergee_contact_id: A.mergee.id }, expect: 404 },
     { method: "POST", path: `${a}/actions/contact_merge`, body: { base_contact_id: B.contact.id, mergee_contact_id: B.mergee.id }, expect: 404 },
+    // reports: B's agent, inbox, label and team as the report's subject
+    ...(["inbox", "team", "label"] as const).map((type) => ({
+      method: "GET",
+      path: `/api/v2/accounts/${A.accountId}/reports?metric=conversations_count&type=${type}&id=${B[type].id}`,
+      expect: 404 as const,
+      field: "id",
+    })),
+    { method: "GET", path: `/api/v2/accounts/${A.accountId}/reports/summary?type=agent&id=${B.agent.id}`, expect: 404, field: "id" },
+    { method: "GET", path: `/api/v2/accounts/${A.accountId}/reports/conversations?type=agent&user_id=${B.admin.id}`, expect: 404, field: "user_id" },
     // help center: B's portal slug, B's category and article ids under A's portal, B's ids in bodies
     { method: "GET", path: bp, expect: 404 },
     { method: "PATCH", path: bp, body: { name: "Mine" }, expect: 404 },
@@ -457,5 +479,16 @@ describe("a system bot (no account), shared by every account", () => {
     const messages = `${B.base}/conversations/${B.conversationId}/messages as admin`;
     expect(before[messages]).toBeDefined();
     expect((await snapshot(B))[messages]).toEqual(before[messages]);
+  });
+});
+
+describe("file URLs", () => {
+  it("of B's file open it without a key, and never under A's account", async () => {
+    const url = new URL(B.fileMessage.attachments[0].data_url);
+    expect((await call("GET", url.pathname + url.search)).status).toBe(200);
+    const underA = url.pathname.replace(`/attachments/${B.accountId}/`, `/attachments/${A.accountId}/`);
+    const res = await call("GET", underA + url.search);
+    expect(res.status).toBe(403);
+    expect(res.body.errors[0].code).toBe("invalid_signature");
   });
 });

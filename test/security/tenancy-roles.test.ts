@@ -70,6 +70,7 @@ describe("an agent and the inboxes it is not a member of", () => {
     ["POST", "/toggle_typing_status", { typing_status: "on" }],
     ["POST", "/live_ticket"],
     ["GET", "/messages"],
+    ["GET", "/attachments"],
     ["POST", "/messages", { content: "sneaky" }],
     ["PATCH", "/messages/MESSAGE", { status: "failed" }],
     ["DELETE", "/messages/MESSAGE"],
@@ -240,6 +241,26 @@ describe("nested paths check the whole chain inside one account", () => {
     }
     expect((await get(`${other}/articles/${article.id}`, A.admin.key)).body.payload).toEqual(article);
     expect((await get(`${other}/categories/${category.id}`, A.admin.key)).body.payload.name).toBe("Other");
+  });
+
+  it("a delivery is reached only through the log of the receiver it was made for", async () => {
+    const b = A.base;
+    const logs = [
+      [`${b}/webhooks/${A.webhook.id}/deliveries`, A.delivery.id],
+      [`${b}/inboxes/${A.inbox.id}/deliveries`, A.inboxDelivery.id],
+      [`${b}/agent_bots/${A.bot.id}/deliveries`, A.botDelivery.id],
+    ] as const;
+    for (const [log, own] of logs) {
+      expect((await get(`${log}/${own}`, A.admin.key)).status, log).toBe(200);
+      for (const [, foreign] of logs.filter(([, id]) => id !== own)) {
+        const res = await get(`${log}/${foreign}`, A.admin.key);
+        expect(res.status, `${log}/${foreign}`).toBe(404);
+        expect(res.body.errors[0].field).toBe("delivery_id");
+        expect((await post(`${log}/${foreign}/redeliver`, A.admin.key)).status).toBe(404);
+      }
+    }
+    // the other inbox has its own (empty) log: the first inbox's delivery is not in it
+    expect((await get(`${b}/inboxes/${A.otherInbox.id}/deliveries/${A.inboxDelivery.id}`, A.admin.key)).status).toBe(404);
   });
 
   it("team members and inbox members are those of the team or inbox named", async () => {

@@ -5,6 +5,7 @@
  */
 import { type Reply, call, get, post } from "../support/http";
 import { addToAccount, createUser, createWorld } from "../support/world";
+import { firstDelivery } from "../support/deliveries";
 
 function must(res: Reply, what: string) {
   if (res.status !== 200) throw new Error(`${what} failed: ${res.status} ${JSON.stringify(res.body)}`);
@@ -12,16 +13,6 @@ function must(res: Reply, what: string) {
 }
 
 export type Tenant = Awaited<ReturnType<typeof buildTenant>>;
-
-/** The first delivery of a webhook's log, once the queue has made it. */
-async function firstDelivery(path: string, key: string): Promise<{ id: number }> {
-  for (let i = 0; i < 200; i++) {
-    const res = await get(path, key);
-    if (res.status === 200 && res.body.payload.length > 0) return res.body.payload.at(-1);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error(`no delivery appeared in ${path}`);
-}
 
 /**
  * An account with an administrator, an agent (member of `inboxId` only), a second agent (member of
@@ -35,12 +26,16 @@ export async function buildTenant(name: string, slug: string, conversations = 1)
   await addToAccount(world.platformKey, world.accountId, outsider.id, "agent");
   const a = admin.key;
 
-  const inbox = must(await post(`${base}/inboxes`, a, { name: `${name} Support`, channel: { type: "api" } }), "inbox");
+  // its callback (on the test network, which accepts everything) leaves deliveries in the inbox's log
+  const inbox = must(
+    await post(`${base}/inboxes`, a, { name: `${name} Support`, channel: { type: "api", webhook_url: `https://${slug}.example.com/inbox-callback` } }),
+    "inbox",
+  );
   const otherInbox = must(await post(`${base}/inboxes`, a, { name: `${name} Sales`, channel: { type: "api" } }), "inbox 2");
   must(await post(`${base}/inbox_members`, a, { inbox_id: inbox.id, user_ids: [agent.id] }), "inbox member");
   const team = must(await post(`${base}/teams`, a, { name: `${name} Team` }), "team");
   must(await post(`${base}/teams/${team.id}/team_members`, a, { user_ids: [agent.id] }), "team member");
-  const bot = must(await post(`${base}/agent_bots`, a, { name: `${name} Bot` }), "agent bot");
+  const bot = must(await post(`${base}/agent_bots`, a, { name: `${name} Bot`, outgoing_url: `https://${slug}.example.com/bot` }), "agent bot");
   const canned = must(await post(`${base}/canned_responses`, a, { short_code: `${slug}-hi`, content: "Hello" }), "canned response");
   const label = must(await post(`${base}/labels`, a, { title: `${slug}-vip`, description: "VIP" }), "label");
   const definition = must(
@@ -84,11 +79,21 @@ export async function buildTenant(name: string, slug: string, conversations = 1)
   const conversationId = conversationIds.at(-1)!;
   const message = must(await post(`${base}/conversations/${conversationId}/messages`, a, { content: `${name} secret`, message_type: "outgoing" }), "message");
   must(await post(`${base}/conversations/${conversationId}/labels`, a, { labels: [`${slug}-vip`] }), "conversation label");
+  const fileForm = new FormData();
+  fileForm.append("content", `${name} file`);
+  fileForm.append("attachments[]", new File([new TextEncoder().encode("%PDF-1.7\nsecret")], "secret.pdf"));
+  const fileMessage = must(await call("POST", `${base}/conversations/${conversationId}/messages`, { key: a, rawBody: fileForm }), "message with a file");
   // a conversation in the inbox the agent is not a member of, outside the agent's team
   const hidden = must(await post(`${base}/conversations`, a, { inbox_id: otherInbox.id, contact_id: mergee.id }), "hidden conversation");
+  // the bot serves that inbox just long enough to be sent the hidden message (left connected, it would
+  // make later conversations there pending)
+  must(await post(`${base}/inboxes/${otherInbox.id}/set_agent_bot`, a, { agent_bot: bot.id }), "bot connection");
   must(await post(`${base}/conversations/${hidden.id}/messages`, a, { content: `${name} hidden`, message_type: "outgoing" }), "hidden message");
 
   const delivery = await firstDelivery(`${base}/webhooks/${webhook.id}/deliveries`, a);
+  const inboxDelivery = await firstDelivery(`${base}/inboxes/${inbox.id}/deliveries`, a);
+  const botDelivery = await firstDelivery(`${base}/agent_bots/${bot.id}/deliveries`, a);
+  must(await post(`${base}/inboxes/${otherInbox.id}/set_agent_bot`, a, { agent_bot: null }), "bot disconnection");
 
   const portalSlug = `${slug}-help`;
   const portal = must(await post(`${base}/portals`, a, { name: `${name} Help`, slug: portalSlug }), "portal");
@@ -120,6 +125,8 @@ export async function buildTenant(name: string, slug: string, conversations = 1)
     webhook,
     automationRule,
     delivery,
+    inboxDelivery,
+    botDelivery,
     dashboardApp,
     contact,
     mergee,
@@ -127,6 +134,7 @@ export async function buildTenant(name: string, slug: string, conversations = 1)
     conversationId,
     hiddenConversationId: hidden.id as number,
     message,
+    fileMessage,
     portal,
     portalSlug,
     category,
@@ -166,6 +174,7 @@ export function snapshotPaths(t: Tenant): Array<[string, string]> {
     [c, t.admin.key],
     [`${c}/messages`, t.admin.key],
     [`${c}/labels`, t.admin.key],
+    [`${c}/attachments`, t.admin.key],
     [p, t.admin.key],
     [`${p}/categories`, t.admin.key],
     [`${p}/articles`, t.admin.key],
@@ -223,6 +232,9 @@ export function catalogue(t: Tenant): Route[] {
     r("PATCH", `${b}/agent_bots/${t.bot.id}`, { name: "Renamed" }, admin),
     r("PUT", `${b}/agent_bots/${t.bot.id}`, { name: "Renamed" }, admin),
     r("DELETE", `${b}/agent_bots/${t.bot.id}`, undefined, admin),
+    r("GET", `${b}/agent_bots/${t.bot.id}/deliveries`, undefined, admin),
+    r("GET", `${b}/agent_bots/${t.bot.id}/deliveries/${t.botDelivery.id}`, undefined, admin),
+    r("POST", `${b}/agent_bots/${t.bot.id}/deliveries/${t.botDelivery.id}/redeliver`, undefined, admin),
     // inboxes
     r("GET", `${b}/inboxes`),
     r("POST", `${b}/inboxes`, { name: "Another", channel: { type: "api" } }, admin),
@@ -233,6 +245,9 @@ export function catalogue(t: Tenant): Route[] {
     r("PATCH", `${b}/inboxes/${t.inbox.id}`, { name: "Renamed" }, admin),
     r("PUT", `${b}/inboxes/${t.inbox.id}`, { name: "Renamed" }, admin),
     r("DELETE", `${b}/inboxes/${t.inbox.id}`, undefined, admin),
+    r("GET", `${b}/inboxes/${t.inbox.id}/deliveries`, undefined, admin),
+    r("GET", `${b}/inboxes/${t.inbox.id}/deliveries/${t.inboxDelivery.id}`, undefined, admin),
+    r("POST", `${b}/inboxes/${t.inbox.id}/deliveries/${t.inboxDelivery.id}/redeliver`, undefined, admin),
     // inbox members
     r("GET", `${b}/inbox_members/${t.inbox.id}`),
     r("POST", `${b}/inbox_members`, { inbox_id: t.inbox.id, user_ids: [t.outsider.id] }, admin),
@@ -295,6 +310,7 @@ export function catalogue(t: Tenant): Route[] {
     r("PUT", `${b}/automation_rules/${t.automationRule.id}`, { name: "Changed" }, admin),
     r("POST", `${b}/automation_rules/${t.automationRule.id}/clone`, undefined, admin),
     r("DELETE", `${b}/automation_rules/${t.automationRule.id}`, undefined, admin),
+    r("POST", `${b}/automation_rules/attach_file`, undefined, admin),
     r("POST", `${b}/webhooks/${t.webhook.id}/reset_secret`, undefined, admin),
     r("GET", `${b}/webhooks/${t.webhook.id}/deliveries`, undefined, admin),
     r("GET", `${b}/webhooks/${t.webhook.id}/deliveries/${t.delivery.id}`, undefined, admin),
@@ -319,6 +335,8 @@ export function catalogue(t: Tenant): Route[] {
     r("POST", `${b}/conversations/filter`, { payload: [{ attribute_key: "status", filter_operator: "equal_to", values: ["open"], query_operator: null }] }),
     r("POST", `${b}/conversations`, { inbox_id: t.inbox.id, contact_id: t.contact.id }, bot),
     r("GET", c),
+    r("DELETE", c, undefined, admin),
+    r("GET", `${c}/attachments`),
     r("PATCH", c, { priority: "high" }, bot),
     r("PUT", c, { priority: "high" }, bot),
     r("POST", `${c}/toggle_status`, { status: "resolved" }, bot),
@@ -378,5 +396,15 @@ export function catalogue(t: Tenant): Route[] {
     r("DELETE", `${p}/articles/${t.draft.id}`, undefined, admin),
     // reports (v2)
     r("GET", `/api/v2/accounts/${t.accountId}/reports/summary`, undefined, admin),
+    r("GET", `/api/v2/accounts/${t.accountId}/reports?metric=conversations_count&type=inbox&id=${t.inbox.id}`, undefined, admin),
+    r("GET", `/api/v2/accounts/${t.accountId}/reports/conversations?type=agent`, undefined, admin),
+    ...["agent", "team", "inbox", "label"].map((d) => r("GET", `/api/v2/accounts/${t.accountId}/summary_reports/${d}`, undefined, admin)),
+    ...["agents", "inboxes", "labels", "teams", "conversations_summary", "conversation_traffic"].map((csv) =>
+      r("GET", `/api/v2/accounts/${t.accountId}/reports/${csv}`, undefined, admin),
+    ),
+    // CSAT
+    r("GET", `${b}/csat_survey_responses`, undefined, admin),
+    r("GET", `${b}/csat_survey_responses/metrics`, undefined, admin),
+    r("GET", `${b}/csat_survey_responses/download`, undefined, admin),
   ];
 }

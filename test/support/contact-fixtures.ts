@@ -79,7 +79,7 @@ export async function insertMessage(
  * Seeds `count` contacts in one statement (a recursive CTE, so no bound-parameter limit applies): 90 %
  * listed, a spread of names (some starting with a digit, some empty), 50 cities, a third without
  * company, a fifth without last activity. The derived sort columns follow src/domain/contact-fields.ts;
- * the "contacts.resolved" counter is set to the number of listed contacts, which it returns.
+ * the search index is filled; the "contacts.resolved" counter is set to the number of listed contacts, which it returns.
  */
 export async function seedContacts(accountId: number, count: number): Promise<number> {
   await env.DB.prepare(
@@ -103,6 +103,14 @@ export async function seedContacts(accountId: number, count: number): Promise<nu
      FROM rows`,
   )
     .bind(accountId, count)
+    .run();
+  // the search index row of each contact, as the domain writes it (src/domain/contacts/search-index.ts)
+  await env.DB.prepare(
+    `INSERT INTO contact_search (rowid, account_key, name, email, phone_number, identifier)
+     SELECT id, '<a' || account_id || '>', name, coalesce(email, ''), coalesce(phone_number, ''), coalesce(identifier, '')
+     FROM contacts WHERE account_id = ?`,
+  )
+    .bind(accountId)
     .run();
   const listed = await env.DB.prepare("SELECT count(*) AS n FROM contacts WHERE account_id = ? AND resolved = 1").bind(accountId).first<{ n: number }>();
   await env.DB.prepare("INSERT INTO counters (account_id, key, value) VALUES (?, 'contacts.resolved', ?)").bind(accountId, listed!.n).run();

@@ -17,6 +17,7 @@ import type { Action } from "./rows";
 import { CONTACT_EMAIL_VARIABLE, asId, splitRecipients } from "./validation";
 import { NIL } from "./vocabulary";
 import { ruleWebhookStatement } from "./webhook-adapter";
+import { ruleFileForMessage } from "./rule-files";
 
 const { teamMembers, teams, users, contacts, messages, agentBots, outgoingEmails } = schema;
 
@@ -101,7 +102,12 @@ export async function runAction(act: RuleAct, action: Action): Promise<void> {
       await emailTranscript(act, String(params[0]));
       return;
     case "send_attachment":
-      throw invalidField("action_name", "send_attachment is not available yet: message attachments are not stored yet", "not_available");
+      await createMessage(scope, displayId, {
+        messageType: "outgoing",
+        files: [await ruleFileForMessage(scope, asId(params[0]) ?? 0)],
+        contentAttributes: { automation_rule_id: act.rule.id },
+      });
+      return;
   }
 }
 

@@ -22,7 +22,7 @@ import { and, asc, desc, eq, is, sql } from "drizzle-orm";
 import { type Database, type Statement, now, schema } from "../../db/client";
 import { dispatchPendingEvents } from "../../events/dispatch";
 import type { ChangedAttributes } from "../../events/outbox";
-import type { OutboxRow } from "../../events/payloads";
+import type { OutboxRow } from "../../events/outbox";
 import type { ConversationRow, MessageRow } from "../conversations/rows";
 import { batchNamed, write } from "../kernel/batch";
 import { DomainError } from "../kernel/errors";

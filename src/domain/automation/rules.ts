@@ -14,7 +14,7 @@ import type { AutomationRuleRow } from "./rows";
 import { type RawAction, type RawCondition, checkRule } from "./validation";
 import type { RuleEvent } from "./vocabulary";
 
-const { automationRules, customAttributeDefinitions, accountUsers, teams, inboxes, labels } = schema;
+const { automationRules, automationRuleFiles, customAttributeDefinitions, accountUsers, teams, inboxes, labels } = schema;
 
 export type RuleInput = {
   name?: string;
@@ -40,6 +40,10 @@ async function lookups(scope: AccountScope, raw: { conditions: RawCondition[]; a
     teams: db.select({ id: teams.id }).from(teams).where(and(eq(teams.accountId, accountId), inJsonList(teams.id, refs.teamIds))),
     inboxes: db.select({ id: inboxes.id }).from(inboxes).where(and(eq(inboxes.accountId, accountId), inJsonList(inboxes.id, refs.inboxIds))),
     labels: db.select({ title: labels.title }).from(labels).where(and(eq(labels.accountId, accountId), inJsonList(labels.title, refs.labels))),
+    ruleFiles: db
+      .select({ id: automationRuleFiles.id })
+      .from(automationRuleFiles)
+      .where(and(eq(automationRuleFiles.accountId, accountId), inJsonList(automationRuleFiles.id, refs.ruleFileIds))),
   });
   return {
     definitions: found.definitions,
@@ -47,6 +51,7 @@ async function lookups(scope: AccountScope, raw: { conditions: RawCondition[]; a
     teamIds: new Set(found.teams.map((r) => r.id)),
     inboxIds: new Set(found.inboxes.map((r) => r.id)),
     labels: new Set(found.labels.map((r) => r.title.toLowerCase())),
+    ruleFileIds: new Set(found.ruleFiles.map((r) => r.id)),
   };
 }
 

@@ -40,10 +40,12 @@ export type Lookups = {
   inboxIds: ReadonlySet<number>;
   /** lower-cased titles */
   labels: ReadonlySet<string>;
+  /** files attached with POST /automation_rules/attach_file */
+  ruleFileIds: ReadonlySet<number>;
 };
 
 /** The references a rule makes, collected on the first walk. */
-export type References = { agentIds: Set<number>; teamIds: Set<number>; inboxIds: Set<number>; labels: Set<string> };
+export type References = { agentIds: Set<number>; teamIds: Set<number>; inboxIds: Set<number>; labels: Set<string>; ruleFileIds: Set<number> };
 
 const MAX_TEXT = 1_000;
 const MAX_VALUES = 100;
@@ -73,7 +75,7 @@ const asDate = (v: unknown): number | null => {
 
 class Walk {
   readonly errors: ErrorEntry[] = [];
-  readonly refs: References = { agentIds: new Set(), teamIds: new Set(), inboxIds: new Set(), labels: new Set() };
+  readonly refs: References = { agentIds: new Set(), teamIds: new Set(), inboxIds: new Set(), labels: new Set(), ruleFileIds: new Set() };
   constructor(readonly lookups: Lookups | null) {}
 
   fail(field: string, message: string, code: string) {
@@ -92,6 +94,12 @@ class Walk {
   inbox(id: number, field: string) {
     this.refs.inboxIds.add(id);
     if (this.lookups && !this.lookups.inboxIds.has(id)) this.fail(field, `inbox ${id} does not exist in this account`, "not_found");
+  }
+  ruleFile(id: number, field: string) {
+    this.refs.ruleFileIds.add(id);
+    if (this.lookups && !this.lookups.ruleFileIds.has(id)) {
+      this.fail(field, `file ${id} does not exist in this account (attach it first with POST /automation_rules/attach_file)`, "not_found");
+    }
   }
   label(title: string, field: string) {
     const lower = title.trim().toLowerCase();
@@ -250,11 +258,7 @@ class Walk {
     const name = raw.action_name as ActionName;
     const params = raw.action_params ?? [];
     if (!ACTION_NAMES.includes(name)) {
-      this.fail(`${at}.action_name`, `is not a supported action (supported: ${ACTION_NAMES.filter((a) => a !== "send_attachment").join(", ")})`, "unsupported_action");
-      return null;
-    }
-    if (name === "send_attachment") {
-      this.fail(`${at}.action_name`, "send_attachment is not available yet: message attachments are not stored yet", "not_available");
+      this.fail(`${at}.action_name`, `is not a supported action (supported: ${ACTION_NAMES.join(", ")})`, "unsupported_action");
       return null;
     }
     const p = (i: number) => `${at}.action_params[${i}]`;
@@ -267,6 +271,14 @@ class Walk {
       return { action_name: name, action_params: [] };
     }
     switch (name) {
+      case "send_attachment":
+        // Chatwoot's blob id: the id POST /automation_rules/attach_file answered
+        if (exactlyOne()) {
+          const id = asId(params[0]);
+          if (id === null) this.fail(p(0), "must be the blob_id of a file attached with POST /automation_rules/attach_file", "invalid_type");
+          else this.ruleFile(id, p(0));
+        }
+        break;
       case "assign_agent":
         if (exactlyOne() && params[0] !== NIL) {
           const id = asId(params[0]);

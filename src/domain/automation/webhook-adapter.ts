@@ -11,7 +11,8 @@
 import { and, eq } from "drizzle-orm";
 import { type Database, schema } from "../../db/client";
 import { eventStatement } from "../../events/outbox";
-import { type OutboxRow, buildWebhookPayload } from "../../events/payloads";
+import type { OutboxRow } from "../../events/outbox";
+import { buildWebhookPayload } from "../../events/payloads";
 import { enqueueWebhookDelivery } from "../../webhooks/deliveries";
 import { batchNamed } from "../kernel/batch";
 import { type AccountScope, performer } from "../kernel/scope";

@@ -13,6 +13,9 @@ import { changedAttributes, eventStatement } from "../../events/outbox";
 import { type ContactFields, derivedContactColumns } from "./fields";
 import { type ContactRecord, contactRecordsQuery, oneContactIds, toContactRecords } from "./loader";
 import { counterMoves } from "../conversations/counters";
+import { unindexMessages } from "../conversations/search-index";
+import { attachmentKeysQuery } from "../attachments/attachments";
+import { removeObjects } from "../attachments/uploads";
 import { counterStatement } from "../kernel/counters";
 import { checkCustomAttributeValues, customAttributeDefinitionsQuery } from "../custom-attributes/values";
 import { ATTRIBUTE_MODEL } from "../kernel/enums";
@@ -20,9 +23,10 @@ import { randomToken } from "../identity/keys";
 import { type AccountScope } from "../kernel/scope";
 import { type ErrorEntry, invalid, notFound } from "../kernel/errors";
 import { type ContactRow } from "./rows";
+import { reindexContacts, unindexContacts } from "./search-index";
 import type { InboxRow } from "../inboxes/rows";
 
-const { contacts, contactInboxes, inboxes, taggings, conversations, messages } = schema;
+const { contacts, contactInboxes, inboxes, taggings, conversations, messages, attachments } = schema;
 
 /** The key of the counter behind `meta.count` of the contact list. */
 export const RESOLVED_CONTACTS = "contacts.resolved";
@@ -189,6 +193,7 @@ export async function createContact(
   const sourceId = inboxRows[0] ? newSourceId(input.sourceId) : null;
   const writes: Statement[] = [
     db.insert(contacts).values({ ...values, accountId, createdAt: at, updatedAt: at }),
+    ...reindexContacts(db, sql`SELECT ${contactId}`),
     ...(values.resolved ? [resolvedCounter(scope, 1)] : []),
     ...(inboxRows[0] && sourceId ? [contactInboxInsert(scope, contactId, inboxRows[0].id, sourceId, input.hmacVerified)] : []),
     eventStatement(db, { accountId, eventName: "contact_created", subjectType: "Contact", subjectId: contactId }),
@@ -250,6 +255,7 @@ export async function writeContactChange(
   }
   const { name, email, phoneNumber, identifier, blocked, avatarUrl, additionalAttributes, customAttributes } = after;
   const derived = derivedContactColumns(after);
+  const searchable = (["name", "email", "phoneNumber", "identifier"] as const).some((k) => before[k] !== after[k]);
   const writes: Statement[] = [
     ...precede,
     resolvedCounter(scope, sql<number>`${derived.resolved ? 1 : 0} - ${storedResolved(before.id)}`),
@@ -257,6 +263,7 @@ export async function writeContactChange(
       .update(contacts)
       .set({ name, email, phoneNumber, identifier, blocked, avatarUrl, additionalAttributes, customAttributes, ...derived, updatedAt: now() })
       .where(and(eq(contacts.id, before.id), eq(contacts.accountId, accountId))),
+    ...(searchable ? reindexContacts(db, sql`SELECT ${before.id}`) : []),
     ...(changes.length > 0
       ? [eventStatement(db, { accountId, eventName: "contact_updated", subjectType: "Contact", subjectId: before.id, data: { changed_attributes: changes } })]
       : []),
@@ -272,22 +279,33 @@ export async function writeContactChange(
 export async function deleteContact(scope: AccountScope, contactId: number): Promise<void> {
   const { db, accountId } = scope;
   const own = (t: { accountId: SQLiteColumn }) => eq(t.accountId, accountId);
-  const [current, removedConversations] = await batch(db, [
-    contactQuery(scope, contactId),
-    db
-      .select({ inboxId: conversations.inboxId, teamId: conversations.teamId, status: conversations.status, assigneeId: conversations.assigneeId })
-      .from(conversations)
-      .where(and(own(conversations), eq(conversations.contactId, contactId))),
-  ]);
-  if (!current[0]) throw notFound("Contact", contactId);
   const contactConversations = db
     .select({ id: conversations.id })
     .from(conversations)
     .where(and(own(conversations), eq(conversations.contactId, contactId)));
+  const [current, removedConversations, fileKeys] = await batch(db, [
+    contactQuery(scope, contactId),
+    db
+      .select({
+        inboxId: conversations.inboxId,
+        teamId: conversations.teamId,
+        status: conversations.status,
+        assigneeId: conversations.assigneeId,
+        firstReplyCreatedAt: conversations.firstReplyCreatedAt,
+        waitingSince: conversations.waitingSince,
+      })
+      .from(conversations)
+      .where(and(own(conversations), eq(conversations.contactId, contactId))),
+    attachmentKeysQuery(db, accountId, inArray(attachments.conversationId, contactConversations)),
+  ]);
+  if (!current[0]) throw notFound("Contact", contactId);
   await write(db, [
+    // the files of its conversations go too (their objects once the batch has committed)
+    db.delete(attachments).where(and(own(attachments), inArray(attachments.conversationId, contactConversations))),
     resolvedCounter(scope, sql<number>`-${storedResolved(contactId)}`),
     // the contact's conversations go with it, and leave the conversation counts
     ...counterMoves(db, accountId, removedConversations.map((before) => ({ before, after: null }))),
+    unindexMessages(db, sql`${db.select({ id: messages.id }).from(messages).where(and(own(messages), inArray(messages.conversationId, contactConversations)))}`),
     db.delete(messages).where(and(own(messages), inArray(messages.conversationId, contactConversations))),
     db
       .delete(taggings)
@@ -295,6 +313,8 @@ export async function deleteContact(scope: AccountScope, contactId: number): Pro
     db.delete(conversations).where(and(own(conversations), eq(conversations.contactId, contactId))),
     db.delete(taggings).where(and(own(taggings), eq(taggings.taggableType, "Contact"), eq(taggings.taggableId, contactId))),
     db.delete(contactInboxes).where(and(own(contactInboxes), eq(contactInboxes.contactId, contactId))),
+    unindexContacts(db, sql`SELECT ${contactId}`),
     db.delete(contacts).where(and(own(contacts), eq(contacts.id, contactId))),
   ]);
+  await removeObjects(scope.env, fileKeys.map((r) => r.key));
 }

@@ -8,6 +8,9 @@ import { type SQL, sql } from "drizzle-orm";
 import type { AttributeDefinition } from "../custom-attributes/rows";
 import { ATTRIBUTE_DISPLAY_TYPES, enumName } from "../kernel/enums";
 import { type ErrorEntry, invalid } from "../kernel/errors";
+import { contactSearchIds } from "./search-index";
+import { trigramPhrase } from "../kernel/full-text";
+import { unionAll } from "../../db/chunks";
 
 export type FilterCondition = {
   attribute_key: string;
@@ -163,14 +166,69 @@ function conditionSql(attribute: Attribute, operator: Operator, values: unknown[
 }
 
 /**
+ * The ids of the account's listed contacts that may satisfy one condition, read through an index: the
+ * equality indexes (email, phone number, identifier, the sort keys of name, city and company), the list
+ * indexes' ranges over the two times, the label index of taggings, or the trigram index for `contains`
+ * on name, email and phone number (three characters or more). A superset: the whole condition is still
+ * checked on each candidate. Null when no index serves the condition (it then needs a scan).
+ */
+function indexPath(accountId: number, key: string, operator: Operator, values: unknown[], at: number): SQL | null {
+  const listed = sql`account_id = ${accountId} AND resolved = 1`;
+  const list = sql`(SELECT value FROM json_each(${JSON.stringify(values)}))`;
+  const equalOn = (column: string) =>
+    sql`SELECT id FROM contacts WHERE ${listed} AND ${sql.identifier(column)} IS NOT NULL AND ${sql.identifier(column)} IN ${list}`;
+  if (operator === "equal_to") {
+    switch (key) {
+      case "email":
+        return equalOn("email");
+      case "phone_number":
+        return equalOn("phone_number");
+      case "identifier":
+        // Without `resolved = 1`, which would tie with the (account_id, resolved, id) index and let SQLite
+        // walk every listed contact instead of the identifier's unique index (the where still checks it).
+        return sql`SELECT id FROM contacts WHERE account_id = ${accountId} AND identifier IS NOT NULL AND identifier IN ${list}`;
+      case "city":
+        return equalOn("city_sort");
+      case "company":
+        return equalOn("company_sort");
+      case "name": {
+        // name_sort is "0" or "1" before the lower-cased name (fields.ts)
+        const keys = values.flatMap((v) => [`0${String(v)}`, `1${String(v)}`]);
+        return sql`SELECT id FROM contacts WHERE ${listed} AND name_sort IN (SELECT value FROM json_each(${JSON.stringify(keys)}))`;
+      }
+      case "labels":
+        return sql`SELECT taggable_id AS id FROM taggings WHERE account_id = ${accountId} AND taggable_type = 'Contact' AND lower(tag) IN ${list}`;
+    }
+  }
+  if ((key === "created_at" || key === "last_activity_at") && operator !== "equal_to") {
+    const col = sql.identifier(key);
+    const bound = operator === "days_before" ? at - Number(values[0]) * DAY_MS : Number(values[0]);
+    const compare = operator === "is_greater_than" ? sql`${col} > ${bound}` : sql`${col} < ${bound}`;
+    return sql`SELECT id FROM contacts WHERE ${listed} AND ${compare}`;
+  }
+  if ((operator === "contains" || operator === "starts_with") && (key === "name" || key === "email" || key === "phone_number")) {
+    const phrases = values.map((v) => trigramPhrase(String(v)));
+    if (phrases.some((p) => p === null)) return null;
+    return contactSearchIds(accountId, [key], phrases as string[]);
+  }
+  return null;
+}
+
+/** What a payload compiles to: its condition, and the index candidates when every OR branch has some. */
+export type CompiledFilter = { where: SQL; candidates: SQL | null };
+
+/**
  * The condition of the whole payload. `query_operator` links a condition to the next one; SQL's own
  * precedence applies (AND binds tighter than OR), as in Chatwoot. A problem is a 422 naming
- * `payload[i].<field>`.
+ * `payload[i].<field>`. `candidates` unions, for each run of AND-linked conditions, the index path of
+ * one of them; it is null when some run has no condition an index serves.
  */
-export function contactFilterSql(conditions: FilterCondition[], definitions: AttributeDefinition[], at: number): SQL {
+export function compileContactFilter(accountId: number, conditions: FilterCondition[], definitions: AttributeDefinition[], at: number): CompiledFilter {
   const custom = new Map(definitions.map((d) => [d.attributeKey, d]));
   const errors: ErrorEntry[] = [];
   const parts: SQL[] = [];
+  /** One entry per OR branch: the index path chosen for it, null while none of its conditions has one. */
+  const branches: Array<SQL | null> = [null];
   conditions.forEach((condition, i) => {
     const field = (name: string) => `payload[${i}].${name}`;
     const definition = custom.get(condition.attribute_key);
@@ -200,8 +258,16 @@ export function contactFilterSql(conditions: FilterCondition[], definitions: Att
       return;
     }
     parts.push(sql`(${conditionSql(attribute, operator, values, at)})`);
+    if (standard && branches[branches.length - 1] === null) {
+      branches[branches.length - 1] = indexPath(accountId, condition.attribute_key, operator, values, at);
+    }
     if (!last) parts.push(link === "AND" ? sql` AND ` : sql` OR `);
+    if (!last && link === "OR") branches.push(null);
   });
   if (errors.length > 0) throw invalid(errors);
-  return sql`(${sql.join(parts)})`;
+  const served = branches.every((b) => b !== null);
+  return {
+    where: sql`(${sql.join(parts)})`,
+    candidates: served ? unionAll(branches as SQL[]) : null,
+  };
 }

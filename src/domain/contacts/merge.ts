@@ -6,6 +6,7 @@ import type { ContactRecord } from "./loader";
 import { applyInput, contactQuery, resolvedCounter, storedResolved, writeContactChange } from "./contacts";
 import { type AccountScope } from "../kernel/scope";
 import { invalidField, notFound } from "../kernel/errors";
+import { unindexContacts } from "./search-index";
 
 const { contacts, contactInboxes, taggings, conversations, messages } = schema;
 
@@ -51,6 +52,7 @@ export async function mergeContacts(scope: AccountScope, baseId: number, mergeeI
     db.delete(taggings).where(own),
     // The mergee goes before the base takes its email, phone number or identifier (unique per account).
     resolvedCounter(scope, sql<number>`-${storedResolved(mergeeId)}`),
+    unindexContacts(db, sql`SELECT ${mergeeId}`),
     db.delete(contacts).where(and(eq(contacts.accountId, accountId), eq(contacts.id, mergeeId))),
   ];
   return writeContactChange(scope, base, merged, true, moves);

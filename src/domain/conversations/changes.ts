@@ -1,6 +1,6 @@
 /**
  * A change to a conversation row as one list of statements: the update, the counters it moves, its outbox
- * events (events.ts) and its reporting facts (reports/facts.ts), so that every path (routes, the snooze
+ * events (events.ts), its reporting facts and report rollups (reports/facts.ts), so that every path (routes, the snooze
  * wake-up, next automation) writes the same things for the same change.
  */
 import { eq } from "drizzle-orm";
@@ -9,7 +9,7 @@ import type { ChangedAttributes } from "../../events/outbox";
 import { writeThenRead } from "../kernel/batch";
 import { CONVERSATION_STATUS } from "../kernel/enums";
 import { type AccountScope } from "../kernel/scope";
-import { reportingFactStatement, secondsBetween } from "../reports/facts";
+import { conversationCountMoves, reportingFactStatements, secondsBetween } from "../reports/facts";
 import { counterStatements } from "./counters";
 import { changeEventStatements } from "./events";
 import { type ConversationRecord, assembleConversationRecords, conversationRecordQueries } from "./loader";
@@ -61,7 +61,17 @@ export function changeStatements(
     ...changeEventStatements(scope, before, after, changedKeys, extraChanges),
   ];
   if (changedKeys.includes("status") && after.status === CONVERSATION_STATUS.resolved) {
-    statements.push(reportingFactStatement(scope, after, "conversation_resolved", secondsBetween(before.createdAt, at), at));
+    // Chatwoot credits a resolution to the conversation's assignee, whoever resolves it
+    const seconds = secondsBetween(before.createdAt, at);
+    statements.push(...reportingFactStatements(scope, after, "conversation_resolved", seconds, at, after.assigneeId));
+    // a bot's resolution: resolved by a bot, or while a bot held it, before any person replied
+    const byBot = scope.actor.type === "agent_bot" || after.assigneeAgentBotId !== null;
+    if (byBot && before.firstReplyCreatedAt === null) statements.push(...reportingFactStatements(scope, after, "bot_resolved", seconds, at, after.assigneeId));
+  }
+  const labelChange = extraChanges.find((c) => "label_list" in c)?.label_list as { previous_value: string[]; current_value: string[] } | undefined;
+  if (changedKeys.includes("assigneeId") || changedKeys.includes("teamId") || labelChange) {
+    const labels = labelChange ? { previous: labelChange.previous_value, current: labelChange.current_value } : null;
+    statements.push(...conversationCountMoves(scope, before, after, labels));
   }
   return { after, statements };
 }

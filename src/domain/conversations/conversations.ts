@@ -15,15 +15,16 @@ import { batchGroups, batchNamed, write } from "../kernel/batch";
 import { ATTRIBUTE_MODELS, CONVERSATION_STATUS, MESSAGE_TYPE, ROLE, enumValue } from "../kernel/enums";
 import { type AccountScope, actingUserId } from "../kernel/scope";
 import { type ErrorEntry, forbidden, invalid, invalidField } from "../kernel/errors";
-import { reportingFactStatement } from "../reports/facts";
+import { messageFactStatements, reportingFactStatements } from "../reports/facts";
 import { conversationColumn, inboxOpenableCondition, readConversation } from "./access";
 import { changeStatements, commitAndLoad } from "./changes";
 import { counterStatements } from "./counters";
 import { contactUpdatedEventStatement, conversationEventStatement, messageEventStatements } from "./events";
 import { type ConversationRecord, assembleConversationRecords, conversationRecordQueries, loadConversationRecords } from "./loader";
-import { activeInboxBotQuery, activityMessageStatement, actorName, conversationChangeForMessage, messageInsertStatement, messageSender } from "./new-messages";
+import { activeInboxBotQuery, activityMessageStatements, actorName, conversationChangeForMessage, messageInsertStatements, messageSender } from "./new-messages";
 import { type ConversationRow } from "./rows";
-import { publishStatusChange } from "../../realtime/publish";
+import { publishMessage, publishStatusChange } from "../../realtime/publish";
+import { csatSurveyQueries, csatSurveyStatements } from "./csat";
 
 const { conversations, inboxes, contacts, contactInboxes, inboxMembers, teams, agentBots, taggings, messages } = schema;
 
@@ -181,6 +182,7 @@ export async function createConversation(scope: AccountScope, input: Conversatio
     additionalAttributes: input.additionalAttributes ?? {},
     customAttributes: input.customAttributes ?? {},
   };
+  const factTarget = { ...target, teamId: draft.teamId, assigneeId: draft.assigneeId };
   const messageWrites: Statement[] = [];
   if (input.message) {
     const messageType = MESSAGE_TYPE.outgoing;
@@ -190,10 +192,13 @@ export async function createConversation(scope: AccountScope, input: Conversatio
       conversationChangeForMessage(draft, { messageType, private: false, sender }, { inboxHasActiveBot: false, contactBlocked: false }, at),
     );
     messageWrites.push(
-      messageInsertStatement(scope, target, { messageType, sender, content: input.message.content }, at),
+      ...messageInsertStatements(scope, target, { messageType, sender, content: input.message.content }, at),
       ...messageEventStatements(scope, "message_created", lastInsertedId(messages), messageType),
     );
-    if (draft.firstReplyCreatedAt) messageWrites.push(reportingFactStatement(scope, target, "first_response", 0, at));
+    const senderUserId = sender?.senderType === "User" ? sender.senderId : null;
+    messageWrites.push(
+      ...messageFactStatements(scope, { ...factTarget, createdAt: at, waitingSince: null }, { messageType, private: false, senderUserId }, Boolean(draft.firstReplyCreatedAt), at),
+    );
   }
 
   const results = await batchGroups(db, {
@@ -215,7 +220,7 @@ export async function createConversation(scope: AccountScope, input: Conversatio
     writes: [
       ...counterStatements(db, accountId, null, draft),
       conversationEventStatement(scope, conversationId, "conversation_created"),
-      reportingFactStatement(scope, target, "conversation_created", 0, at),
+      ...reportingFactStatements(scope, factTarget, "conversation_created", 0, at),
       ...messageWrites,
     ],
     loads: conversationRecordQueries(db, accountId, [{ ...draft, id: conversationId, contactInboxId, assigneeAgentBotId: null }]),
@@ -255,7 +260,7 @@ const STATUS_ACTIVITY: Record<number, string> = {
  * opens a conversation takes it; a bot opening a pending conversation hands it off (success null).
  */
 export async function toggleStatus(scope: AccountScope, displayId: number, input: { status?: number; snoozedUntil?: number | null }) {
-  const { conversation } = await readConversation(scope, displayId, []);
+  const { conversation, extra } = await readConversation(scope, displayId, csatSurveyQueries(scope, displayId));
   const { open, resolved, pending, snoozed } = CONVERSATION_STATUS;
   const status = input.status ?? (conversation.status === open ? resolved : open);
   const change = {
@@ -268,10 +273,22 @@ export async function toggleStatus(scope: AccountScope, displayId: number, input
   const { after, statements } = changeStatements(scope, conversation, change, [], at);
   const handoff = scope.actor.type === "agent_bot" && conversation.status === pending && status === open;
   const writes = [...statements];
-  if (conversation.status !== status) writes.push(activityMessageStatement(scope, conversation, `${STATUS_ACTIVITY[status]} ${actorName(scope)}`, at));
-  if (handoff) writes.push(conversationEventStatement(scope, conversation.id, "conversation_bot_handoff"));
-  const record = await commitAndLoad(scope, after, writes);
+  if (conversation.status !== status) writes.push(...activityMessageStatements(scope, conversation, `${STATUS_ACTIVITY[status]} ${actorName(scope)}`, at));
+  if (handoff) {
+    writes.push(conversationEventStatement(scope, conversation.id, "conversation_bot_handoff"), ...reportingFactStatements(scope, after, "bot_handoff", 0, at, after.assigneeId));
+  }
+  // the survey comes last: its event and response row name the last message inserted
+  const survey = csatSurveyStatements(scope, conversation, after, extra, at);
+  const results = await batchGroups(scope.db, {
+    writes,
+    survey: survey ? [survey.insert] : [],
+    surveyRest: survey?.rest ?? [],
+    loads: conversationRecordQueries(scope.db, scope.accountId, [after]),
+  });
+  const [record] = assembleConversationRecords([after], results.loads);
   await publishStatusChange(scope.env, conversation, after);
+  const surveyMessage = results.survey[0]?.[0];
+  if (surveyMessage) await publishMessage(scope.env, after, { message: surveyMessage, sender: null }, "message.created");
   return { success: handoff ? null : true, record };
 }
 
@@ -383,7 +400,7 @@ export async function setMuted(scope: AccountScope, displayId: number, muted: bo
   const { statements } = muted
     ? changeStatements(scope, conversation, { status: CONVERSATION_STATUS.resolved, snoozedUntil: null, waitingSince: null }, [], at)
     : { statements: [] };
-  const writes: Statement[] = [...statements, activityMessageStatement(scope, conversation, `${actorName(scope)} has ${muted ? "muted" : "unmuted"} the conversation`, at)];
+  const writes: Statement[] = [...statements, ...activityMessageStatements(scope, conversation, `${actorName(scope)} has ${muted ? "muted" : "unmuted"} the conversation`, at)];
   if (contact && contact.blocked !== muted) {
     writes.push(
       db.update(contacts).set({ blocked: muted, updatedAt: at }).where(eq(contacts.id, contact.id)),

@@ -5,7 +5,8 @@
  * Each conversation adds 1 to the key `conversations.<scope>.<status>.<bucket>` of every scope it belongs to:
  * - scopes: `a` (the account), `i:<inbox>`, and with a team `t:<team>` and `i:<inbox>:t:<team>` (the last
  *   one counts what both an inbox and a team reach, for an agent who reaches by one and not the other);
- * - buckets: `all`, and `unassigned` or `assignee:<user>`.
+ * - buckets: `all`, and `unassigned` or `assignee:<user>`; in the account scope also `unattended` and
+ *   `unattended:assignee:<user>` for conversations nobody answered yet or whose contact waits.
  * A change moves the conversation from the keys of its old state to those of its new state, in the same
  * batch as the change itself.
  */
@@ -16,7 +17,17 @@ import { counterDeltaStatements } from "../kernel/counters";
 const { counters } = schema;
 
 /** The fields of a conversation that decide which counters hold it. */
-export type CountedState = { inboxId: number; teamId: number | null; status: number; assigneeId: number | null };
+export type CountedState = {
+  inboxId: number;
+  teamId: number | null;
+  status: number;
+  assigneeId: number | null;
+  firstReplyCreatedAt: number | null;
+  waitingSince: number | null;
+};
+
+/** Chatwoot's "unattended": nobody has replied yet, or the contact is waiting for a reply. */
+const unattended = (state: CountedState) => state.firstReplyCreatedAt === null || state.waitingSince !== null;
 
 export type ConversationCounts = { mine: number; unassigned: number; all: number };
 
@@ -31,8 +42,18 @@ function keysOf(state: CountedState): string[] {
   const scopes = [accountScopeKey(), inboxScopeKey(state.inboxId)];
   if (state.teamId !== null) scopes.push(teamScopeKey(state.teamId), inboxTeamScopeKey(state.inboxId, state.teamId));
   const buckets = ["all", state.assigneeId === null ? "unassigned" : `assignee:${state.assigneeId}`];
-  return scopes.flatMap((scope) => buckets.map((bucket) => key(scope, state.status, bucket)));
+  const keys = scopes.flatMap((scope) => buckets.map((bucket) => key(scope, state.status, bucket)));
+  // the live conversation report (reports/conversations) counts unattended ones, per account and assignee
+  if (unattended(state)) {
+    keys.push(key(accountScopeKey(), state.status, "unattended"));
+    if (state.assigneeId !== null) keys.push(key(accountScopeKey(), state.status, `unattended:assignee:${state.assigneeId}`));
+  }
+  return keys;
 }
+
+/** The key of the counter of conversations of `status` in the account: all, unassigned, an assignee's, unattended ones. */
+export const accountCounterKey = (status: number, bucket: "all" | "unassigned" | "unattended" | `assignee:${number}` | `unattended:assignee:${number}`) =>
+  key(accountScopeKey(), status, bucket);
 
 /**
  * The upserts that move conversations from their `before` to their `after` state (null: did not exist /

@@ -14,7 +14,7 @@ import { CONVERSATION_STATUS, MESSAGE_STATUS, MESSAGE_STATUSES } from "../kernel
 import { systemScope } from "../kernel/scope";
 import { changeStatements } from "./changes";
 import { messageEventStatements } from "./events";
-import { activityMessageStatement } from "./new-messages";
+import { activityMessageStatements } from "./new-messages";
 
 const { messages, conversations, webhookDeliveries } = schema;
 
@@ -59,7 +59,7 @@ export async function onFinalFailure(db: Database, env: Env, delivery: FailedDel
   }
   if (delivery.targetType === "agent_bot" && conversation.status === CONVERSATION_STATUS.pending) {
     const { after, statements } = changeStatements(scope, conversation, { status: CONVERSATION_STATUS.open }, [], at);
-    writes.push(...statements, activityMessageStatement(scope, after, BOT_FAILURE_ACTIVITY, at));
+    writes.push(...statements, ...activityMessageStatements(scope, after, BOT_FAILURE_ACTIVITY, at));
   }
   if (writes.length === 0) return;
   await write(db, writes);

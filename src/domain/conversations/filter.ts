@@ -1,10 +1,13 @@
 /**
  * The conversation filter payload (Chatwoot §7.6) turned into one SQL condition: keys and operators
  * come from an allow-list, every value is bound. Conditions join left to right with their
- * query_operator, with SQL's precedence (AND before OR), as Chatwoot's generated SQL does.
+ * query_operator, with SQL's precedence (AND before OR), as Chatwoot's generated SQL does. Each
+ * allow-listed key also has an index path (its equality, presence or range) that finds the candidates,
+ * so a filter reads what it matches rather than the account.
  */
 import { sql, type SQL } from "drizzle-orm";
 import { schema } from "../../db/client";
+import { unionAll } from "../../db/chunks";
 import type { FilterCondition } from "../../schemas/conversations";
 import type { AttributeDefinition } from "../custom-attributes/values";
 import { ATTRIBUTE_MODELS, CONVERSATION_STATUSES, PRIORITIES, enumValue } from "../kernel/enums";
@@ -108,7 +111,8 @@ function standardCondition(key: string, kind: Kind, column: SQL | undefined, op:
         sql`EXISTS (SELECT 1 FROM taggings t WHERE t.taggable_type = 'Conversation' AND t.taggable_id = ${c.id}${tags ?? sql``})`;
       if (op === "is_present") return tagged(undefined);
       if (op === "is_not_present") return sql`NOT ${tagged(undefined)}`;
-      const any = tagged(sql` AND t.tag IN (${bound(values.map(String))})`);
+      // case-insensitively, as `labels[]` and Chatwoot's tagged_with
+      const any = tagged(sql` AND lower(t.tag) IN (${bound(values.map((v) => String(v).toLowerCase()))})`);
       return op === "equal_to" ? any : sql`NOT ${any}`;
     }
     case "display_id":
@@ -133,14 +137,64 @@ function customCondition(value: SQL, op: string, values: unknown[], field: strin
   return textMatch(value, op, values);
 }
 
+const ADDITIONAL_INDEXED = new Set<string>(schema.ADDITIONAL_FILTER_KEYS);
+
 /**
- * The WHERE fragment for `payload`. Custom attribute keys must be defined in the account
+ * The ids of the account's conversations that may satisfy one standard condition, read through an index
+ * (drizzle/schema.ts): status, priority, assignee, team, campaign and the additional attributes by their
+ * (account, key) indexes, the inbox by its own, labels by the taggings' (account, label, conversation)
+ * index, display_id by its unique index, the two times by their (account, time) indexes. A superset: the
+ * whole payload is still checked on each candidate. Null when no index serves the condition.
+ */
+function indexPath(accountId: number, key: string, kind: Kind, op: string, values: unknown[], at: number): SQL | null {
+  const own = sql`account_id = ${accountId}`;
+  const inList = (column: SQL, list: unknown[]) => sql`SELECT id FROM conversations WHERE ${own} AND ${column} IN (${bound(list)})`;
+  const presence = (column: SQL) => sql`SELECT id FROM conversations WHERE ${own} AND ${column} IS ${op === "is_present" ? sql`NOT NULL` : sql`NULL`}`;
+  switch (kind) {
+    case "status":
+      return op === "equal_to" ? inList(sql`status`, enumValues(CONVERSATION_STATUSES, values, "")) : null;
+    case "priority":
+      return op === "equal_to" ? inList(sql`priority`, enumValues(PRIORITIES, values, "")) : null;
+    case "id": {
+      const column = sql`${sql.identifier(key)}`;
+      if (key === "inbox_id") return op === "equal_to" ? sql`SELECT id FROM conversations WHERE inbox_id IN (${bound(values.map(Number))})` : null;
+      if (op === "equal_to") return inList(column, values.map(Number));
+      return PRESENCE.includes(op) ? presence(column) : null;
+    }
+    case "labels": {
+      const tagged = sql`SELECT taggable_id AS id FROM taggings WHERE account_id = ${accountId} AND taggable_type = 'Conversation'`;
+      if (op === "equal_to") return sql`${tagged} AND lower(tag) IN (${bound(values.map((v) => String(v).toLowerCase()))})`;
+      return op === "is_present" ? tagged : null;
+    }
+    case "display_id":
+      return op === "equal_to" ? inList(sql`display_id`, values.map(Number)) : null;
+    case "additional":
+      // spelled as the expression indexes are, so SQLite uses them
+      return op === "equal_to" && ADDITIONAL_INDEXED.has(key) ? inList(sql`additional_attributes ->> ${sql.raw(`'$.${key}'`)}`, values.map(String)) : null;
+    case "date": {
+      const column = sql`${sql.identifier(key)}`;
+      if (op === "days_before") return sql`SELECT id FROM conversations WHERE ${own} AND ${column} < ${at - Number(values[0]) * DAY_MS}`;
+      const ms = toMs(values[0], "");
+      return sql`SELECT id FROM conversations WHERE ${own} AND ${column} ${op === "is_greater_than" ? sql`>` : sql`<`} ${ms}`;
+    }
+  }
+}
+
+/** What a payload compiles to: its condition, and the index candidates when every OR branch has some. */
+export type CompiledFilter = { where: SQL; candidates: SQL | null };
+
+/**
+ * The WHERE fragment for `payload`, and its index candidates: for each run of AND-linked conditions the
+ * index path of one of them, unioned over the OR branches; null when some branch has no condition an
+ * index serves (the caller then scans, paged). Custom attribute keys must be defined in the account
  * (`definitions`, both models; "unchecked" builds the SQL first, for a caller that reads the definitions
  * in the same batch and checks again). Throws a 422 naming each bad condition.
  */
-export function filterCondition(payload: FilterCondition[], definitions: AttributeDefinition[] | "unchecked", at: number): SQL {
+export function filterCondition(accountId: number, payload: FilterCondition[], definitions: AttributeDefinition[] | "unchecked", at: number): CompiledFilter {
   const errors: ErrorEntry[] = [];
   const parts: SQL[] = [];
+  /** One entry per OR branch: the index path chosen for it, null while none of its conditions has one. */
+  const branches: Array<SQL | null> = [null];
   payload.forEach((condition, i) => {
     const base = `payload[${i}]`;
     try {
@@ -150,10 +204,12 @@ export function filterCondition(payload: FilterCondition[], definitions: Attribu
       // own keys only: "constructor" or "__proto__" must not find Object.prototype's members
       const standard = Object.hasOwn(STANDARD_KEYS, key) ? STANDARD_KEYS[key] : undefined;
       let part: SQL;
+      let path: SQL | null = null;
       if (standard && condition.custom_attribute_type == null) {
         if (!standard.operators.includes(op)) fail(`${base}.filter_operator`, `must be one of ${standard.operators.join(", ")} for ${key}`, "invalid_operator");
         if (!PRESENCE.includes(op) && values.length === 0) fail(`${base}.values`, "must not be empty", "invalid_value");
         part = standardCondition(key, standard.kind, standard.column, op, values, `${base}.values`, at);
+        path = indexPath(accountId, key, standard.kind, op, values, at);
       } else {
         const model = condition.custom_attribute_type === "contact_attribute" ? "contact_attribute" : "conversation_attribute";
         const defined =
@@ -163,21 +219,24 @@ export function filterCondition(payload: FilterCondition[], definitions: Attribu
         }
         if (!CUSTOM_OPERATORS.includes(op)) fail(`${base}.filter_operator`, `must be one of ${CUSTOM_OPERATORS.join(", ")}`, "invalid_operator");
         if (!PRESENCE.includes(op) && values.length === 0) fail(`${base}.values`, "must not be empty", "invalid_value");
-        const path = `$."${key}"`;
+        const jsonPath = `$."${key}"`;
         part =
           model === "conversation_attribute"
-            ? customCondition(sql`json_extract(${c.customAttributes}, ${path})`, op, values, `${base}.values`)
-            : sql`EXISTS (SELECT 1 FROM contacts ct WHERE ct.id = ${c.contactId} AND ${customCondition(sql`json_extract(ct.custom_attributes, ${path})`, op, values, `${base}.values`)})`;
+            ? customCondition(sql`json_extract(${c.customAttributes}, ${jsonPath})`, op, values, `${base}.values`)
+            : sql`EXISTS (SELECT 1 FROM contacts ct WHERE ct.id = ${c.contactId} AND ${customCondition(sql`json_extract(ct.custom_attributes, ${jsonPath})`, op, values, `${base}.values`)})`;
       }
       const link = (condition.query_operator ?? "").toUpperCase();
       const last = i === payload.length - 1;
       if (!last && link !== "AND" && link !== "OR") fail(`${base}.query_operator`, 'must be either "AND" or "OR"', "invalid_query_operator");
       parts.push(last ? sql`(${part})` : sql`(${part}) ${sql.raw(link)} `);
+      if (branches[branches.length - 1] === null) branches[branches.length - 1] = path;
+      if (!last && link === "OR") branches.push(null);
     } catch (error) {
       if (error instanceof ConditionError) errors.push(error.entry);
       else throw error;
     }
   });
   if (errors.length) throw invalid(errors);
-  return sql`(${sql.join(parts, sql``)})`;
+  const served = branches.every((b) => b !== null);
+  return { where: sql`(${sql.join(parts, sql``)})`, candidates: served ? unionAll(branches as SQL[]) : null };
 }

@@ -1,22 +1,30 @@
 /**
- * Conversation lists and their counts. Each list is two round trips after auth: the page and its counts
- * in one batch, then the records of the page (loadConversationRecords). Lists, counts and filters keep
- * to what the caller reaches, by the rule every action uses (access.ts).
+ * Conversation lists and their counts: the list (with `labels[]` and `q`), `/meta` and
+ * `/conversations/filter`. Each list is two round trips after auth: the page and its counts in one batch,
+ * then the records of the page (loadConversationRecords). Lists, counts and filters keep to what the
+ * caller reaches, by the rule every action uses (access.ts). The order is order.ts's (latest activity
+ * first); `cursor` continues after the last conversation of a page, `page` keeps working as in Chatwoot.
  *
- * Cost bounds (bench/README.md):
- * - counts without `labels` or `q` come from counter rows (counters.ts): a handful of primary-key reads,
- *   whatever the size of the account;
- * - `labels` considers the LABEL_SCAN most recently applied taggings of the asked labels;
- * - `q` searches the SEARCH_SCAN latest messages of the account;
- * - the filter endpoint evaluates its conditions over the FILTER_SCAN most recently active conversations.
- * Counts of these three are computed over those bounded candidate sets.
+ * Every answer is complete, and reads in proportion to what it finds (bench/README.md):
+ * - without `labels` or `q`, the page walks a list index and the counts are counter rows (counters.ts);
+ * - `labels[]` finds its conversations through the taggings' (account, label, conversation) index, `q`
+ *   through the trigram index over message content (search-index.ts), the filter through the index of
+ *   one condition of each OR branch (filter.ts); the candidates are then read by id, checked against
+ *   every condition, ordered, and counted;
+ * - what no index can find (a `q` of one or two characters, a filter branch with no indexed condition)
+ *   is a paged scan of the conversation order: a request examines at most SCAN_BUDGET conversations after
+ *   its cursor (page n without a cursor: n times that from the start), and when it stops there it says
+ *   `has_more` with a cursor that resumes where it stopped; its counts cover the conversations it
+ *   examined. Nothing is cut off silently.
  */
-import { and, desc, eq, inArray, isNotNull, isNull, sql, type SQL } from "drizzle-orm";
-import { type Database, now, schema } from "../../db/client";
+import { and, eq, isNotNull, isNull, sql, type SQL } from "drizzle-orm";
+import { type Database, now, rawSql, schema } from "../../db/client";
 import type { FilterCondition } from "../../schemas/conversations";
-import { type AttributeModel, customAttributeDefinitionsQuery } from "../custom-attributes/values";
+import { type AttributeDefinition, type AttributeModel, customAttributeDefinitionsQuery } from "../custom-attributes/values";
 import { batch, batchGroups } from "../kernel/batch";
 import { ATTRIBUTE_MODELS, CONVERSATION_STATUS, MESSAGE_TYPE, enumValue } from "../kernel/enums";
+import { trigramPhrase } from "../kernel/full-text";
+import { SCAN_BUDGET, type SortPosition } from "../kernel/paging";
 import { type AccountScope, actingUserId } from "../kernel/scope";
 import { type Reach, reachOf, reachableCondition } from "./access";
 import {
@@ -31,14 +39,13 @@ import {
 } from "./counters";
 import { filterCondition } from "./filter";
 import { type ConversationRecord, loadConversationRecords } from "./loader";
+import { beyond, decodeConversationCursor, encodeConversationCursor, listOrder, listOrderSql, positionOf } from "./order";
 import { type ConversationRow } from "./rows";
+import { conversationSearchIds } from "./search-index";
 
-const { conversations: c, inboxMembers, teamMembers, taggings, messages } = schema;
+const { conversations: c, inboxMembers, teamMembers, messages } = schema;
 
 export const PAGE_SIZE = 25;
-export const LABEL_SCAN = 1_000;
-export const SEARCH_SCAN = 5_000;
-export const FILTER_SCAN = 2_000;
 
 export type ListInput = {
   /** null: every status */
@@ -49,9 +56,25 @@ export type ListInput = {
   labels?: string[];
   q?: string;
   page: number;
+  /** replaces `page` */
+  cursor?: string;
 };
 
-export type ConversationPage = { counts: ConversationCounts; records: ConversationRecord[] };
+/**
+ * A page with its counts, whether another page follows and the cursor of the next one (null at the end).
+ * `scanned`: the answer came from a paged scan, so its counts cover the conversations examined so far.
+ */
+export type ConversationPage = { counts: ConversationCounts; records: ConversationRecord[]; hasMore: boolean; nextCursor: string | null; scanned: boolean };
+
+type Counted = Omit<ConversationPage, "records"> & { rows: ConversationRow[] };
+
+/** The page asked for: one row more than shown (for `has_more`), from the cursor or the page number. */
+type Window = { limit: number; offset: number; after: SortPosition | null; page: number };
+
+function pageWindow(page: number, cursor: string | undefined): Window {
+  const after = cursor === undefined ? null : decodeConversationCursor(cursor);
+  return { limit: PAGE_SIZE + 1, offset: after ? 0 : (page - 1) * PAGE_SIZE, after, page };
+}
 
 const ALL_STATUSES = Object.values(CONVERSATION_STATUS);
 
@@ -62,38 +85,61 @@ function assigneeCondition(type: ListInput["assigneeType"], userId: number | nul
   return undefined;
 }
 
-function labelCandidates(accountId: number, labels: string[]) {
-  return sql`${c.id} IN (SELECT ${taggings.taggableId} FROM ${taggings} WHERE ${taggings.accountId} = ${accountId} AND ${taggings.taggableType} = 'Conversation' AND ${inArray(taggings.tag, labels)} ORDER BY ${taggings.id} DESC LIMIT ${LABEL_SCAN})`;
+/** The conversations tagged with any of `labels` (case-insensitively, as Chatwoot's tagged_with), from the taggings' label index. */
+const labelCandidates = (accountId: number, labels: string[]) =>
+  sql`SELECT taggable_id AS id FROM taggings WHERE account_id = ${accountId} AND taggable_type = 'Conversation'
+    AND lower(tag) IN (SELECT value FROM json_each(${JSON.stringify(labels.map((l) => l.toLowerCase()))}))`;
+
+/**
+ * A `q` the trigram index cannot match (one or two characters), checked on a conversation's searched
+ * messages. instr() rather than LIKE: D1 limits LIKE patterns to 50 bytes.
+ */
+const shortSearchMatch = (q: string) =>
+  sql`EXISTS (SELECT 1 FROM ${messages} WHERE ${messages.conversationId} = ${c.id}
+    AND ${messages.messageType} IN (${MESSAGE_TYPE.incoming}, ${MESSAGE_TYPE.outgoing}) AND instr(lower(${messages.content}), lower(${q})) > 0)`;
+
+/** Candidates (a query of ids, repeats allowed) read once each by primary key, in this order of the join. */
+const fromCandidates = (ids: SQL) => sql`(SELECT DISTINCT id FROM (${ids})) AS candidates CROSS JOIN ${c} ON ${c.id} = candidates.id`;
+
+/** The ids of one page of the conversations `from` yields that meet `where`, in the list order. */
+function pageIds(from: SQL, where: SQL | undefined, window: Omit<Window, "page">) {
+  const conditions = and(where, window.after ? beyond(window.after) : undefined);
+  return sql`SELECT ${c.id} FROM ${from} WHERE ${conditions ?? sql`1`} ORDER BY ${listOrderSql} LIMIT ${window.limit} OFFSET ${window.offset}`;
 }
 
-/** instr() rather than LIKE: D1 limits LIKE patterns to 50 bytes. */
-function searchCandidates(accountId: number, q: string) {
-  return sql`${c.id} IN (SELECT conversation_id FROM (SELECT ${messages.conversationId} AS conversation_id, ${messages.messageType} AS message_type, ${messages.content} AS content FROM ${messages} WHERE ${messages.accountId} = ${accountId} ORDER BY ${messages.createdAt} DESC LIMIT ${SEARCH_SCAN}) WHERE message_type IN (${MESSAGE_TYPE.incoming}, ${MESSAGE_TYPE.outgoing}) AND instr(lower(content), lower(${q})) > 0)`;
-}
+/** The rows of the page `ids` selects, read by primary key. */
+const rowsQuery = (db: Database, ids: SQL) => db.select().from(c).where(sql`${c.id} IN (${ids})`).orderBy(...listOrder);
 
-const filterCandidates = (accountId: number) =>
-  sql`${c.id} IN (SELECT ${c.id} FROM ${c} WHERE ${c.accountId} = ${accountId} ORDER BY ${c.lastActivityAt} DESC LIMIT ${FILTER_SCAN})`;
-
-function pageQuery(db: Database, where: SQL | undefined, page: number) {
-  return db
+/** The page straight from a list index (no candidates): the order's index serves the walk. */
+const indexPageQuery = (db: Database, where: SQL | undefined, window: Window) =>
+  db
     .select()
     .from(c)
-    .where(where)
-    .orderBy(desc(c.lastActivityAt), desc(c.id))
-    .limit(PAGE_SIZE)
-    .offset((page - 1) * PAGE_SIZE);
-}
+    .where(and(where, window.after ? beyond(window.after) : undefined))
+    .orderBy(...listOrder)
+    .limit(window.limit)
+    .offset(window.offset);
 
-/** Counts over a bounded candidate set (labels, q, filter): one aggregate, no counters. */
-function aggregateCountsQuery(db: Database, where: SQL | undefined, userId: number | null) {
-  return db
-    .select({
-      all: sql<number>`count(*)`,
-      unassigned: sql<number>`coalesce(sum(${c.assigneeId} IS NULL), 0)`,
-      mine: sql<number>`coalesce(sum(${c.assigneeId} = ${userId ?? 0}), 0)`,
-    })
-    .from(c)
-    .where(where);
+/** Counts of the conversations `from` yields that meet `where`: one aggregate over what was found. */
+const aggregateCountsQuery = (db: Database, from: SQL, where: SQL | undefined, userId: number | null) =>
+  rawSql<{ all: number; unassigned: number; mine: number }>(
+    db,
+    sql`SELECT count(*) AS "all", coalesce(sum(${c.assigneeId} IS NULL), 0) AS unassigned, coalesce(sum(${c.assigneeId} = ${userId ?? 0}), 0) AS mine
+      FROM ${from} WHERE ${where ?? sql`1`}`,
+  );
+
+const toCounts = (row: { all: number; unassigned: number; mine: number } | undefined): ConversationCounts => ({
+  all: Number(row?.all ?? 0),
+  unassigned: Number(row?.unassigned ?? 0),
+  mine: Number(row?.mine ?? 0),
+});
+
+/** The page of rows fetched one beyond its size: whether another follows, and its cursor. */
+function toPage(rows: ConversationRow[], counts: ConversationCounts, scanned = false): Counted {
+  const shown = rows.slice(0, PAGE_SIZE);
+  const hasMore = rows.length > PAGE_SIZE;
+  const last = shown[shown.length - 1];
+  return { counts, rows: shown, hasMore, nextCursor: hasMore && last ? encodeConversationCursor(positionOf(last)) : null, scanned };
 }
 
 /** The counter scopes that answer the list's filters for a scope that reaches every conversation. */
@@ -142,75 +188,124 @@ function counterScopes(scope: AccountScope, reach: Reach, input: ListInput): SQL
   return null;
 }
 
-const toCounts = (row: { all: number; unassigned: number; mine: number } | undefined): ConversationCounts => ({
-  all: Number(row?.all ?? 0),
-  unassigned: Number(row?.unassigned ?? 0),
-  mine: Number(row?.mine ?? 0),
-});
-
-async function readPage(scope: AccountScope, input: ListInput, withPage: boolean): Promise<{ counts: ConversationCounts; rows: ConversationRow[] }> {
+/** A page (and counts) of what the list index finds: counts from counters where they answer. */
+async function indexedPage(scope: AccountScope, input: ListInput, where: SQL | undefined, status: number | null, page: SQL | undefined, window: Window, withPage: boolean) {
   const { db, accountId } = scope;
   const userId = actingUserId(scope);
+  const scopes = counterScopes(scope, reachOf(scope), input);
+  const rows = withPage ? [indexPageQuery(db, page, window)] : [];
+  if (scopes) {
+    const read = await batchGroups(db, { counters: [countsQuery(db, accountId, scopes, status === null ? ALL_STATUSES : [status], userId)], rows });
+    return toPage(read.rows[0] ?? [], sumCounts(read.counters[0], userId));
+  }
+  const read = await batchGroups(db, { counts: [aggregateCountsQuery(db, sql`${c}`, where, userId)], rows });
+  return toPage(read.rows[0] ?? [], toCounts(read.counts[0][0]));
+}
+
+/** A page (and complete counts) of the conversations among index candidates that meet `where` (and `page` for the rows). */
+function candidateStatements(db: Database, candidates: SQL, where: SQL | undefined, page: SQL | undefined, window: Window, withPage: boolean, userId: number | null) {
+  const from = fromCandidates(candidates);
+  return { counts: [aggregateCountsQuery(db, from, where, userId)], rows: withPage ? [rowsQuery(db, pageIds(from, page, window))] : [] } as const;
+}
+
+/**
+ * A paged scan: the conversations `walk` selects through a list index, in the list order, at most
+ * SCAN_BUDGET after the cursor (page n: n times that from the start), checked against `where` (and `page`
+ * for the rows). `end` is the last conversation the scan may examine: when it exists the scan stopped there.
+ */
+function scanStatements(db: Database, walk: SQL | undefined, where: SQL | undefined, page: SQL | undefined, window: Window, withPage: boolean, userId: number | null) {
+  const reach = window.after ? SCAN_BUDGET : window.page * SCAN_BUDGET;
+  const scanned = sql`SELECT ${c.id} AS id FROM ${c} WHERE ${and(walk, window.after ? beyond(window.after) : undefined) ?? sql`1`} ORDER BY ${listOrderSql} LIMIT ${reach}`;
+  const from = sql`(${scanned}) AS scanned CROSS JOIN ${c} ON ${c.id} = scanned.id`;
+  return {
+    counts: [aggregateCountsQuery(db, from, where, userId)],
+    rows: withPage ? [rowsQuery(db, pageIds(from, page, { limit: window.limit, offset: window.offset, after: null }))] : [],
+    end: [db.select({ id: c.id, lastActivityAt: c.lastActivityAt }).from(c).where(sql`${c.id} = (SELECT id FROM (${scanned}) LIMIT 1 OFFSET ${reach - 1})`)],
+  } as const;
+}
+
+/** A scan's page: when the page did not fill but the scan stopped at its budget, the next page resumes after `end`. */
+function scannedPage(rows: ConversationRow[], counts: ConversationCounts, end: Pick<ConversationRow, "id" | "lastActivityAt"> | undefined): Counted {
+  const page = toPage(rows, counts, true);
+  if (page.hasMore || !end) return page;
+  return { ...page, hasMore: true, nextCursor: encodeConversationCursor(positionOf(end)) };
+}
+
+async function readList(scope: AccountScope, input: ListInput, withPage: boolean): Promise<Counted> {
+  const { db, accountId } = scope;
+  const userId = actingUserId(scope);
+  const window = pageWindow(input.page, input.cursor);
   // Chatwoot ignores the status when searching
   const status = input.q ? null : input.status;
-  const filters = and(
+  const walk = and(
     eq(c.accountId, accountId),
     status === null ? undefined : eq(c.status, status),
     input.inboxId ? eq(c.inboxId, input.inboxId) : undefined,
-    input.teamId ? eq(c.teamId, input.teamId) : undefined,
-    reachableCondition(scope),
-    input.labels?.length ? labelCandidates(accountId, input.labels) : undefined,
-    input.q ? searchCandidates(accountId, input.q) : undefined,
   );
-  const scopes = input.labels?.length || input.q ? null : counterScopes(scope, reachOf(scope), input);
-  const page = withPage ? [pageQuery(db, and(filters, assigneeCondition(input.assigneeType, userId)), input.page)] : [];
-  if (scopes) {
-    const { counters, page: [rows] } = await batchGroups(db, {
-      counters: [countsQuery(db, accountId, scopes, status === null ? ALL_STATUSES : [status], userId)],
-      page,
-    });
-    return { counts: sumCounts(counters[0], userId), rows: rows ?? [] };
+  const where = and(walk, input.teamId ? eq(c.teamId, input.teamId) : undefined, reachableCondition(scope));
+  const page = and(where, assigneeCondition(input.assigneeType, userId));
+  const labels = input.labels?.length ? labelCandidates(accountId, input.labels) : null;
+  const phrase = input.q ? trigramPhrase(input.q) : null;
+
+  if (input.q && phrase === null) {
+    const match = and(labels ? sql`${c.id} IN (${labels})` : undefined, shortSearchMatch(input.q));
+    const read = await batchGroups(db, scanStatements(db, walk, and(where, match), and(page, match), window, withPage, userId));
+    return scannedPage(read.rows[0] ?? [], toCounts(read.counts[0][0]), read.end[0][0]);
   }
-  const { counts, page: [rows] } = await batchGroups(db, { counts: [aggregateCountsQuery(db, filters, userId)], page });
-  return { counts: toCounts(counts[0][0]), rows: rows ?? [] };
+  const found = [labels, phrase ? conversationSearchIds(accountId, phrase) : null].filter((q): q is SQL => q !== null);
+  if (found.length === 0) return indexedPage(scope, input, where, status, page, window, withPage);
+  const candidates = found.length === 1 ? found[0] : sql`${found[0]} INTERSECT ${found[1]}`;
+  const read = await batchGroups(db, candidateStatements(db, candidates, where, page, window, withPage, userId));
+  return toPage(read.rows[0] ?? [], toCounts(read.counts[0][0]));
 }
 
 export async function listConversations(scope: AccountScope, input: ListInput): Promise<ConversationPage> {
-  const { counts, rows } = await readPage(scope, input, true);
-  return { counts, records: await loadConversationRecords(scope.db, scope.accountId, rows) };
+  const { rows, ...rest } = await readList(scope, input, true);
+  return { ...rest, records: await loadConversationRecords(scope.db, scope.accountId, rows) };
 }
 
-export async function conversationCounts(scope: AccountScope, input: ListInput): Promise<ConversationCounts> {
-  return (await readPage(scope, input, false)).counts;
+export async function conversationCounts(scope: AccountScope, input: ListInput): Promise<Omit<ConversationPage, "records" | "nextCursor">> {
+  const { rows: _, nextCursor: __, ...rest } = await readList(scope, input, false);
+  return rest;
 }
 
-/** POST /conversations/filter: the payload's conditions over the FILTER_SCAN most recently active conversations. */
-export async function filterConversations(scope: AccountScope, payload: FilterCondition[], page: number): Promise<ConversationPage> {
+/**
+ * POST /conversations/filter: the payload's conditions over the account's conversations, through the
+ * indexes of its conditions, or as a paged scan when a branch has no indexed condition.
+ */
+export async function filterConversations(scope: AccountScope, payload: FilterCondition[], paging: { page: number; cursor?: string }): Promise<ConversationPage> {
   const { db, accountId } = scope;
   const userId = actingUserId(scope);
   const at = now();
+  const window = pageWindow(paging.page, paging.cursor);
   // The page is read in the same batch as the definitions the conditions may name; an undefined key then
   // discards it with a 422. Keys are spliced only as bound JSON paths, so reading first is harmless.
   const definitionsQueries = [
     customAttributeDefinitionsQuery(db, accountId, enumValue(ATTRIBUTE_MODELS, "conversation_attribute") as AttributeModel),
     customAttributeDefinitionsQuery(db, accountId, enumValue(ATTRIBUTE_MODELS, "contact_attribute") as AttributeModel),
   ] as const;
-  let condition: SQL;
+  let filter: ReturnType<typeof filterCondition>;
   try {
-    condition = filterCondition(payload, "unchecked", at);
+    filter = filterCondition(accountId, payload, "unchecked", at);
   } catch (error) {
     // report every bad condition, undefined keys included (an error path may cost a round trip more)
     const [conversationDefinitions, contactDefinitions] = await batch(db, definitionsQueries);
-    filterCondition(payload, [...conversationDefinitions, ...contactDefinitions], at);
+    filterCondition(accountId, payload, [...conversationDefinitions, ...contactDefinitions], at);
     throw error;
   }
-  const where = and(eq(c.accountId, accountId), reachableCondition(scope), filterCandidates(accountId), condition);
-  const read = await batchGroups(db, {
-    definitions: definitionsQueries,
-    counts: [aggregateCountsQuery(db, where, userId)],
-    page: [pageQuery(db, where, page)],
-  });
-  const [conversationDefinitions, contactDefinitions] = read.definitions;
-  filterCondition(payload, [...conversationDefinitions, ...contactDefinitions], at);
-  return { counts: toCounts(read.counts[0][0]), records: await loadConversationRecords(db, accountId, read.page[0]) };
+  const own = eq(c.accountId, accountId);
+  const where = and(own, reachableCondition(scope), filter.where);
+  const checkDefinitions = (definitions: readonly AttributeDefinition[][]) => filterCondition(accountId, payload, definitions.flat(), at);
+  let page: Counted;
+  if (filter.candidates !== null) {
+    const read = await batchGroups(db, { definitions: definitionsQueries, ...candidateStatements(db, filter.candidates, where, where, window, true, userId) });
+    checkDefinitions(read.definitions);
+    page = toPage(read.rows[0] ?? [], toCounts(read.counts[0][0]));
+  } else {
+    const read = await batchGroups(db, { definitions: definitionsQueries, ...scanStatements(db, own, where, where, window, true, userId) });
+    checkDefinitions(read.definitions);
+    page = scannedPage(read.rows[0] ?? [], toCounts(read.counts[0][0]), read.end[0][0]);
+  }
+  const { rows, ...rest } = page;
+  return { ...rest, records: await loadConversationRecords(db, accountId, rows) };
 }

@@ -13,6 +13,7 @@ import { ACCOUNT_STATUS, ROLES, enumName } from "../kernel/enums";
 import { DomainError, notFound } from "../kernel/errors";
 import type { AccountScope } from "../kernel/scope";
 import { hmacSha256Hex } from "../identity/keys";
+import { batch } from "../kernel/batch";
 
 const { users, accessTokens, accounts, accountUsers } = schema;
 
@@ -51,7 +52,7 @@ export async function redeemLiveTicket(db: Database, env: Env, ticket: string) {
   if (!match) throw refused("The ticket is not valid");
   const [userId, accountId, displayId, expiresAt] = match.slice(1, 5).map(Number);
   if (expiresAt < Date.now() / 1000) throw refused("The ticket has expired: ask for a new one");
-  const [userRows, digests, accountRows, memberships] = await db.batch([
+  const [userRows, digests, accountRows, memberships] = await batch(db, [
     db.select().from(users).where(eq(users.id, userId)),
     digestQuery(db, userId),
     db.select().from(accounts).where(eq(accounts.id, accountId)),

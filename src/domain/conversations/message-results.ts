@@ -19,4 +19,6 @@ export type MessageList = {
   labels: string[];
   unreadCount: number;
   sourceId: string | null;
+  /** continues the list past its last message (older ones by default, newer ones after `after`); null at the end */
+  nextCursor: string | null;
 };

@@ -9,23 +9,37 @@ import { batch, batchGroups, batchNamed } from "../kernel/batch";
 import { CONTENT_TYPE, CONTENT_TYPES, MESSAGE_STATUS, MESSAGE_STATUSES, MESSAGE_TYPE } from "../kernel/enums";
 import { type AccountScope, actingUserId } from "../kernel/scope";
 import { forbidden, invalidField, notFound } from "../kernel/errors";
+import { decodeCursor, encodeCursor } from "../kernel/paging";
 import { type AgentBotRow } from "../people/rows";
-import { reportingFactStatement, secondsBetween } from "../reports/facts";
+import { messageFactStatements } from "../reports/facts";
 import { conversationColumn, conversationQuery, ensureActionable, readConversation } from "./access";
 import { changeStatements } from "./changes";
 import { messageEventStatements } from "./events";
 import { type People, senderOf, senderQueries, unreadCountsQuery } from "./loader";
-import { type MessageDraft, activeInboxBotQuery, conversationChangeForMessage, messageInsertStatement, messageSender } from "./new-messages";
+import {
+  type MessageDraft,
+  activeInboxBotQuery,
+  conversationChangeForMessage,
+  messageAttachmentsStatement,
+  messageInsertStatements,
+  messageSender,
+} from "./new-messages";
 import { type MessageRow } from "./rows";
+import { reindexMessages } from "./search-index";
+import { attachmentInsertStatements, attachmentKeysQuery } from "../attachments/attachments";
+import { type CheckedFile, removeObjects, storeFiles } from "../attachments/uploads";
 import { publishMessage, publishStatusChange } from "../../realtime/publish";
 import type { MessageList, MessageResult } from "./message-results";
 export type { MessageList, MessageResult };
 
-const { conversations, messages, inboxes, contacts, contactInboxes, agentBots, taggings } = schema;
+const { conversations, messages, inboxes, contacts, contactInboxes, agentBots, taggings, attachments } = schema;
 
 /** A message with what its view shows of the conversation. */
 export type MessageInput = {
-  content: string;
+  /** may be left out when the message carries files */
+  content?: string;
+  /** files already checked (`checkUploads`); stored in R2 only once the message is known to be accepted */
+  files?: CheckedFile[];
   messageType?: "incoming" | "outgoing";
   private?: boolean;
   contentType?: (typeof CONTENT_TYPES)[number];
@@ -70,12 +84,14 @@ export async function createMessage(scope: AccountScope, displayId: number, inpu
     }
     onBehalfOf = bot;
   }
+  const files = input.files ?? [];
+  if (input.content === undefined && files.length === 0) throw invalidField("content", "is required (unless the message carries attachments)", "required");
   const contact = contactRows[0] ?? null;
   const at = now();
   const draft: MessageDraft = {
     messageType,
     sender: messageSender(scope, messageType, conversation, onBehalfOf),
-    content: input.content,
+    content: input.content ?? "",
     private: input.private ?? false,
     contentType: input.contentType,
     contentAttributes: input.contentAttributes,
@@ -93,16 +109,29 @@ export async function createMessage(scope: AccountScope, displayId: number, inpu
   );
   const { after, statements } = changeStatements(scope, conversation, change, [], at);
   const writes: Statement[] = [...statements, ...messageEventStatements(scope, "message_created", lastInsertedId(messages), messageType)];
-  if (change.firstReplyCreatedAt) writes.push(reportingFactStatement(scope, conversation, "first_response", secondsBetween(conversation.createdAt, at), at));
+  const senderUserId = draft.sender?.senderType === "User" ? draft.sender.senderId : null;
+  writes.push(...messageFactStatements(scope, conversation, { messageType, private: draft.private ?? false, senderUserId }, Boolean(change.firstReplyCreatedAt), at));
   if (messageType === MESSAGE_TYPE.incoming && contact) {
     writes.push(db.update(contacts).set({ lastActivityAt: at }).where(eq(contacts.id, contact.id)));
   }
-  const results = await batchGroups(db, {
-    inserted: [messageInsertStatement(scope, conversation, draft, at)],
-    writes,
-    unread: [unreadCountsQuery(db, [after.id])],
-  });
-  const [[message]] = results.inserted;
+  // Files go to R2 first (the batch refers to their keys) and come out again if the batch fails, so a
+  // refused message leaves no object behind.
+  const stored = files.length > 0 ? await storeFiles(scope.env, accountId, files, "attachments") : [];
+  const newMessageId = lastInsertedId(messages);
+  let results;
+  try {
+    results = await batchGroups(db, {
+      inserted: messageInsertStatements(scope, conversation, draft, at),
+      files: attachmentInsertStatements(db, accountId, { conversationId: conversation.id, messageId: newMessageId }, stored, at),
+      withFiles: stored.length > 0 ? [messageAttachmentsStatement(scope, newMessageId)] : [],
+      writes,
+      unread: [unreadCountsQuery(db, [after.id])],
+    });
+  } catch (error) {
+    await removeObjects(scope.env, stored.map((f) => f.storageKey));
+    throw error;
+  }
+  const message = results.withFiles[0]?.[0] ?? results.inserted[0][0];
   const [unread] = results.unread;
   const people: People = { agents: agentRows, contacts: contact ? [contact] : [], bots: scope.actor.type === "agent_bot" ? [scope.actor.bot] : botRows };
   const created = { message, sender: senderOf(message, people) };
@@ -118,26 +147,43 @@ export async function createMessage(scope: AccountScope, displayId: number, inpu
 }
 
 /** Latest 20 by default; `before` the 20 before an id; `after` up to 100 after; both: up to 1000 between (Chatwoot's windows). */
-function messageWindow(conversationId: SQL<number>, window: { before?: number; after?: number }) {
+function messageWindow(conversationId: SQL<number>, window: MessageWindow) {
   const where = and(
     sql`${messages.conversationId} = ${conversationId}`,
     window.before !== undefined ? lt(messages.id, window.before) : undefined,
     window.after !== undefined ? gt(messages.id, window.after) : undefined,
   );
-  if (window.after !== undefined) return { where, order: asc(messages.id), limit: window.before !== undefined ? 1000 : 100 };
-  return { where, order: desc(messages.id), limit: 20 };
+  if (window.after !== undefined) return { where, order: asc(messages.id), limit: window.before !== undefined ? 1000 : 100, direction: "newer" as const };
+  return { where, order: desc(messages.id), limit: 20, direction: "older" as const };
+}
+
+/** `before` and `after` as Chatwoot sends them; `cursor` (from a previous answer) replaces the bound it continues. */
+export type MessageWindow = { before?: number; after?: number; cursor?: string };
+
+/**
+ * A message list's cursor names its direction and the last message shown: "older" continues before it
+ * (as `before` would), "newer" after it (as `after` would), so the other bound of the request still holds.
+ */
+const MESSAGE_ORDER = "id";
+const decodeMessageCursor = (token: string) => decodeCursor(token, MESSAGE_ORDER, (key) => key === "older" || key === "newer");
+
+function windowOf(window: MessageWindow): { before?: number; after?: number } {
+  if (window.cursor === undefined) return window;
+  const position = decodeMessageCursor(window.cursor);
+  return position.key === "older" ? { before: position.id, after: window.after } : { before: window.before, after: position.id };
 }
 
 /** The message list, in one round trip: every read is keyed by the conversation's display id. */
-export async function listMessages(scope: AccountScope, displayId: number, window: { before?: number; after?: number }): Promise<MessageList> {
+export async function listMessages(scope: AccountScope, displayId: number, given: MessageWindow): Promise<MessageList> {
   const { db, accountId } = scope;
   const conversationId = conversationColumn(scope, displayId, conversations.id);
-  const { where, order, limit } = messageWindow(conversationId, window);
+  const { where, order, limit, direction } = messageWindow(conversationId, windowOf(given));
+  // one message beyond the window tells whether another page follows
   const windowIds = sql`SELECT ${messages.id} FROM ${messages} WHERE ${where} ORDER BY ${order} LIMIT ${limit}`;
   const [agentsQ, contactsQ, botsQ] = senderQueries(db, accountId, windowIds, { contactIds: [conversationColumn(scope, displayId, conversations.contactId)] });
   const read = await batchNamed(db, {
     conversation: conversationQuery(scope, displayId),
-    messages: db.select().from(messages).where(where).orderBy(order).limit(limit),
+    messages: db.select().from(messages).where(where).orderBy(order).limit(limit + 1),
     agents: agentsQ,
     contacts: contactsQ,
     bots: botsQ,
@@ -152,7 +198,10 @@ export async function listMessages(scope: AccountScope, displayId: number, windo
   });
   const conversation = ensureActionable(displayId, read.conversation[0]);
   const people: People = { agents: read.agents, contacts: read.contacts, bots: read.bots };
-  const ordered = read.messages.sort((a, b) => a.id - b.id);
+  const shown = read.messages.slice(0, limit);
+  const last = shown[shown.length - 1];
+  const nextCursor = read.messages.length > limit && last ? encodeCursor(MESSAGE_ORDER, { key: direction, id: last.id }) : null;
+  const ordered = shown.sort((a, b) => a.id - b.id);
   return {
     conversation,
     messages: ordered.map((message) => ({ message, sender: senderOf(message, people) })),
@@ -161,6 +210,7 @@ export async function listMessages(scope: AccountScope, displayId: number, windo
     labels: read.tags.map((t) => t.tag),
     unreadCount: Number(read.unread[0]?.unread ?? 0),
     sourceId: read.contactInbox[0]?.sourceId ?? null,
+    nextCursor,
   };
 }
 
@@ -176,12 +226,20 @@ async function readMessage(scope: AccountScope, displayId: number, messageId: nu
     agentsQ,
     contactsQ,
     botsQ,
+    attachmentKeysQuery(db, accountId, and(eq(attachments.messageId, messageId), sql`${attachments.conversationId} = ${conversationId}`)!),
   ]);
-  const [messageRows, inboxRows, contactInboxRows, agentRows, contactRows, botRows] = extra;
+  const [messageRows, inboxRows, contactInboxRows, agentRows, contactRows, botRows, keyRows] = extra;
   const message = messageRows[0];
   if (!message) throw notFound("Message", messageId, "message_id");
   const people: People = { agents: agentRows, contacts: contactRows, bots: botRows };
-  return { conversation, message, channelType: inboxRows[0]?.channelType ?? null, sender: senderOf(message, people), sourceId: contactInboxRows[0]?.sourceId ?? null };
+  return {
+    conversation,
+    message,
+    channelType: inboxRows[0]?.channelType ?? null,
+    sender: senderOf(message, people),
+    sourceId: contactInboxRows[0]?.sourceId ?? null,
+    fileKeys: keyRows.map((r) => r.key),
+  };
 }
 
 async function writeMessage(
@@ -189,11 +247,16 @@ async function writeMessage(
   read: Awaited<ReturnType<typeof readMessage>>,
   set: Partial<MessageRow>,
   eventData: Record<string, unknown>,
+  alsoWrite: Statement[] = [],
 ): Promise<MessageResult> {
   const { db } = scope;
   const at = now();
+  // a new content (a delete) reaches the search index in the same batch
+  const index = set.content === undefined ? [] : reindexMessages(db, sql`SELECT ${read.message.id}`);
   const results = await batchGroups(db, {
+    alsoWrite,
     updated: [db.update(messages).set({ ...set, updatedAt: at }).where(eq(messages.id, read.message.id)).returning()],
+    index,
     events: messageEventStatements(scope, "message_updated", read.message.id, read.message.messageType, eventData),
     unread: [unreadCountsQuery(db, [read.conversation.id])],
   });
@@ -234,13 +297,19 @@ export async function updateMessageStatus(
 
 export const DELETED_CONTENT = "This message was deleted";
 
-/** Chatwoot's soft delete: the row stays, its content is replaced and it is marked deleted. */
+/**
+ * Chatwoot's soft delete: the row stays, its content is replaced and it is marked deleted. Its files go:
+ * their rows in the same batch (so their URLs stop working at once), their objects in R2 right after.
+ */
 export async function deleteMessage(scope: AccountScope, displayId: number, messageId: number): Promise<MessageResult> {
   const read = await readMessage(scope, displayId, messageId);
-  return writeMessage(
+  const result = await writeMessage(
     scope,
     read,
-    { content: DELETED_CONTENT, processedMessageContent: DELETED_CONTENT, contentType: CONTENT_TYPE.text, contentAttributes: { deleted: true } },
+    { content: DELETED_CONTENT, processedMessageContent: DELETED_CONTENT, contentType: CONTENT_TYPE.text, contentAttributes: { deleted: true }, attachments: [] },
     { deleted: true },
+    [scope.db.delete(attachments).where(and(eq(attachments.accountId, scope.accountId), eq(attachments.messageId, read.message.id)))],
   );
+  await removeObjects(scope.env, read.fileKeys);
+  return result;
 }

@@ -1,17 +1,20 @@
 /**
  * How a message enters a conversation. Every message, whoever writes it (an agent or a bot replying, a
  * contact writing in, an activity line about a change, next an automation rule), is inserted by
- * `messageInsertStatement`, so that what is stored for a message follows one rule; how the new message
- * changes its conversation is `conversationChangeForMessage`.
+ * `messageInsertStatements`, so that what is stored for a message follows one rule and a searched message
+ * enters the search index (search-index.ts) in the same batch; how the new message changes its
+ * conversation is `conversationChangeForMessage`.
  */
 import { and, eq, sql } from "drizzle-orm";
-import { schema } from "../../db/client";
+import { type Statement, schema } from "../../db/client";
 import { AGENT_BOT_INBOX_STATUS, CONTENT_TYPE, CONTENT_TYPES, CONVERSATION_STATUS, MESSAGE_TYPE } from "../kernel/enums";
 import { type AccountScope, performer } from "../kernel/scope";
 import type { AgentBotRow } from "../people/rows";
+import { storedAttachmentsJson } from "../attachments/attachments";
 import type { ConversationChange } from "./changes";
 import type { Ref } from "./loader";
 import type { ConversationRow } from "./rows";
+import { indexInsertedMessage, isSearchedType } from "./search-index";
 
 const { messages, agentBotInboxes } = schema;
 
@@ -54,11 +57,12 @@ export function messageSender(
 
 /**
  * THE insert of a message into `conversation` (whose id may be `lastInsertedId(conversations)` of the same
- * batch); the new message's id is `lastInsertedId(messages)` later in the batch, and the statement answers
- * the stored row.
+ * batch), followed by its search index row when its type is searched: the first statement answers the
+ * stored row, and the new message's id is `lastInsertedId(messages)` later in the batch. Put all of them
+ * into the batch, in this order.
  */
-export function messageInsertStatement(scope: AccountScope, conversation: { id: Ref; inboxId: number }, draft: MessageDraft, at: number) {
-  return scope.db
+export function messageInsertStatements(scope: AccountScope, conversation: { id: Ref; inboxId: number }, draft: MessageDraft, at: number) {
+  const insert = scope.db
     .insert(messages)
     .values({
       accountId: scope.accountId,
@@ -81,14 +85,27 @@ export function messageInsertStatement(scope: AccountScope, conversation: { id: 
       updatedAt: at,
     })
     .returning();
+  const index: Statement[] = isSearchedType(draft.messageType) ? [indexInsertedMessage(scope.db)] : [];
+  return [insert, ...index] as const;
 }
+
+/**
+ * Copies the rows of a message's files (inserted earlier in the batch) into the message's `attachments`,
+ * answering the message as stored; `messageId` may be `lastInsertedId(messages)`.
+ */
+export const messageAttachmentsStatement = (scope: AccountScope, messageId: Ref) =>
+  scope.db
+    .update(messages)
+    .set({ attachments: storedAttachmentsJson(messageId) })
+    .where(sql`${messages.id} = ${messageId}`)
+    .returning();
 
 /** The name activity lines give whoever acted ("... by Jane"). */
 export const actorName = (scope: AccountScope) => performer(scope)?.name ?? "the system";
 
 /** An activity line ("Conversation was marked resolved by ..."), as Chatwoot adds one for status moves. */
-export const activityMessageStatement = (scope: AccountScope, conversation: Pick<ConversationRow, "id" | "inboxId">, content: string, at: number) =>
-  messageInsertStatement(scope, conversation, { messageType: MESSAGE_TYPE.activity, sender: null, content }, at);
+export const activityMessageStatements = (scope: AccountScope, conversation: Pick<ConversationRow, "id" | "inboxId">, content: string, at: number) =>
+  messageInsertStatements(scope, conversation, { messageType: MESSAGE_TYPE.activity, sender: null, content }, at);
 
 /**
  * How a new message changes its conversation, as Chatwoot does: every non-activity message moves

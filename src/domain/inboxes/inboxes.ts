@@ -10,6 +10,7 @@ import type { AgentBotRecord } from "../people/agent-bots";
 import { AGENT_BOT_INBOX_STATUS, WIDGET_FEATURES } from "../kernel/enums";
 import { changedAttributes, eventStatement } from "../../events/outbox";
 import { randomToken } from "../identity/keys";
+import { refusedTarget } from "../../webhooks/target-url";
 import { type AccountScope } from "../kernel/scope";
 import { type ErrorEntry, forbidden, invalid, invalidField, notFound } from "../kernel/errors";
 import { type AgentBotRow } from "../people/rows";
@@ -208,6 +209,12 @@ function widgetColumns(input: ChannelInput) {
   };
 }
 
+/** An API inbox's callback must be a receiver the target policy allows, like an account webhook's URL. */
+function checkCallbackUrl(scope: AccountScope, webhookUrl: string | null | undefined) {
+  const errors = refusedTarget(scope.env, "channel.webhook_url", webhookUrl);
+  if (errors.length > 0) throw invalid(errors);
+}
+
 /** Creates the channel and its inbox in one batch. */
 export async function createInbox(
   scope: AccountScope,
@@ -217,6 +224,7 @@ export async function createInbox(
   const { db, accountId } = scope;
   const at = now();
   const isApi = channel.type === "api";
+  if (isApi) checkCallbackUrl(scope, channel.webhookUrl);
   // The channel goes first: the inbox row refers to it as the channel table's last inserted id.
   const inboxInsert = db
     .insert(inboxes)
@@ -261,6 +269,8 @@ export async function createInbox(
 export async function updateInbox(scope: AccountScope, inboxId: number, input: InboxInput, channel: ChannelInput = {}): Promise<InboxRecord> {
   const { db } = scope;
   const current = await getInbox(scope, inboxId);
+  // another channel's attributes are ignored (Chatwoot's rule), so a widget inbox's webhook_url is not checked
+  if (current.api) checkCallbackUrl(scope, channel.webhookUrl);
   const at = now();
   const { hmacMandatory, ...channelFields } = channel;
   const inboxChanges = { ...inboxColumns(input, current.inbox.workingHours as WorkingHour[]), hmacMandatory };

@@ -5,7 +5,8 @@ import { AGENT_BOT_TYPE } from "../kernel/enums";
 import { randomKey, randomToken, sha256Hex } from "../identity/keys";
 import { grantStatement } from "../identity/platform-apps";
 import { type AccountScope } from "../kernel/scope";
-import { notFound } from "../kernel/errors";
+import { invalid, notFound } from "../kernel/errors";
+import { refusedTarget } from "../../webhooks/target-url";
 import { type AgentBotRow } from "./rows";
 
 const { agentBots, accessTokens, agentBotInboxes, conversations, platformAppPermissibles } = schema;
@@ -31,13 +32,27 @@ export function botTokenQuery(db: Database, botId: number) {
     .where(and(eq(accessTokens.ownerType, "AgentBot"), eq(accessTokens.ownerId, botId)));
 }
 
+/**
+ * Who saves a bot: the database, and the environment whose target policy says where its `outgoing_url`
+ * may point (an account scope and a platform scope both are one).
+ */
+export type BotEditor = { db: Database; env: { WEBHOOK_TARGET_POLICY?: string } };
+
+/** A bot's `outgoing_url` must be a receiver the target policy allows, like an account webhook's URL. */
+function checkOutgoingUrl(editor: BotEditor, input: AgentBotInput) {
+  const errors = refusedTarget(editor.env, "outgoing_url", input.outgoingUrl);
+  if (errors.length > 0) throw invalid(errors);
+}
+
 /** Creates a bot owned by `accountId` (null: a system bot), with its own key. */
 export async function createAgentBot(
-  db: Database,
+  editor: BotEditor,
   accountId: number | null,
   input: AgentBotInput & { name: string },
   createdBy?: { platformAppId: number },
 ): Promise<AgentBotRecord> {
+  checkOutgoingUrl(editor, input);
+  const { db } = editor;
   const at = now();
   const key = randomKey();
   const newBotId = lastInsertedId(agentBots);
@@ -63,7 +78,9 @@ export async function createAgentBot(
   return { bot: rows[0], accessToken: key };
 }
 
-export async function updateAgentBot(db: Database, bot: AgentBotRow, input: AgentBotInput): Promise<AgentBotRecord> {
+export async function updateAgentBot(editor: BotEditor, bot: AgentBotRow, input: AgentBotInput): Promise<AgentBotRecord> {
+  checkOutgoingUrl(editor, input);
+  const { db } = editor;
   const [rows, tokens] = await batch(db, [
     db
       .update(agentBots)
@@ -125,11 +142,11 @@ export async function findAccountAgentBot(scope: AccountScope, botId: number, op
 }
 
 export const createAccountAgentBot = (scope: AccountScope, input: AgentBotInput & { name: string }) =>
-  createAgentBot(scope.db, scope.accountId, input);
+  createAgentBot(scope, scope.accountId, input);
 
 export async function updateAccountAgentBot(scope: AccountScope, botId: number, input: AgentBotInput): Promise<AgentBotRecord> {
   const { bot } = await findAccountAgentBot(scope, botId, { ownOnly: true });
-  return updateAgentBot(scope.db, bot, input);
+  return updateAgentBot(scope, bot, input);
 }
 
 export async function deleteAccountAgentBot(scope: AccountScope, botId: number) {

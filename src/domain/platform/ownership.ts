@@ -16,7 +16,8 @@ import { type AgentBotRecord, botTokenQuery } from "../people/agent-bots";
 const { accounts, users, agentBots, accessTokens, platformAppPermissibles: grants } = schema;
 
 /** The platform app behind a platform route, and the database it works on. */
-export type PlatformScope = { db: Database; platformAppId: number };
+/** `env` carries the settings domain rules read (the receiver URL policy of agent bots). */
+export type PlatformScope = { db: Database; platformAppId: number; env: Env };
 
 /** Subquery: the ids of the objects of `type` the app created. */
 const ownedIds = (scope: PlatformScope, type: PermissibleType) =>

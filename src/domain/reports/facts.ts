@@ -1,38 +1,190 @@
 /**
- * Reporting facts: one `reporting_events` row per thing reports count (a conversation created, its first
- * response, its resolution), written in the same batch as the change it records, so that reports read
- * the facts of a window instead of replaying the account's history.
+ * Reporting facts: one `reporting_events` row per thing reports measure (a conversation created, its first
+ * response, a reply, its resolution, a bot handoff), and beside it the upsert of the report rollups
+ * (`report_rollups`: per account, fact, dimension and UTC hour), both written in the same batch as the
+ * change they record. Reports read the rollups of their window, never the account's history.
+ *
+ * Where a fact is counted (its dimensions), fixed when it happens:
+ * - account: always; inbox: the conversation's inbox; team: the conversation's team at that moment;
+ *   label: the conversation's labels at that moment;
+ * - agent: for a first response or a reply, the user who wrote it; for a resolution, the conversation's
+ *   assignee (as Chatwoot); for an outgoing message its sender; for an incoming message the assignee.
+ * - conversations_count is the exception, as in Chatwoot: a conversation counts in the hour it was
+ *   created, for its current assignee, team and labels, so assigning, moving or labelling it moves its
+ *   count (changeStatements does it in the batch of the change).
  */
-import type { SQL } from "drizzle-orm";
-import { schema } from "../../db/client";
+import { type SQL, sql } from "drizzle-orm";
+import { rawSql, schema } from "../../db/client";
+import type { ConversationRow } from "../conversations/rows";
+import { MESSAGE_TYPE } from "../kernel/enums";
 import { type AccountScope, actingUserId } from "../kernel/scope";
 
-const { reportingEvents } = schema;
+const { reportingEvents, reportRollups, taggings, labels } = schema;
 
-export const REPORTING_FACTS = ["conversation_created", "first_response", "conversation_resolved"] as const;
+export const REPORTING_FACTS = ["conversation_created", "first_response", "reply_time", "conversation_resolved", "bot_resolved", "bot_handoff"] as const;
 export type ReportingFact = (typeof REPORTING_FACTS)[number];
 
+/** What the rollups count: the reporting facts and the messages (which have no reporting_events row). */
+export const ROLLUP_METRICS = [...REPORTING_FACTS, "incoming_message", "outgoing_message"] as const;
+export type RollupMetric = (typeof ROLLUP_METRICS)[number];
+
+export const DIMENSIONS = ["account", "agent", "inbox", "label", "team"] as const;
+export type Dimension = (typeof DIMENSIONS)[number];
+
+export const HOUR_MS = 3_600_000;
+/** The UTC hour `at` (epoch ms) falls in: the rollups' bucket. */
+export const hourOf = (at: number) => Math.floor(at / HOUR_MS) * HOUR_MS;
+
+type Ref = number | SQL<number>;
+
 /**
- * The insert of fact `name` about `conversation` (whose id may be `lastInsertedId(...)` of the same
- * batch), with its value in seconds and the acting user, if any.
+ * Where one fact is counted. `labelsOf` counts it for the current labels of that conversation (read in
+ * the batch, so it sees labels written earlier in it); `labelTitles` for the labels of those titles.
  */
-export function reportingFactStatement(
+export type Attribution = {
+  account?: boolean;
+  inboxId?: number | null;
+  teamId?: number | null;
+  agentId?: number | null;
+  labelsOf?: Ref;
+  labelTitles?: string[];
+};
+
+/**
+ * The upsert adding `delta` to the rollups of `metric` in the hour of `at`, for every dimension of
+ * `where`, as one INSERT ... SELECT (null when it counts nowhere).
+ */
+export function rollupStatement(scope: AccountScope, metric: RollupMetric, at: number, delta: { count: number; total: number }, where: Attribution) {
+  const rows: SQL[] = [];
+  const row = (dimension: Dimension, id: number) => sql`SELECT ${dimension} AS dimension, ${id} AS dimension_id`;
+  if (where.account) rows.push(row("account", 0));
+  if (where.inboxId != null) rows.push(row("inbox", where.inboxId));
+  if (where.teamId != null) rows.push(row("team", where.teamId));
+  if (where.agentId != null) rows.push(row("agent", where.agentId));
+  if (where.labelsOf !== undefined) {
+    rows.push(
+      sql`SELECT 'label' AS dimension, ${labels.id} AS dimension_id FROM ${taggings} JOIN ${labels} ON ${labels.accountId} = ${taggings.accountId} AND ${labels.title} = lower(${taggings.tag}) WHERE ${taggings.taggableType} = 'Conversation' AND ${taggings.taggableId} = ${where.labelsOf}`,
+    );
+  }
+  if (where.labelTitles?.length) {
+    rows.push(
+      sql`SELECT 'label' AS dimension, ${labels.id} AS dimension_id FROM ${labels} WHERE ${labels.accountId} = ${scope.accountId} AND ${labels.title} IN (SELECT lower(value) FROM json_each(${JSON.stringify(where.labelTitles)}))`,
+    );
+  }
+  if (rows.length === 0) return null;
+  // `WHERE true` keeps SQLite from reading ON CONFLICT as a join constraint of the SELECT
+  return rawSql(
+    scope.db,
+    sql`INSERT INTO ${reportRollups} (account_id, metric, dimension, dimension_id, bucket, count, total)
+      SELECT ${scope.accountId}, ${metric}, d.dimension, d.dimension_id, ${hourOf(at)}, ${delta.count}, ${delta.total}
+      FROM (${sql.join(rows, sql` UNION ALL `)}) AS d WHERE true
+      ON CONFLICT (account_id, metric, dimension, dimension_id, bucket)
+      DO UPDATE SET count = count + excluded.count, total = total + excluded.total`,
+  );
+}
+
+/** The conversation fields that decide where its facts count. */
+export type FactConversation = { id: Ref; inboxId: number; teamId: number | null; assigneeId: number | null };
+
+/**
+ * The fact `name` about `conversation` (whose id may be `lastInsertedId(...)` of the same batch), with
+ * its value in seconds: its reporting_events row and its rollups. `agentId` is whom the agent dimension
+ * credits (by default the acting user).
+ */
+export function reportingFactStatements(
   scope: AccountScope,
-  conversation: { id: number | SQL<number>; inboxId: number },
+  conversation: FactConversation,
   name: ReportingFact,
   valueSeconds: number,
   at: number,
+  agentId: number | null = actingUserId(scope),
 ) {
-  return scope.db.insert(reportingEvents).values({
+  const event = scope.db.insert(reportingEvents).values({
     accountId: scope.accountId,
     name,
     value: valueSeconds,
     conversationId: conversation.id,
     inboxId: conversation.inboxId,
-    userId: actingUserId(scope),
+    userId: agentId,
     createdAt: at,
   });
+  // a new conversation has no labels yet, and its conversations_count moves with them later
+  const labelsOf = name === "conversation_created" ? undefined : conversation.id;
+  const rollup = rollupStatement(scope, name, at, { count: 1, total: valueSeconds }, {
+    account: true,
+    inboxId: conversation.inboxId,
+    teamId: conversation.teamId,
+    agentId: name === "conversation_created" ? conversation.assigneeId : agentId,
+    labelsOf,
+  });
+  return rollup ? [event, rollup] : [event];
 }
 
 /** Seconds from `fromMs` to `toMs`, as facts store durations. */
 export const secondsBetween = (fromMs: number, toMs: number) => Math.round((toMs - fromMs) / 1000);
+
+/**
+ * The facts of a new message in `conversation` (as it was before the message): its count, and for a
+ * person's public reply either the first response (when the message is the conversation's first reply,
+ * `isFirstReply`) or the reply time since the contact started waiting (Chatwoot's reply_time). Private
+ * notes, activity lines and templates count nowhere.
+ */
+export function messageFactStatements(
+  scope: AccountScope,
+  conversation: FactConversation & Pick<ConversationRow, "createdAt" | "waitingSince">,
+  message: { messageType: number; private: boolean; senderUserId: number | null },
+  isFirstReply: boolean,
+  at: number,
+) {
+  const { messageType } = message;
+  const statements = [];
+  if (messageType === MESSAGE_TYPE.incoming || (messageType === MESSAGE_TYPE.outgoing && !message.private)) {
+    const incoming = messageType === MESSAGE_TYPE.incoming;
+    const rollup = rollupStatement(scope, incoming ? "incoming_message" : "outgoing_message", at, { count: 1, total: 0 }, {
+      account: true,
+      inboxId: conversation.inboxId,
+      teamId: conversation.teamId,
+      agentId: incoming ? conversation.assigneeId : message.senderUserId,
+      labelsOf: conversation.id,
+    });
+    if (rollup) statements.push(rollup);
+  }
+  if (isFirstReply) {
+    statements.push(...reportingFactStatements(scope, conversation, "first_response", secondsBetween(conversation.createdAt, at), at, message.senderUserId));
+  } else if (messageType === MESSAGE_TYPE.outgoing && !message.private && message.senderUserId !== null && conversation.waitingSince !== null) {
+    statements.push(...reportingFactStatements(scope, conversation, "reply_time", secondsBetween(conversation.waitingSince, at), at, message.senderUserId));
+  }
+  return statements;
+}
+
+/**
+ * How a change of assignee, team or labels moves the conversation's place in conversations_count (in
+ * the hour it was created): out of what it leaves, into what it joins.
+ */
+export function conversationCountMoves(
+  scope: AccountScope,
+  before: Pick<ConversationRow, "id" | "createdAt" | "assigneeId" | "teamId">,
+  after: Pick<ConversationRow, "assigneeId" | "teamId">,
+  labelsChange: { previous: string[]; current: string[] } | null,
+) {
+  const left: Attribution = {};
+  const joined: Attribution = {};
+  if (before.assigneeId !== after.assigneeId) {
+    left.agentId = before.assigneeId;
+    joined.agentId = after.assigneeId;
+  }
+  if (before.teamId !== after.teamId) {
+    left.teamId = before.teamId;
+    joined.teamId = after.teamId;
+  }
+  if (labelsChange) {
+    const previous = labelsChange.previous.map((l) => l.toLowerCase());
+    const current = labelsChange.current.map((l) => l.toLowerCase());
+    left.labelTitles = previous.filter((l) => !current.includes(l));
+    joined.labelTitles = current.filter((l) => !previous.includes(l));
+  }
+  return [
+    rollupStatement(scope, "conversation_created", before.createdAt, { count: -1, total: 0 }, left),
+    rollupStatement(scope, "conversation_created", before.createdAt, { count: 1, total: 0 }, joined),
+  ].filter((s) => s !== null);
+}

@@ -1,66 +1,44 @@
 /**
- * The account summary report (Chatwoot's v2 reports/summary), from the reporting facts written in the
- * same batch as each change (reporting_events, see facts.ts) and from the messages index. Rows read grow
- * with the activity inside the asked window, not with the account's history.
+ * The summary report (Chatwoot's v2 reports/summary) of the account or of one agent, inbox, label or
+ * team: the window's metrics and those of the preceding window of the same length, from the report
+ * rollups (rollups.ts) in one round trip.
  */
-import { and, eq, gte, lt, sql } from "drizzle-orm";
-import { schema } from "../../db/client";
-import { type BatchResults, batchGroups } from "../kernel/batch";
-import { MESSAGE_TYPE } from "../kernel/enums";
+import { batchNamed } from "../kernel/batch";
 import { type AccountScope } from "../kernel/scope";
-import { type ReportingFact } from "./facts";
+import { HOUR_MS, type RollupMetric, hourOf } from "./facts";
+import { type ReportMetric, type Sums, type Window, REPORT_METRICS, metricValue, sumsByFact, totalsQuery } from "./rollups";
+import { type ReportTarget, dimensionIdOf, ensureTarget, targetQuery } from "./targets";
 
-const { reportingEvents, messages } = schema;
+export const SUMMARY_METRICS = [
+  "conversations_count",
+  "incoming_messages_count",
+  "outgoing_messages_count",
+  "avg_first_response_time",
+  "avg_resolution_time",
+  "resolutions_count",
+  "reply_time",
+] as const satisfies readonly ReportMetric[];
 
-export type SummaryMetrics = {
-  conversationsCount: number;
-  incomingMessagesCount: number;
-  outgoingMessagesCount: number;
-  avgFirstResponseTime: number;
-  avgResolutionTime: number;
-  resolutionsCount: number;
-};
+export type SummaryMetrics = Record<(typeof SUMMARY_METRICS)[number], number>;
 
-function windowQueries(scope: AccountScope, fromMs: number, toMs: number) {
-  const fact = (name: ReportingFact) =>
-    scope.db
-      .select({ count: sql<number>`count(*)`, total: sql<number>`coalesce(sum(${reportingEvents.value}), 0)` })
-      .from(reportingEvents)
-      .where(and(eq(reportingEvents.accountId, scope.accountId), eq(reportingEvents.name, name), gte(reportingEvents.createdAt, fromMs), lt(reportingEvents.createdAt, toMs)));
-  return [
-    fact("conversation_created"),
-    fact("first_response"),
-    fact("conversation_resolved"),
-    scope.db
-      .select({
-        incoming: sql<number>`coalesce(sum(${messages.messageType} = ${MESSAGE_TYPE.incoming}), 0)`,
-        outgoing: sql<number>`coalesce(sum(${messages.messageType} = ${MESSAGE_TYPE.outgoing} AND ${messages.private} = 0), 0)`,
-      })
-      .from(messages)
-      .where(and(eq(messages.accountId, scope.accountId), gte(messages.createdAt, fromMs), lt(messages.createdAt, toMs))),
-  ] as const;
+const factsOf = (metrics: readonly ReportMetric[]): RollupMetric[] => [...new Set(metrics.map((m) => REPORT_METRICS[m].fact))];
+
+export function summaryMetrics(sums: Map<string, Sums>): SummaryMetrics {
+  return Object.fromEntries(SUMMARY_METRICS.map((m) => [m, metricValue(m, sums)])) as SummaryMetrics;
 }
 
-type Fact = Array<{ count: number; total: number }>;
-const average = (rows: Fact) => (Number(rows[0]?.count) ? Number(rows[0].total) / Number(rows[0].count) : 0);
-
-function metrics([created, firstResponses, resolutions, messageCounts]: BatchResults<ReturnType<typeof windowQueries>>): SummaryMetrics {
-  return {
-    conversationsCount: Number(created[0]?.count ?? 0),
-    incomingMessagesCount: Number(messageCounts[0]?.incoming ?? 0),
-    outgoingMessagesCount: Number(messageCounts[0]?.outgoing ?? 0),
-    avgFirstResponseTime: average(firstResponses),
-    avgResolutionTime: average(resolutions),
-    resolutionsCount: Number(resolutions[0]?.count ?? 0),
-  };
-}
-
-/** The window [since, until) (epoch ms) and the preceding window of the same length, in one batch. */
-export async function accountSummary(scope: AccountScope, sinceMs: number, untilMs: number) {
-  const length = untilMs - sinceMs;
-  const { current, previous } = await batchGroups(scope.db, {
-    current: windowQueries(scope, sinceMs, untilMs),
-    previous: windowQueries(scope, sinceMs - length, sinceMs),
+/** The window and the one before it, of the same length in whole hours. */
+export async function summaryReport(scope: AccountScope, target: ReportTarget, window: Window) {
+  const start = hourOf(window.fromMs);
+  const hours = Math.max(1, Math.ceil((window.toMs - start) / HOUR_MS));
+  const previous: Window = { fromMs: start - hours * HOUR_MS, toMs: start };
+  const facts = factsOf(SUMMARY_METRICS);
+  const id = dimensionIdOf(target);
+  const read = await batchNamed(scope.db, {
+    target: targetQuery(scope, target),
+    current: totalsQuery(scope, facts, target.type, id, window),
+    previous: totalsQuery(scope, facts, target.type, id, previous),
   });
-  return { current: metrics(current), previous: metrics(previous) };
+  ensureTarget(target, read.target);
+  return { current: summaryMetrics(sumsByFact(read.current)), previous: summaryMetrics(sumsByFact(read.previous)) };
 }

@@ -5,7 +5,7 @@
 import { type SQLWrapper, and, eq, inArray, or } from "drizzle-orm";
 import { now, schema } from "../../db/client";
 import { batch, writeThenRead } from "../kernel/batch";
-import { FORBIDDEN_TARGET_MESSAGE, isForbiddenTarget, targetPolicy } from "../../webhooks/target-url";
+import { refusedTarget } from "../../webhooks/target-url";
 import { randomToken } from "../identity/keys";
 import { type AccountScope } from "../kernel/scope";
 import type { WebhookRow } from "./rows";
@@ -70,10 +70,8 @@ export async function listWebhooks(scope: AccountScope): Promise<WebhookRecord[]
 
 /** Rules on the values a webhook will have; `clash` says whether another webhook of the account has its URL. */
 function check(scope: AccountScope, url: string | undefined, clash: boolean, inboxId: number | null | undefined, inbox: InboxRef | null) {
-  const errors: ErrorEntry[] = [];
-  if (url !== undefined && isForbiddenTarget(url, targetPolicy(scope.env))) {
-    errors.push({ field: "url", message: FORBIDDEN_TARGET_MESSAGE, code: "forbidden_host" });
-  } else if (clash) {
+  const errors: ErrorEntry[] = refusedTarget(scope.env, "url", url);
+  if (errors.length === 0 && clash) {
     errors.push({ field: "url", message: "has already been taken", code: "taken" });
   }
   if (inboxId && !inbox) errors.push({ field: "inbox_id", message: `${inboxId} is not an inbox of this account`, code: "unknown_inbox" });

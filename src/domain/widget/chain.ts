@@ -13,6 +13,7 @@ import type { ContactInboxRow, ContactRow } from "../contacts/rows";
 import type { ConversationRow } from "../conversations/rows";
 import type { InboxRow, WidgetChannelRow } from "../inboxes/rows";
 import { WIDGET_CHANNEL } from "../inboxes/inboxes";
+import { batch } from "../kernel/batch";
 
 const { accounts, inboxes, webWidgetChannels, contactInboxes, contacts, conversations } = schema;
 
@@ -73,12 +74,12 @@ export function conversationVisibleTo(chain: ContactChain, conversation: Convers
 }
 
 export async function findPublicInbox(db: Database, identifier: string): Promise<PublicInbox> {
-  const [inboxRows, widgetRows, accountRows] = await db.batch([...inboxQueries(db, identifier)]);
+  const [inboxRows, widgetRows, accountRows] = await batch(db, [...inboxQueries(db, identifier)]);
   return checkInbox(identifier, inboxRows, widgetRows, accountRows);
 }
 
 export async function findContactChain(db: Database, identifier: string, sourceId: string): Promise<ContactChain> {
-  const [inboxRows, widgetRows, accountRows, ciRows, contactRows] = await db.batch([
+  const [inboxRows, widgetRows, accountRows, ciRows, contactRows] = await batch(db, [
     ...inboxQueries(db, identifier),
     contactInboxQuery(db, identifier, sourceId),
     contactQuery(db, identifier, sourceId),
@@ -87,7 +88,7 @@ export async function findContactChain(db: Database, identifier: string, sourceI
 }
 
 export async function findConversationChain(db: Database, identifier: string, sourceId: string, displayId: number): Promise<ConversationChain> {
-  const [inboxRows, widgetRows, accountRows, ciRows, contactRows, conversationRows] = await db.batch([
+  const [inboxRows, widgetRows, accountRows, ciRows, contactRows, conversationRows] = await batch(db, [
     ...inboxQueries(db, identifier),
     contactInboxQuery(db, identifier, sourceId),
     contactQuery(db, identifier, sourceId),

@@ -12,6 +12,7 @@ import { systemScope } from "../kernel/scope";
 import { type ContactChain, contactScope, findContactChain, findPublicInbox } from "./chain";
 import { checkIdentifierHash, checkSameIdentifier } from "./identity";
 import type { PublicContact } from "./rows";
+import { batch } from "../kernel/batch";
 
 const { contacts, contactInboxes } = schema;
 
@@ -48,7 +49,7 @@ export async function createPublicContact(db: Database, env: Env, identifier: st
   const scope = systemScope(db, env, inbox.accountId);
   const match = (column: typeof contacts.identifier | typeof contacts.email | typeof contacts.phoneNumber, value: string | null | undefined) =>
     db.select().from(contacts).where(and(eq(contacts.accountId, inbox.accountId), value ? eq(column, value) : sql`0`)).limit(1);
-  const [existing, existingContacts, byIdentifier, byEmail, byPhone] = await db.batch([
+  const [existing, existingContacts, byIdentifier, byEmail, byPhone] = await batch(db, [
     db.select().from(contactInboxes).where(and(eq(contactInboxes.inboxId, inbox.id), eq(contactInboxes.sourceId, input.sourceId ?? ""))),
     db.select().from(contacts).where(sql`${contacts.id} = (SELECT ${contactInboxes.contactId} FROM ${contactInboxes} WHERE ${contactInboxes.inboxId} = ${inbox.id} AND ${contactInboxes.sourceId} = ${input.sourceId ?? ""})`),
     match(contacts.identifier, input.identifier),
@@ -61,7 +62,7 @@ export async function createPublicContact(db: Database, env: Env, identifier: st
     const contact = existingContacts[0];
     if (verified) checkSameIdentifier(contact.identifier, input.identifier);
     if (verified && !contactInbox.hmacVerified && contact.identifier === input.identifier) {
-      await db.batch([markVerified(db, contactInbox)]);
+      await batch(db, [markVerified(db, contactInbox)]);
       return toPublic({ contact, contactInbox: { ...contactInbox, hmacVerified: true } });
     }
     return toPublic({ contact, contactInbox });
@@ -71,7 +72,7 @@ export async function createPublicContact(db: Database, env: Env, identifier: st
   const found = byIdentifier[0] ?? byEmail[0] ?? byPhone[0];
   if (found) {
     if (verified) checkSameIdentifier(found.identifier, input.identifier);
-    const [rows] = await db.batch([contactInboxInsert(scope, found.id, inbox.id, sourceId, verified && found.identifier === input.identifier).returning()]);
+    const [rows] = await batch(db, [contactInboxInsert(scope, found.id, inbox.id, sourceId, verified && found.identifier === input.identifier).returning()]);
     return toPublic({ contact: found, contactInbox: rows[0] });
   }
 

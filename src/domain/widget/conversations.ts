@@ -10,6 +10,8 @@ import { eventStatement } from "../../events/outbox";
 import { publishMessage } from "../../realtime/publish";
 import { createConversation, toggleStatus, updateLastSeen } from "../conversations/conversations";
 import { createMessage } from "../conversations/messages";
+import { csatAnswerStatement } from "../conversations/csat";
+import type { CheckedFile } from "../attachments/uploads";
 import { messageEventStatements } from "../conversations/events";
 import { type MessageWithSender, type People, senderOf, senderQueries } from "../conversations/loader";
 import { toggleTypingIn } from "../conversations/typing";
@@ -21,6 +23,7 @@ import { invalidField, notFound } from "../kernel/errors";
 import { performer } from "../kernel/scope";
 import { type ContactChain, type ConversationChain, contactScope } from "./chain";
 import type { PublicConversation } from "./rows";
+import { batch } from "../kernel/batch";
 
 const { conversations, messages } = schema;
 
@@ -37,7 +40,7 @@ const publicMessages = (conversationId: number | SQL) =>
 async function withSenders(db: Database, accountId: number, rows: MessageRow[]): Promise<MessageWithSender[]> {
   if (rows.length === 0) return [];
   const ids = sql`SELECT value FROM json_each(${JSON.stringify(rows.map((r) => r.id))})`;
-  const [agents, contacts, bots] = await db.batch([...senderQueries(db, accountId, ids)]);
+  const [agents, contacts, bots] = await batch(db, [...senderQueries(db, accountId, ids)]);
   const people: People = { agents: agents as AgentRow[], contacts, bots: bots as AgentBotRow[] };
   return rows.map((message) => ({ message, sender: senderOf(message, people) }));
 }
@@ -46,7 +49,7 @@ async function withSenders(db: Database, accountId: number, rows: MessageRow[]):
 async function toPublicConversations(db: Database, chain: ContactChain, rows: ConversationRow[]): Promise<PublicConversation[]> {
   if (rows.length === 0) return [];
   const latestIds = sql`SELECT (SELECT m.id FROM messages m WHERE m.conversation_id = c.value AND m.private = 0 AND m.message_type != ${MESSAGE_TYPE.activity} ORDER BY m.id DESC LIMIT 1) FROM json_each(${JSON.stringify(rows.map((r) => r.id))}) c`;
-  const [latest] = await db.batch([db.select().from(messages).where(sql`${messages.id} IN (${latestIds})`)]);
+  const [latest] = await batch(db, [db.select().from(messages).where(sql`${messages.id} IN (${latestIds})`)]);
   const shown = await withSenders(db, chain.inbox.accountId, latest);
   return rows.map((conversation) => ({
     conversation,
@@ -60,7 +63,7 @@ export async function listPublicConversations(db: Database, chain: ContactChain)
   const visible = chain.contactInbox.hmacVerified
     ? eq(conversations.contactId, chain.contact.id)
     : eq(conversations.contactInboxId, chain.contactInbox.id);
-  const [rows] = await db.batch([
+  const [rows] = await batch(db, [
     db
       .select()
       .from(conversations)
@@ -104,7 +107,7 @@ export async function togglePublicTyping(db: Database, env: Env, chain: Conversa
 
 /** The public messages, oldest first: the latest page, or the page before the message id `before`. */
 export async function listPublicMessages(db: Database, chain: ConversationChain, before?: number): Promise<MessageWithSender[]> {
-  const [rows] = await db.batch([
+  const [rows] = await batch(db, [
     db
       .select()
       .from(messages)
@@ -115,10 +118,11 @@ export async function listPublicMessages(db: Database, chain: ConversationChain,
   return withSenders(db, chain.inbox.accountId, rows.reverse());
 }
 
-/** An incoming message from the contact. */
-export async function createPublicMessage(db: Database, env: Env, chain: ConversationChain, input: { content: string; echoId?: string }) {
+/** An incoming message from the contact, with text, files (already checked) or both. */
+export async function createPublicMessage(db: Database, env: Env, chain: ConversationChain, input: { content?: string; echoId?: string; files?: CheckedFile[] }) {
   const result = await createMessage(contactScope(db, env, chain), chain.conversation.displayId, {
     content: input.content,
+    files: input.files,
     messageType: "incoming",
     echoId: input.echoId,
   });
@@ -143,7 +147,7 @@ export const DEFAULT_CSAT_EXPIRY_HOURS = 336;
  * a CSAT answer is refused once the survey is older than the inbox's csat_expiry_hours (14 days).
  */
 export async function submitMessageValues(db: Database, env: Env, chain: ConversationChain, messageId: number, values: SubmittedValue[]): Promise<MessageWithSender> {
-  const [rows] = await db.batch([
+  const [rows] = await batch(db, [
     db.select().from(messages).where(and(eq(messages.id, messageId), publicMessages(chain.conversation.id))),
   ]);
   const message = rows[0];
@@ -165,9 +169,15 @@ export async function submitMessageValues(db: Database, env: Env, chain: Convers
   const scope = contactScope(db, env, chain);
   const contentAttributes = { ...message.contentAttributes, submitted_values: values };
   const changed = [{ content_attributes: { previous_value: message.contentAttributes, current_value: contentAttributes } }];
-  const [updated] = await db.batch([
-    db.update(messages).set({ contentAttributes, updatedAt: now() }).where(eq(messages.id, message.id)).returning(),
+  const at = now();
+  const answer = values.find((v) => v.csat_survey_response?.rating !== undefined)?.csat_survey_response;
+  const [updated] = await batch(db, [
+    db.update(messages).set({ contentAttributes, updatedAt: at }).where(eq(messages.id, message.id)).returning(),
     ...messageEventStatements(scope, "message_updated", message.id, message.messageType, { changed_attributes: changed }),
+    // the answer goes to csat_survey_responses, which the CSAT reports read
+    ...(isCsat && answer?.rating !== undefined
+      ? [csatAnswerStatement(scope, chain.conversation, message, { rating: answer.rating, feedbackMessage: answer.feedback_message ?? null }, at)]
+      : []),
   ]);
   const [shown] = await withSenders(db, chain.inbox.accountId, updated);
   await publishMessage(env, chain.conversation, shown, "message.updated");
@@ -177,7 +187,7 @@ export async function submitMessageValues(db: Database, env: Env, chain: Convers
 /** webwidget_triggered: the widget was opened; webhooks get the ContactInbox with the widget's event_info. */
 export async function triggerWidgetEvent(db: Database, env: Env, chain: ContactChain, input: { name: string; eventInfo: Record<string, unknown> }) {
   const scope = contactScope(db, env, chain);
-  await db.batch([
+  await batch(db, [
     eventStatement(db, {
       accountId: chain.inbox.accountId,
       eventName: "webwidget_triggered",

@@ -6,6 +6,7 @@
 import { eq, sql } from "drizzle-orm";
 import { type Database, schema } from "../../db/client";
 import { WIDGET_CHANNEL } from "../inboxes/inboxes";
+import { batch } from "../kernel/batch";
 
 const { inboxes, webWidgetChannels } = schema;
 
@@ -35,7 +36,7 @@ export function originMatches(origin: string, domains: string[]): boolean {
 
 /** Whether a page at `origin` may call the inbox's public API; an unknown inbox answers its own 404 later. */
 export async function originAllowed(db: Database, identifier: string, origin: string): Promise<boolean> {
-  const [rows] = await db.batch([
+  const [rows] = await batch(db, [
     db
       .select({ allowedDomains: webWidgetChannels.allowedDomains })
       .from(webWidgetChannels)

@@ -18,6 +18,7 @@ import { accountAgentBotView } from "../../views/agent-bots";
 import { idempotent } from "../../http/idempotency";
 import { doc } from "../../http/openapi";
 import { Record, Unspecified } from "../../schemas/responses";
+import { deliveryLogApi } from "./delivery-log";
 
 const toBotInput = (body: z.infer<typeof AccountAgentBotUpdate>) => ({
   name: body.name,
@@ -50,4 +51,6 @@ export const agentBotsApi = new Hono<AppEnv>()
   .delete("/:id", doc({ summary: "Delete an agent bot", response: Unspecified }), requireAdministrator, validate("param", IdParam), async (c) => {
     await deleteAccountAgentBot(accountScope(c), c.req.valid("param").id);
     return c.json({});
-  });
+  })
+  // what the bot's outgoing_url was sent (administrators; the account's own bots, not system bots)
+  .route("/", deliveryLogApi("agent_bot"));

@@ -6,7 +6,11 @@ import { requireAdministrator } from "../../http/auth";
 import { validate } from "../../http/validate";
 import { AutomationRuleCreate, AutomationRuleUpdate } from "../../schemas/automation-rules";
 import { IdParam } from "../../schemas/common";
-import { automationRuleView } from "../../views/automation-rules";
+import { automationRuleView, ruleFileView } from "../../views/automation-rules";
+import { acceptFiles, filesNamed } from "../../http/body";
+import { MAX_FILES_BODY_BYTES, checkUploads } from "../../domain/attachments/uploads";
+import { attachRuleFile } from "../../domain/automation/rule-files";
+import { invalidField } from "../../domain/kernel/errors";
 import { idempotent } from "../../http/idempotency";
 import { doc } from "../../http/openapi";
 import { Unspecified } from "../../schemas/responses";
@@ -29,6 +33,13 @@ export const automationRulesApi = new Hono<AppEnv>()
     const rule = await createRule(accountScope(c), { ...toInput(body), name: body.name, eventName: body.event_name, conditions: body.conditions, actions: body.actions });
     // the specification: 200 with `payload`, an array of automation rule records
     return c.json({ payload: [automationRuleView(rule)] });
+  })
+  // Chatwoot's upload for send_attachment: one file as `attachment`; its blob_id goes in the action's params
+  .post("/attach_file", doc({ summary: "Upload a file for a send_attachment action", response: Unspecified }), idempotent(), acceptFiles({ maxBodyBytes: MAX_FILES_BODY_BYTES }), async (c) => {
+    const uploads = filesNamed(c, "attachment");
+    if (uploads.length !== 1) throw invalidField("attachment", "must be exactly one file (multipart, as attachment)", uploads.length === 0 ? "required" : "too_many_files");
+    const [file] = await checkUploads(c.env, uploads, "attachment");
+    return c.json(ruleFileView(await attachRuleFile(accountScope(c), file)));
   })
   .post("/:id/clone", doc({ summary: "Clone an automation rule", response: Unspecified }), idempotent(), validate("param", IdParam), async (c) => {
     const rule = await cloneRule(accountScope(c), c.req.valid("param").id);

@@ -8,6 +8,7 @@ import { mergeContacts } from "../../domain/contacts/merge";
 import { type ContactInput, createContact, deleteContact, destroyCustomAttributes, showContact, updateContact } from "../../domain/contacts/contacts";
 import { accountScope, type AppEnv } from "../../http/app-env";
 import { requireAdministrator } from "../../http/auth";
+import { linkNext, nextCursorMeta } from "../../http/paging";
 import { validate } from "../../http/validate";
 import { IdParam } from "../../schemas/common";
 import {
@@ -42,10 +43,11 @@ const toInput = (body: z.infer<typeof ContactUpdate>): ContactInput => ({
 /** Chatwoot includes contact inboxes unless `include_contact_inboxes` is exactly "false". */
 const withInboxes = (value: string | undefined) => value !== "false";
 
-const listQuery = (q: Pick<z.infer<typeof ContactSearchQuery>, "page" | "sort" | "include_contact_inboxes">) => ({
+const listQuery = (q: Pick<z.infer<typeof ContactSearchQuery>, "page" | "sort" | "include_contact_inboxes" | "cursor">) => ({
   page: Number(q.page ?? 1),
   sort: q.sort,
   withInboxes: withInboxes(q.include_contact_inboxes),
+  cursor: q.cursor,
 });
 
 /** `meta.current_page`: the `page` parameter as given, 1 without one (as Chatwoot). */
@@ -58,15 +60,17 @@ const currentPage = (page: string | undefined) => page ?? 1;
 export const contactsApi = new Hono<AppEnv>()
   .get("/", doc({ summary: "List contacts (15 a page)", response: pageOf(Contact) }), validate("query", ContactListQuery), async (c) => {
     const q = c.req.valid("query");
-    const { count, records, hasMore } = await listContacts(accountScope(c), { ...listQuery(q), labels: q.labels });
-    const meta = { count, current_page: currentPage(q.page), ...(hasMore !== null && { has_more: hasMore }) };
+    const { count, records, hasMore, labelled, nextCursor } = await listContacts(accountScope(c), { ...listQuery(q), labels: q.labels });
+    const meta = { count, current_page: currentPage(q.page), ...(labelled && { has_more: hasMore }), ...nextCursorMeta(nextCursor) };
+    linkNext(c, nextCursor);
     return c.json({ meta, payload: records.map(contactView) });
   })
   .get("/search", doc({ summary: "Search contacts by name, email, phone number or identifier", response: pageOf(Contact) }), validate("query", ContactSearchQuery), async (c) => {
     const q = c.req.valid("query");
-    const { records, hasMore } = await searchContacts(accountScope(c), q.q, listQuery(q));
+    const { records, hasMore, nextCursor } = await searchContacts(accountScope(c), q.q, listQuery(q));
+    linkNext(c, nextCursor);
     return c.json({
-      meta: { count: records.length, current_page: currentPage(q.page), has_more: hasMore },
+      meta: { count: records.length, current_page: currentPage(q.page), has_more: hasMore, ...nextCursorMeta(nextCursor) },
       payload: records.map(contactView),
     });
   })
@@ -76,9 +80,10 @@ export const contactsApi = new Hono<AppEnv>()
   )
   .post("/filter", doc({ summary: "Filter contacts", response: pageOf(Contact) }), validate("query", ContactListQuery), validate("json", ContactFilterBody), async (c) => {
     const q = c.req.valid("query");
-    const { records, hasMore } = await filterContacts(accountScope(c), c.req.valid("json").payload, listQuery(q));
+    const { records, hasMore, nextCursor } = await filterContacts(accountScope(c), c.req.valid("json").payload, listQuery(q));
+    linkNext(c, nextCursor);
     return c.json({
-      meta: { count: records.length, current_page: currentPage(q.page), has_more: hasMore },
+      meta: { count: records.length, current_page: currentPage(q.page), has_more: hasMore, ...nextCursorMeta(nextCursor) },
       payload: records.map(contactView),
     });
   })

@@ -16,9 +16,14 @@ import {
 } from "../../domain/conversations/conversations";
 import { CONVERSATION_STATUSES } from "../../domain/kernel/enums";
 import { type AppEnv, accountScope } from "../../http/app-env";
-import { allowBots } from "../../http/auth";
+import { allowBots, requireAdministrator } from "../../http/auth";
+import { linkNext, nextCursorMeta } from "../../http/paging";
+import { deleteConversation } from "../../domain/conversations/deletion";
+import { listConversationAttachments } from "../../domain/conversations/attachments";
+import { conversationAttachmentsView } from "../../views/conversation-attachments";
 import { validate } from "../../http/validate";
 import {
+  AttachmentListQuery,
   AssignmentBody,
   ConversationCreate,
   ConversationFilterBody,
@@ -51,8 +56,12 @@ function listInput(query: z.infer<typeof ConversationListQuery>): ListInput {
     labels: query.labels ?? query["labels[]"],
     q: query.q || undefined,
     page: query.page ?? 1,
+    cursor: query.cursor,
   };
 }
+
+/** A paged scan's answer says whether the scan goes on: its counts cover what it examined so far. */
+const scanMeta = (page: { scanned: boolean; hasMore: boolean }) => (page.scanned ? { has_more: page.hasMore } : {});
 
 const ms = (seconds: number | null | undefined) => (seconds === null || seconds === undefined ? seconds : Math.round(seconds * 1000));
 
@@ -60,17 +69,20 @@ const ms = (seconds: number | null | undefined) => (seconds === null || seconds 
 export const conversationsApi = new Hono<AppEnv>()
   .get("/", doc({ summary: "List conversations", response: Unspecified }), validate("query", ConversationListQuery), async (c) => {
     const page = await listConversations(accountScope(c), listInput(c.req.valid("query")));
-    return c.json({ data: { meta: countsView(page.counts), payload: page.records.map(conversationView) } });
+    linkNext(c, page.nextCursor);
+    return c.json({ data: { meta: { ...countsView(page.counts), ...scanMeta(page), ...nextCursorMeta(page.nextCursor) }, payload: page.records.map(conversationView) } });
   })
   .get("/meta", doc({ summary: "Count conversations by assignment", response: Unspecified }), validate("query", ConversationListQuery), async (c) => {
     const counts = await conversationCounts(accountScope(c), listInput(c.req.valid("query")));
-    return c.json({ meta: countsView(counts) });
+    return c.json({ meta: { ...countsView(counts.counts), ...scanMeta(counts) } });
   })
   .post("/filter", doc({ summary: "Filter conversations", response: Unspecified }), validate("query", FilterQuery), validate("json", ConversationFilterBody), async (c) => {
     const body = c.req.valid("json");
-    const page = await filterConversations(accountScope(c), body.payload, body.page ?? c.req.valid("query").page ?? 1);
-    const { assigned_count: _, ...meta } = countsView(page.counts);
-    return c.json({ meta, payload: page.records.map(conversationView) });
+    const query = c.req.valid("query");
+    const page = await filterConversations(accountScope(c), body.payload, { page: body.page ?? query.page ?? 1, cursor: query.cursor });
+    const { assigned_count: _, ...counts } = countsView(page.counts);
+    linkNext(c, page.nextCursor);
+    return c.json({ meta: { ...counts, has_more: page.hasMore, ...nextCursorMeta(page.nextCursor) }, payload: page.records.map(conversationView) });
   })
   .post("/", doc({ summary: "Create a conversation", response: Conversation }), allowBots(), idempotent(), validate("json", ConversationCreate), async (c) => {
     const body = c.req.valid("json");
@@ -90,6 +102,14 @@ export const conversationsApi = new Hono<AppEnv>()
   })
   .get("/:conversation_id", doc({ summary: "Show a conversation", response: Conversation }), validate("param", ConversationParam), async (c) => {
     return c.json(conversationView(await showConversation(accountScope(c), c.req.valid("param").conversation_id)));
+  })
+  .delete("/:conversation_id", doc({ summary: "Delete a conversation (administrators)", response: Unspecified }), requireAdministrator, validate("param", ConversationParam), async (c) => {
+    await deleteConversation(accountScope(c), c.req.valid("param").conversation_id);
+    return c.json({});
+  })
+  .get("/:conversation_id/attachments", doc({ summary: "List a conversation's attachments", response: Unspecified }), validate("param", ConversationParam), validate("query", AttachmentListQuery), async (c) => {
+    const list = await listConversationAttachments(accountScope(c), c.req.valid("param").conversation_id, c.req.valid("query").page ?? 1);
+    return c.json(conversationAttachmentsView(list));
   })
   .on(["PATCH", "PUT"], "/:conversation_id", doc({ summary: "Update a conversation's priority or SLA", response: Unspecified }), allowBots(), validate("param", ConversationParam), validate("json", ConversationUpdate), async (c) => {
     const body = c.req.valid("json");

@@ -13,6 +13,7 @@ import { inboxView } from "../../views/inboxes";
 import { idempotent } from "../../http/idempotency";
 import { doc } from "../../http/openapi";
 import { Record, Unspecified } from "../../schemas/responses";
+import { deliveryLogApi } from "./delivery-log";
 
 type InboxBody = z.infer<typeof InboxUpdate>;
 type ChannelBody = NonNullable<InboxBody["channel"]>;
@@ -87,4 +88,6 @@ export const inboxesApi = new Hono<AppEnv>()
   .delete("/:id", doc({ summary: "Delete an inbox", response: Unspecified }), requireAdministrator, validate("param", IdParam), async (c) => {
     await deleteInbox(accountScope(c), c.req.valid("param").id);
     return c.json({ message: "The inbox has been deleted." });
-  });
+  })
+  // what the API channel's webhook_url was sent (administrators)
+  .route("/", deliveryLogApi("api_inbox"));

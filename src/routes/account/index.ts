@@ -8,6 +8,7 @@ import { automationRulesApi } from "./automation-rules";
 import { cannedResponsesApi } from "./canned-responses";
 import { contactMergeApi, contactsApi } from "./contacts";
 import { conversationsApi } from "./conversations";
+import { csatSurveyResponsesApi } from "./csat-survey-responses";
 import { customAttributeDefinitionsApi } from "./custom-attribute-definitions";
 import { customFiltersApi } from "./custom-filters";
 import { dashboardAppsApi } from "./dashboard-apps";
@@ -48,7 +49,8 @@ const accountScoped = new Hono<AppEnv>()
   .route("/conversations", conversationsApi)
   .route("/portals", portalsApi)
   .route("/contacts", contactsApi)
-  .route("/actions/contact_merge", contactMergeApi);
+  .route("/actions/contact_merge", contactMergeApi)
+  .route("/csat_survey_responses", csatSurveyResponsesApi);
 
 export const applicationApi = new Hono<AppEnv>()
   .route("/profile", profileApi)

@@ -2,6 +2,9 @@ import { Hono } from "hono";
 import { createMessage, deleteMessage, listMessages, type MessageResult, updateMessageStatus } from "../../domain/conversations/messages";
 import { type AppEnv, accountScope } from "../../http/app-env";
 import { allowBots } from "../../http/auth";
+import { linkNext, nextCursorMeta } from "../../http/paging";
+import { acceptFiles, filesNamed } from "../../http/body";
+import { MAX_FILES_BODY_BYTES, checkUploads } from "../../domain/attachments/uploads";
 import { validate } from "../../http/validate";
 import { ConversationParam } from "../../schemas/conversations";
 import { MessageCreate, MessageListQuery, MessageParam, MessageUpdate } from "../../schemas/messages";
@@ -15,12 +18,16 @@ import { z } from "zod";
 export const messagesApi = new Hono<AppEnv>()
   .get("/", doc({ summary: "List a conversation's messages (20 at a time, before or after an id)", response: z.looseObject({ payload: z.array(Message) }) }), validate("param", ConversationParam), validate("query", MessageListQuery), async (c) => {
     const list = await listMessages(accountScope(c), c.req.valid("param").conversation_id, c.req.valid("query"));
-    return c.json(messageListView(list));
+    const view = messageListView(list);
+    linkNext(c, list.nextCursor);
+    return c.json({ ...view, meta: { ...view.meta, ...nextCursorMeta(list.nextCursor) } });
   })
-  .post("/", doc({ summary: "Create a message", response: Message }), allowBots(), idempotent(), validate("param", ConversationParam), validate("json", MessageCreate), async (c) => {
+  .post("/", doc({ summary: "Create a message", response: Message }), allowBots(), idempotent(), acceptFiles({ maxBodyBytes: MAX_FILES_BODY_BYTES }), validate("param", ConversationParam), validate("json", MessageCreate), async (c) => {
     const body = c.req.valid("json");
+    const files = await checkUploads(c.env, filesNamed(c, "attachments"));
     const result: MessageResult = await createMessage(accountScope(c), c.req.valid("param").conversation_id, {
       content: body.content,
+      files,
       messageType: body.message_type,
       private: body.private,
       contentType: body.content_type,

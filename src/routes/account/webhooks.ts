@@ -5,13 +5,12 @@ import { type AppEnv, accountScope } from "../../http/app-env";
 import { requireAdministrator } from "../../http/auth";
 import { validate } from "../../http/validate";
 import { IdParam } from "../../schemas/common";
-import { DeliveryListQuery, DeliveryParams, WebhookCreate, WebhookUpdate } from "../../schemas/webhooks";
-import { deliveryDetailView, deliveryPageView } from "../../views/webhook-deliveries";
+import { WebhookCreate, WebhookUpdate } from "../../schemas/webhooks";
 import { webhookView } from "../../views/webhooks";
-import { type LogTarget, listDeliveries, redeliver, showDelivery } from "../../webhooks/log";
 import { idempotent } from "../../http/idempotency";
 import { doc } from "../../http/openapi";
 import { Unspecified } from "../../schemas/responses";
+import { deliveryLogApi } from "./delivery-log";
 
 const toInput = (body: z.infer<typeof WebhookUpdate>) => ({
   url: body.url,
@@ -20,27 +19,6 @@ const toInput = (body: z.infer<typeof WebhookUpdate>) => ({
   inboxId: body.inbox_id,
   enabled: body.enabled,
 });
-
-/**
- * The delivery log of one kind of target, mounted beside the target's routes (`/webhooks`, and ready
- * for `/inboxes` and `/agent_bots`): administrators only. The check is on each route, not `use("*")`,
- * which would reach every route of the group it is mounted in.
- */
-export function deliveryLogApi(type: LogTarget["type"]) {
-  return new Hono<AppEnv>()
-    .get("/:id/deliveries", doc({ summary: "List a webhook's deliveries (the delivery log)", response: Unspecified }), requireAdministrator, validate("param", IdParam), validate("query", DeliveryListQuery), async (c) => {
-      const page = await listDeliveries(accountScope(c), { type, id: c.req.valid("param").id }, c.req.valid("query"));
-      return c.json(deliveryPageView(page));
-    })
-    .get("/:id/deliveries/:delivery_id", doc({ summary: "Show a delivery and its attempts", response: Unspecified }), requireAdministrator, validate("param", DeliveryParams), async (c) => {
-      const { id, delivery_id } = c.req.valid("param");
-      return c.json(deliveryDetailView(await showDelivery(accountScope(c), { type, id }, delivery_id)));
-    })
-    .post("/:id/deliveries/:delivery_id/redeliver", doc({ summary: "Deliver a logged event again", response: Unspecified }), requireAdministrator, idempotent(), validate("param", DeliveryParams), async (c) => {
-      const { id, delivery_id } = c.req.valid("param");
-      return c.json(deliveryDetailView(await redeliver(accountScope(c), { type, id }, delivery_id)), 202);
-    });
-}
 
 /** /webhooks: administrators only (Chatwoot's policy). */
 export const webhooksApi = new Hono<AppEnv>()

@@ -29,7 +29,7 @@ export const platformAgentBots = new Hono<AppEnv>()
     const scope = platformScope(c);
     // A bot may belong to an account only when this app created that account (Chatwoot does not check).
     const accountId = body.account_id ? (await ownedAccount(scope, body.account_id)).id : null;
-    const record = await createAgentBot(scope.db, accountId, { ...toBotInput(body), name: body.name }, scope);
+    const record = await createAgentBot(scope, accountId, { ...toBotInput(body), name: body.name }, scope);
     return c.json(view(record));
   })
   .get("/:id", doc({ summary: "Show an agent bot", response: Record }), validate("param", IdParam), async (c) => c.json(view(await ownedAgentBot(platformScope(c), c.req.valid("param").id))))
@@ -39,7 +39,7 @@ export const platformAgentBots = new Hono<AppEnv>()
     const body = c.req.valid("json");
     if (body.account_id) await ownedAccount(scope, body.account_id);
     const input = { ...toBotInput(body), ...(body.account_id !== undefined && { accountId: body.account_id }) };
-    return c.json(view(await updateAgentBot(scope.db, bot, input)));
+    return c.json(view(await updateAgentBot(scope, bot, input)));
   })
   .delete("/:id", doc({ summary: "Delete an agent bot", response: Unspecified }), validate("param", IdParam), async (c) => {
     const scope = platformScope(c);
@@ -50,5 +50,5 @@ export const platformAgentBots = new Hono<AppEnv>()
   .delete("/:id/avatar", doc({ summary: "Remove an agent bot's avatar", response: Unspecified }), validate("param", IdParam), async (c) => {
     const scope = platformScope(c);
     const { bot } = await ownedAgentBot(scope, c.req.valid("param").id);
-    return c.json(view(await updateAgentBot(scope.db, bot, { avatarUrl: null })));
+    return c.json(view(await updateAgentBot(scope, bot, { avatarUrl: null })));
   });

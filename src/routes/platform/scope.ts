@@ -5,5 +5,5 @@ import type { PlatformScope } from "../../domain/platform/ownership";
 export function platformScope(c: AppContext): PlatformScope {
   const actor = c.var.actor;
   if (actor.type !== "platform_app") throw new Error("platform routes run behind platformAuth");
-  return { db: c.var.db, platformAppId: actor.platformAppId };
+  return { db: c.var.db, platformAppId: actor.platformAppId, env: c.env };
 }

@@ -6,6 +6,8 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../../http/app-env";
 import { validate } from "../../http/validate";
+import { acceptFiles, filesNamed } from "../../http/body";
+import { MAX_FILES_BODY_BYTES, checkUploads } from "../../domain/attachments/uploads";
 import { invalidField } from "../../domain/kernel/errors";
 import { findContactChain, findConversationChain, findPublicInbox } from "../../domain/widget/chain";
 import { createPublicContact, showPublicContact, updatePublicContact, type PublicContactInput } from "../../domain/widget/contacts";
@@ -141,10 +143,11 @@ export const publicInboxesApi = new Hono<AppEnv>()
     const shown = await listPublicMessages(c.var.db, chain, c.req.valid("query").before);
     return c.json(shown.map((m) => publicMessageView(m, chain.conversation.displayId)));
   })
-  .post(`${CONVERSATION}/messages`, doc({ summary: "Send a message as the visitor", response: Record }), idempotent(), validate("param", ConversationPath), validate("json", PublicMessageCreate), async (c) => {
+  .post(`${CONVERSATION}/messages`, doc({ summary: "Send a message as the visitor", response: Record }), idempotent(), acceptFiles({ maxBodyBytes: MAX_FILES_BODY_BYTES }), validate("param", ConversationPath), validate("json", PublicMessageCreate), async (c) => {
+    const files = await checkUploads(c.env, filesNamed(c, "attachments"));
     const chain = await conversationChain(c.var.db, c.req.valid("param"));
     const { content, echo_id } = c.req.valid("json");
-    const message = await createPublicMessage(c.var.db, c.env, chain, { content, echoId: echo_id });
+    const message = await createPublicMessage(c.var.db, c.env, chain, { content, echoId: echo_id, files });
     return c.json(publicMessageView(message, chain.conversation.displayId));
   })
   .patch(`${CONVERSATION}/messages/:message_id`, doc({ summary: "Answer a form or card message (submitted values)", response: Record }), validate("param", MessagePath), validate("json", PublicMessageUpdate), async (c) => {

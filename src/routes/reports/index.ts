@@ -1,25 +1,98 @@
+/**
+ * /api/v2/accounts/{id}: Chatwoot's reports, administrators only. Every figure comes from the report
+ * rollups (src/domain/reports) or the conversation counters; none counts the account's rows.
+ */
 import { Hono } from "hono";
-import { accountSummary } from "../../domain/reports/summary";
-import { type AppEnv, accountScope } from "../../http/app-env";
+import type { z } from "zod";
+import { accountLiveReport, agentLiveReport } from "../../domain/conversations/live-report";
+import { groupReport, type GroupDimension } from "../../domain/reports/groups";
+import type { Window } from "../../domain/reports/rollups";
+import { conversationTraffic, reportSeries } from "../../domain/reports/series";
+import { summaryReport } from "../../domain/reports/summary";
+import type { ReportTarget } from "../../domain/reports/targets";
+import { type AppContext, type AppEnv, accountScope } from "../../http/app-env";
 import { accountAuth, requireAdministrator } from "../../http/auth";
 import { validate } from "../../http/validate";
-import { SummaryQuery } from "../../schemas/reports";
-import { summaryView } from "../../views/reports";
+import { LiveConversationsQuery, SeriesQuery, SummaryQuery, WindowQuery } from "../../schemas/reports";
+import { groupCsv, summaryCsv, trafficCsv } from "../../views/report-csv";
+import { agentLiveView, groupView, summaryView } from "../../views/reports";
 import { rateLimited } from "../../http/rate-limit";
 import { doc } from "../../http/openapi";
 import { AnyObject } from "../../schemas/responses";
 
 const WEEK_MS = 7 * 86_400_000;
 
-const reportsApi = new Hono<AppEnv>().get("/summary", doc({ summary: "Account summary report (administrators)", response: AnyObject }), validate("query", SummaryQuery), async (c) => {
-  const query = c.req.valid("query");
-  const until = query.until !== undefined ? query.until * 1000 : Date.now();
-  const since = query.since !== undefined ? query.since * 1000 : until - WEEK_MS;
-  return c.json(summaryView(await accountSummary(accountScope(c), since, until)));
-});
+/** The asked window in epoch ms; by default the week up to now. */
+function windowOf(query: { since?: number; until?: number }): Window {
+  const toMs = query.until !== undefined ? query.until * 1000 : Date.now();
+  const fromMs = query.since !== undefined ? query.since * 1000 : toMs - WEEK_MS;
+  return { fromMs, toMs };
+}
+
+const targetOf = (query: { type?: ReportTarget["type"]; id?: number }): ReportTarget =>
+  !query.type || query.type === "account" ? { type: "account", id: 0 } : { type: query.type, id: query.id! };
+
+function csvResponse(c: AppContext, name: string, body: string) {
+  return c.body(body, 200, { "content-type": "text/csv; charset=utf-8", "content-disposition": `attachment; filename="${name}.csv"` });
+}
+
+const GROUP_DOWNLOADS: Record<string, GroupDimension> = { agents: "agent", inboxes: "inbox", labels: "label", teams: "team" };
+
+const reportsApi = new Hono<AppEnv>()
+  .get("/", doc({ summary: "A metric's series over time (administrators)", response: AnyObject.array() }), validate("query", SeriesQuery), async (c) => {
+    const q = c.req.valid("query");
+    const points = await reportSeries(accountScope(c), {
+      metric: q.metric!,
+      target: targetOf(q),
+      window: windowOf(q),
+      groupBy: q.group_by ?? "day",
+      offsetHours: q.timezone_offset ?? 0,
+    });
+    return c.json(points);
+  })
+  .get("/summary", doc({ summary: "Summary report of the account, an agent, inbox, label or team (administrators)", response: AnyObject }), validate("query", SummaryQuery), async (c) => {
+    const q = c.req.valid("query");
+    return c.json(summaryView(await summaryReport(accountScope(c), targetOf(q), windowOf(q))));
+  })
+  .get("/conversations", doc({ summary: "Live conversation counts, of the account or per agent (administrators)", response: AnyObject }), validate("query", LiveConversationsQuery), async (c) => {
+    const q = c.req.valid("query");
+    if (q.type === "account") return c.json(await accountLiveReport(accountScope(c)));
+    return c.json((await agentLiveReport(accountScope(c), { userId: q.user_id, page: q.page ?? 1 })).map(agentLiveView));
+  })
+  .get("/conversations_summary", doc({ summary: "Conversations summary as CSV (administrators)", description: "Answers `text/csv`." }), validate("query", WindowQuery), async (c) => {
+    const q = c.req.valid("query");
+    const window = windowOf(q);
+    const { current } = await summaryReport(accountScope(c), { type: "account", id: 0 }, window);
+    return csvResponse(c, "conversations_summary", summaryCsv(current, { sinceMs: window.fromMs, untilMs: window.toMs }));
+  })
+  .get("/conversation_traffic", doc({ summary: "Conversation traffic by weekday and hour as CSV (administrators)", description: "Answers `text/csv`." }), validate("query", WindowQuery), async (c) => {
+    const q = c.req.valid("query");
+    const offset = q.timezone_offset ?? 0;
+    return csvResponse(c, "conversation_traffic", trafficCsv(await conversationTraffic(accountScope(c), windowOf(q), offset), offset));
+  });
+
+for (const [download, dimension] of Object.entries(GROUP_DOWNLOADS)) {
+  reportsApi.get(`/${download}`, doc({ summary: `${dimension[0].toUpperCase()}${dimension.slice(1)} report as CSV (administrators)`, description: "Answers `text/csv`." }), validate("query", WindowQuery), async (c) => {
+    const window = windowOf(c.req.valid("query"));
+    const rows = await groupReport(accountScope(c), dimension, window);
+    return csvResponse(c, `${download}_report`, groupCsv(dimension, rows, { sinceMs: window.fromMs, untilMs: window.toMs }));
+  });
+}
+
+/** summary_reports/{agent,team,inbox,label}: each member of the dimension with the window's figures. */
+const summaryReportsApi = new Hono<AppEnv>();
+for (const dimension of ["agent", "team", "inbox", "label"] as const) {
+  summaryReportsApi.get(`/${dimension}`, doc({ summary: `Summary of each ${dimension} (administrators)`, response: AnyObject.array() }), validate("query", WindowQuery), async (c) => {
+    const rows = await groupReport(accountScope(c), dimension, windowOf(c.req.valid("query") as z.infer<typeof WindowQuery>));
+    return c.json(rows.map(groupView));
+  });
+}
 
 /** /api/v2: Chatwoot's reports, administrators only. */
 export const reportsV2Api = new Hono<AppEnv>().route(
-  "/accounts/:account_id/reports",
-  new Hono<AppEnv>().use("*", accountAuth, rateLimited("account_api"), requireAdministrator).route("/", reportsApi),
+  "/accounts/:account_id",
+  new Hono<AppEnv>()
+    .use("*", accountAuth, rateLimited("account_api"), requireAdministrator)
+    .route("/reports", reportsApi)
+    .route("/summary_reports", summaryReportsApi),
 );

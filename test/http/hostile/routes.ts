@@ -4,18 +4,9 @@
  * split across test files (each test file has its own database).
  */
 import { createWorld, createUser } from "../../support/world";
-import { get, post } from "../../support/http";
+import { post } from "../../support/http";
 import type { Route } from "./driver";
-
-/** The first delivery of a webhook's log (the webhook takes contact_created, and a contact exists), once made. */
-async function firstDelivery(path: string, key: string): Promise<{ id: number }> {
-  for (let i = 0; i < 200; i++) {
-    const res = await get(path, key);
-    if (res.status === 200 && res.body.payload.length > 0) return res.body.payload.at(-1);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error(`no delivery appeared in ${path}`);
-}
+import { firstDelivery } from "../../support/deliveries";
 
 async function made(path: string, key: string | null, body: unknown): Promise<any> {
   const res = await post(path, key, body);
@@ -26,13 +17,23 @@ async function made(path: string, key: string | null, body: unknown): Promise<an
 export async function buildWorld() {
   const world = await createWorld("Hostile");
   const { base, admin, agent, platformKey } = world;
-  const inbox = await made(`${base}/inboxes`, admin.key, { name: "Support", channel: { type: "api" } });
+  // its callback goes to the test network (which accepts everything) and fills the inbox's delivery log
+  const inbox = await made(`${base}/inboxes`, admin.key, { name: "Support", channel: { type: "api", webhook_url: "https://hooks.example.com/inbox" } });
   // before the contact, whose contact_created leaves a delivery in its log
   const webhook = (await made(`${base}/webhooks`, admin.key, { url: "https://hooks.example.com/in" })).payload.webhook;
   const contact = (await made(`${base}/contacts`, admin.key, { name: "Customer", email: "customer@example.com", inbox_id: inbox.id })).payload.contact;
   const other = (await made(`${base}/contacts`, admin.key, { name: "Other", email: "other@example.com" })).payload.contact;
   const conversation = await made(`${base}/conversations`, admin.key, { inbox_id: inbox.id, contact_id: contact.id });
+  // the bot serves the inbox just long enough to be sent the message (left connected, it would make the
+  // visitor's conversation below pending)
+  const bot = await made(`${base}/agent_bots`, admin.key, { name: "Helper", outgoing_url: "https://hooks.example.com/bot" });
+  await made(`${base}/inboxes/${inbox.id}/set_agent_bot`, admin.key, { agent_bot: bot.id });
   const message = await made(`${base}/conversations/${conversation.id}/messages`, admin.key, { content: "hello" });
+  const botDelivery = await firstDelivery(`${base}/agent_bots/${bot.id}/deliveries`, admin.key);
+  await made(`${base}/inboxes/${inbox.id}/set_agent_bot`, admin.key, { agent_bot: null });
+  const inboxDelivery = await firstDelivery(`${base}/inboxes/${inbox.id}/deliveries`, admin.key);
+  // deleted by the table's DELETE /conversations/:id, apart from the conversation the other routes use
+  const deletable = await made(`${base}/conversations`, admin.key, { inbox_id: inbox.id, contact_id: contact.id });
   const team = await made(`${base}/teams`, admin.key, { name: "Tier 1" });
   const label = await made(`${base}/labels`, admin.key, { title: "vip" });
   const canned = await made(`${base}/canned_responses`, admin.key, { short_code: "hi", content: "Hello!" });
@@ -53,7 +54,6 @@ export async function buildWorld() {
   ).payload[0];
   const webhookDelivery = await firstDelivery(`${base}/webhooks/${webhook.id}/deliveries`, admin.key);
   const dashboardApp = await made(`${base}/dashboard_apps`, admin.key, { title: "CRM", content: [{ type: "frame", url: "https://crm.example.com" }] });
-  const bot = await made(`${base}/agent_bots`, admin.key, { name: "Helper" });
   const portal = await made(`${base}/portals`, admin.key, { name: "Docs", slug: "docs", config: { allowed_locales: ["en"], default_locale: "en" } });
   const category = (await made(`${base}/portals/docs/categories`, admin.key, { name: "Start", slug: "start" })).payload;
   const article = (await made(`${base}/portals/docs/articles`, admin.key, { title: "Reset password", content: "Steps", status: "published", category_id: category.id })).payload;
@@ -73,6 +73,7 @@ export async function buildWorld() {
     contact,
     other,
     conversation,
+    deletable,
     message,
     team,
     label,
@@ -82,6 +83,8 @@ export async function buildWorld() {
     webhook,
     automationRule,
     webhookDelivery,
+    inboxDelivery,
+    botDelivery,
     dashboardApp,
     bot,
     portal,
@@ -98,7 +101,7 @@ export async function buildWorld() {
 
 export type World = Awaited<ReturnType<typeof buildWorld>>;
 
-export type Group = "account" | "contacts" | "conversations" | "help-center" | "platform" | "widget";
+export type Group = "account" | "contacts" | "conversations" | "help-center" | "platform" | "widget" | "reports";
 
 export function routeTable(w: World): Record<Group, Route[]> {
   const acc = "/api/v1/accounts/:account_id";
@@ -217,6 +220,9 @@ export function routeTable(w: World): Record<Group, Route[]> {
       r("GET", "/agent_bots/:id", { id: w.bot.id }),
       r("PATCH", "/agent_bots/:id", { id: w.bot.id }, { body: botShape }),
       r("PUT", "/agent_bots/:id", { id: w.bot.id }, { body: botShape }),
+      r("GET", "/agent_bots/:id/deliveries", { id: w.bot.id }, { query: { page: "n", status: "e", event: "s" } }),
+      r("GET", "/agent_bots/:id/deliveries/:delivery_id", { id: w.bot.id, delivery_id: w.botDelivery.id }),
+      r("POST", "/agent_bots/:id/deliveries/:delivery_id/redeliver", { id: w.bot.id, delivery_id: w.botDelivery.id }),
       r("DELETE", "/agent_bots/:id", { id: w.bot.id }),
       r("GET", "/inboxes", {}),
       r("POST", "/inboxes", {}, { body: inboxShape, valid: { name: "Other", channel: { type: "api" } } }),
@@ -226,6 +232,9 @@ export function routeTable(w: World): Record<Group, Route[]> {
       r("GET", "/inboxes/:id", { id: w.inbox.id }),
       r("PATCH", "/inboxes/:id", { id: w.inbox.id }, { body: inboxShape }),
       r("PUT", "/inboxes/:id", { id: w.inbox.id }, { body: inboxShape }),
+      r("GET", "/inboxes/:id/deliveries", { id: w.inbox.id }, { query: { page: "n", status: "e", event: "s" } }),
+      r("GET", "/inboxes/:id/deliveries/:delivery_id", { id: w.inbox.id, delivery_id: w.inboxDelivery.id }),
+      r("POST", "/inboxes/:id/deliveries/:delivery_id/redeliver", { id: w.inbox.id, delivery_id: w.inboxDelivery.id }),
       r("DELETE", "/inboxes/:id", { id: w.inbox.id }),
       r("GET", "/inbox_members/:inbox_id", { inbox_id: w.inbox.id }),
       r("POST", "/inbox_members", {}, { body: inboxMembers, valid: { inbox_id: w.inbox.id, user_ids: [w.agent.id] } }),
@@ -276,6 +285,7 @@ export function routeTable(w: World): Record<Group, Route[]> {
       r("PUT", "/automation_rules/:id", { id: w.automationRule.id }, { body: ruleShape, valid: ruleValid }),
       r("POST", "/automation_rules/:id/clone", { id: w.automationRule.id }),
       r("DELETE", "/automation_rules/:id", { id: w.automationRule.id }),
+      r("POST", "/automation_rules/attach_file", {}),
       r("POST", "/webhooks/:id/reset_secret", { id: w.webhook.id }),
       r("GET", "/webhooks/:id/deliveries", { id: w.webhook.id }, { query: { page: "n", status: "e", event: "s" } }),
       r("GET", "/webhooks/:id/deliveries/:delivery_id", { id: w.webhook.id, delivery_id: w.webhookDelivery.id }),
@@ -309,6 +319,22 @@ export function routeTable(w: World): Record<Group, Route[]> {
         query: { since: "f", until: "f", type: "e" },
       },
     ],
+    reports: [
+      ...(
+        [
+          ["/reports", { metric: "e", type: "e", id: "id", since: "f", until: "f", group_by: "e", timezone_offset: "s", business_hours: "b" }],
+          ["/reports/summary", { type: "e", id: "id", since: "f", until: "f", timezone_offset: "s", business_hours: "b" }],
+          ["/reports/conversations", { type: "e", user_id: "id", page: "n" }],
+          ...["agent", "team", "inbox", "label"].map((d) => [`/summary_reports/${d}`, { since: "f", until: "f", business_hours: "b" }] as const),
+          ...["agents", "inboxes", "labels", "teams", "conversations_summary", "conversation_traffic"].map(
+            (csv) => [`/reports/${csv}`, { since: "f", until: "f", timezone_offset: "s", business_hours: "b" }] as const,
+          ),
+        ] as const
+      ).map(([path, query]) => ({ method: "GET" as const, path: `/api/v2/accounts/:account_id${path}`, params: p, key: a, query })),
+      ...["", "/metrics", "/download"].map((path) =>
+        r("GET", `/csat_survey_responses${path}`, {}, { query: { since: "f", until: "f", "user_ids[]": "a", inbox_id: "id", team_id: "id", rating: "a", page: "n", sort: "e" } }),
+      ),
+    ],
     contacts: [
       r("GET", "/contacts", {}, { query: { page: "n", sort: "e", labels: "a" } }),
       r("GET", "/contacts/search", {}, { query: { q: "s", page: "n", sort: "e" } }),
@@ -328,9 +354,9 @@ export function routeTable(w: World): Record<Group, Route[]> {
       r("POST", "/actions/contact_merge", {}, { body: { base_contact_id: "id", mergee_contact_id: "id" }, valid: { base_contact_id: w.contact.id, mergee_contact_id: w.other.id } }),
     ],
     conversations: [
-      r("GET", "/conversations", {}, { query: { status: "e", inbox_id: "id", team_id: "id", page: "n", labels: "a" } }),
-      r("GET", "/conversations/meta", {}, { query: { status: "e", inbox_id: "id", team_id: "id" } }),
-      r("POST", "/conversations/filter", {}, { body: { payload: "a", page: "n" }, query: { page: "n" }, valid: { payload: [{ attribute_key: "status", filter_operator: "equal_to", values: ["open"] }] } }),
+      r("GET", "/conversations", {}, { query: { status: "e", inbox_id: "id", team_id: "id", page: "n", labels: "a", q: "s", cursor: "s" } }),
+      r("GET", "/conversations/meta", {}, { query: { status: "e", inbox_id: "id", team_id: "id", q: "s" } }),
+      r("POST", "/conversations/filter", {}, { body: { payload: "a", page: "n" }, query: { page: "n", cursor: "s" }, valid: { payload: [{ attribute_key: "status", filter_operator: "equal_to", values: ["open"] }] } }),
       r("POST", "/conversations", {}, { body: conversationShape, valid: { inbox_id: w.inbox.id, contact_id: w.contact.id } }),
       r("GET", "/conversations/:conversation_id", cid),
       r("PATCH", "/conversations/:conversation_id", cid, { body: { priority: "e", sla_policy_id: "id" } }),
@@ -345,11 +371,13 @@ export function routeTable(w: World): Record<Group, Route[]> {
       r("POST", "/conversations/:conversation_id/unmute", cid),
       r("POST", "/conversations/:conversation_id/unread", cid),
       r("POST", "/conversations/:conversation_id/update_last_seen", cid),
-      r("GET", "/conversations/:conversation_id/messages", cid, { query: { before: "id", after: "id" } }),
+      r("GET", "/conversations/:conversation_id/messages", cid, { query: { before: "id", after: "id", cursor: "s" } }),
       r("POST", "/conversations/:conversation_id/messages", cid, { body: messageShape, valid: { content: "hi" } }),
       r("PATCH", "/conversations/:conversation_id/messages/:message_id", { ...cid, message_id: w.message.id }, { body: { status: "e", external_error: "s" } }),
       r("PUT", "/conversations/:conversation_id/messages/:message_id", { ...cid, message_id: w.message.id }, { body: { status: "e", external_error: "s" } }),
       r("DELETE", "/conversations/:conversation_id/messages/:message_id", { ...cid, message_id: w.message.id }),
+      r("GET", "/conversations/:conversation_id/attachments", cid, { query: { page: "n" } }),
+      r("DELETE", "/conversations/:conversation_id", { conversation_id: w.deletable.id }),
     ],
     "help-center": [
       r("GET", "/portals", {}),
@@ -420,6 +448,14 @@ function widgetRoutes(w: World): Route[] {
       valid: { submitted_values: [{ value: "x" }] },
     }),
     pr("POST", `${conversation}/toggle_status`),
+    // a signed file URL: no key, and never a 5xx whatever the path and the signature
+    {
+      method: "GET",
+      path: "/files/:collection/:account_id/:file_id/:file_name",
+      params: { collection: "attachments", account_id: w.accountId, file_id: 1, file_name: "x.pdf" },
+      key: null,
+      query: { expires: "n", signature: "s" },
+    },
     { method: "GET", path: "/api/v1/live", params: {}, key: null, query: { ticket: "s" } },
   ];
 }

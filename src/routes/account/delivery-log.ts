@@ -1,0 +1,29 @@
+import { Hono } from "hono";
+import { type AppEnv, accountScope } from "../../http/app-env";
+import { requireAdministrator } from "../../http/auth";
+import { validate } from "../../http/validate";
+import { IdParam } from "../../schemas/common";
+import { DeliveryListQuery, DeliveryParams } from "../../schemas/webhooks";
+import { deliveryDetailView, deliveryPageView } from "../../views/webhook-deliveries";
+import { type LogTarget, listDeliveries, redeliver, showDelivery } from "../../webhooks/log";
+
+/**
+ * The delivery log of one kind of target, mounted beside the target's routes (`/webhooks`, `/inboxes`
+ * for API-inbox callbacks, `/agent_bots` for bots' outgoing URLs): administrators only. The check is on
+ * each route, not `use("*")`, which would reach every route of the group it is mounted in.
+ */
+export function deliveryLogApi(type: LogTarget["type"]) {
+  return new Hono<AppEnv>()
+    .get("/:id/deliveries", requireAdministrator, validate("param", IdParam), validate("query", DeliveryListQuery), async (c) => {
+      const page = await listDeliveries(accountScope(c), { type, id: c.req.valid("param").id }, c.req.valid("query"));
+      return c.json(deliveryPageView(page));
+    })
+    .get("/:id/deliveries/:delivery_id", requireAdministrator, validate("param", DeliveryParams), async (c) => {
+      const { id, delivery_id } = c.req.valid("param");
+      return c.json(deliveryDetailView(await showDelivery(accountScope(c), { type, id }, delivery_id)));
+    })
+    .post("/:id/deliveries/:delivery_id/redeliver", requireAdministrator, validate("param", DeliveryParams), async (c) => {
+      const { id, delivery_id } = c.req.valid("param");
+      return c.json(deliveryDetailView(await redeliver(accountScope(c), { type, id }, delivery_id)), 202);
+    });
+}

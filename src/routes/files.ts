@@ -1,0 +1,44 @@
+/**
+ * /files/{attachments|rule_files}/{account_id}/{id}/{name}?expires=&signature=: a stored file, served by
+ * the Worker without a key (an `<img>` tag cannot send one) to whoever holds a valid signed URL.
+ */
+import { Hono } from "hono";
+import { z } from "zod";
+import { openSignedFile } from "../domain/attachments/attachments";
+import { servedInline } from "../domain/attachments/kinds";
+import type { AppEnv } from "../http/app-env";
+import { validate } from "../http/validate";
+import { Id } from "../schemas/common";
+
+const FileParam = z.object({ collection: z.enum(["attachments", "rule_files"]), account_id: Id, file_id: Id });
+const SignedQuery = z.object({ expires: z.coerce.number().int().nonnegative(), signature: z.string().min(1).max(100) });
+
+/** RFC 6266: an ASCII fallback name, and the real one percent-encoded (RFC 5987). */
+function contentDisposition(kind: "inline" | "attachment", fileName: string): string {
+  const fallback = fileName.replace(/[^\x20-\x7e]/g, "_").replace(/["\\]/g, "_");
+  return `${kind}; filename="${fallback}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
+}
+
+export const filesApi = new Hono<AppEnv>().get(
+  "/:collection/:account_id/:file_id/:file_name?",
+  validate("param", FileParam.extend({ file_name: z.string().optional() })),
+  validate("query", SignedQuery),
+  async (c) => {
+    const { collection, account_id, file_id } = c.req.valid("param");
+    const { expires, signature } = c.req.valid("query");
+    const file = await openSignedFile(c.var.db, c.env, { collection, accountId: account_id, fileId: file_id }, expires, signature);
+    const inline = servedInline(file.contentType);
+    const headers = new Headers({
+      "content-type": file.contentType,
+      "content-length": String(file.object.size),
+      // only plain raster images show in the page; everything else (PDF, audio, text...) is downloaded
+      "content-disposition": contentDisposition(inline ? "inline" : "attachment", file.fileName),
+      "x-content-type-options": "nosniff",
+      // a file is never a page: no scripts, no plugins, no frames, even when opened directly
+      "content-security-policy": "default-src 'none'; sandbox",
+      "cache-control": `private, max-age=${Math.max(0, expires - Math.floor(Date.now() / 1000))}`,
+      etag: file.object.httpEtag,
+    });
+    return new Response(file.object.body, { headers });
+  },
+);

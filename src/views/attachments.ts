@@ -1,0 +1,53 @@
+/**
+ * Attachments as Chatwoot shows them, with their signed URLs.
+ *
+ * A URL is signed where its message is rendered, and messages are rendered by plain synchronous views
+ * from many places (account and public routes, webhook payloads, live frames). Rather than thread a
+ * signer through all of them, the links are configured once per request (src/app.ts: the secret and the
+ * request's origin) or per queue batch (FILES_BASE_URL), and read here. Every request of an isolate has
+ * the same secret; the origin can only differ between host names of this same Worker, where the URL
+ * works alike.
+ */
+import type { StoredAttachment } from "../domain/attachments/rows";
+import { type FileAddress, fileSignature, urlExpiry } from "../domain/attachments/signing";
+
+let links: { secret: string | undefined; origin: string } = { secret: undefined, origin: "" };
+
+export function configureFileLinks(secret: string | undefined, origin: string) {
+  links = { secret, origin: origin.replace(/\/+$/, "") };
+}
+
+/** The signed URL of a file; "" when the server has no signing secret (no file can be uploaded then). */
+export function fileUrl(address: FileAddress, fileName: string, nowMs = Date.now()): string {
+  if (!links.secret) return "";
+  const expires = urlExpiry(nowMs);
+  const signature = fileSignature(links.secret, address, expires);
+  const path = `/files/${address.collection}/${address.accountId}/${address.fileId}/${encodeURIComponent(fileName)}`;
+  return `${links.origin}${path}?expires=${expires}&signature=${signature}`;
+}
+
+/**
+ * Chatwoot's Attachment. `thumb_url` is the image itself: files are stored as sent, without resized
+ * copies, so a client shows the image scaled (width and height tell it the size).
+ */
+export function attachmentView(a: StoredAttachment, message: { id: number; accountId: number }) {
+  const dataUrl = fileUrl({ collection: "attachments", accountId: message.accountId, fileId: a.id }, a.file_name);
+  return {
+    id: a.id,
+    message_id: message.id,
+    file_type: a.file_type,
+    account_id: message.accountId,
+    extension: a.extension,
+    data_url: dataUrl,
+    thumb_url: a.file_type === "image" ? dataUrl : "",
+    file_size: a.file_size,
+    width: a.width,
+    height: a.height,
+  };
+}
+
+/** `attachments` (Chatwoot: only when there are any) for a message record. */
+export function messageAttachmentsView(message: { id: number; accountId: number; attachments: StoredAttachment[] }) {
+  return message.attachments.length > 0 ? { attachments: message.attachments.map((a) => attachmentView(a, message)) } : {};
+}
+

@@ -1,0 +1,103 @@
+/**
+ * The domain on libSQL: contacts (create, update, search through the trigram index, filter by index and
+ * by paged scan, cursor paging, merge, delete) and conversations (create with a first message, list,
+ * messages, search through the message index, filter by index and by paged scan, cursor paging) against an embedded libSQL file database, through the same `Database` interface and
+ * typed batches that D1 serves in production.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createAccount } from "../../src/domain/identity/accounts";
+import { createInbox } from "../../src/domain/inboxes/inboxes";
+import { createContact, deleteContact, updateContact } from "../../src/domain/contacts/contacts";
+import { filterContacts, listContacts, searchContacts } from "../../src/domain/contacts/lists";
+import { mergeContacts } from "../../src/domain/contacts/merge";
+import { createConversation } from "../../src/domain/conversations/conversations";
+import { createMessage, listMessages } from "../../src/domain/conversations/messages";
+import { filterConversations, listConversations } from "../../src/domain/conversations/lists";
+import { type AccountScope, systemScope } from "../../src/domain/kernel/scope";
+import { libsqlDatabase } from "./database";
+
+let database: Awaited<ReturnType<typeof libsqlDatabase>>;
+let scope: AccountScope;
+const BY_ID = { key: null, descending: false } as const;
+const BY_NAME = { key: "name", descending: false } as const;
+const page = (extra: object = {}) => ({ page: 1, sort: BY_ID, withInboxes: false, ...extra });
+
+beforeAll(async () => {
+  database = await libsqlDatabase();
+  const account = await createAccount(database.db, { name: "On libSQL" }, { platformAppId: 1 });
+  scope = systemScope(database.db, {} as Env, account.id);
+});
+
+afterAll(() => database.close());
+
+describe("contacts on libSQL", () => {
+  it("creates, searches by substring in any script, filters, pages by cursor, merges and deletes", async () => {
+    const ids: number[] = [];
+    for (let i = 0; i < 20; i++) {
+      const { record } = await createContact(scope, { name: `Person ${i}`, email: `p${i}@example.com`, additionalAttributes: { city: i % 2 ? "Oslo" : "Rome" } });
+      ids.push(record.contact.id);
+    }
+    const tokyo = await createContact(scope, { name: "東京太郎", phoneNumber: "+81312345678" });
+
+    expect((await searchContacts(scope, "京太郎", page())).records.map((r) => r.contact.name)).toEqual(["東京太郎"]);
+    expect((await searchContacts(scope, "P1@EXAMPLE", page())).records.map((r) => r.contact.email)).toEqual(["p1@example.com"]);
+    expect((await searchContacts(scope, "1", page())).records.length).toBeGreaterThan(5);
+
+    const oslo = await filterContacts(scope, [{ attribute_key: "city", filter_operator: "equal_to", values: ["oslo"] }], page({ sort: BY_NAME }));
+    expect(oslo.records).toHaveLength(10);
+    const scanned = await filterContacts(scope, [{ attribute_key: "blocked", filter_operator: "equal_to", values: ["false"] }], page());
+    expect(scanned.records).toHaveLength(15);
+    expect(scanned.hasMore).toBe(true);
+    const rest = await filterContacts(scope, [{ attribute_key: "blocked", filter_operator: "equal_to", values: ["false"] }], page({ cursor: scanned.nextCursor! }));
+    expect([...scanned.records, ...rest.records].map((r) => r.contact.id)).toEqual([...ids, tokyo.record.contact.id]);
+
+    const first = await listContacts(scope, { ...page({ sort: BY_NAME }), labels: [] });
+    expect(first.count).toBe(21);
+    const second = await listContacts(scope, { ...page({ sort: BY_NAME, cursor: first.nextCursor! }), labels: [] });
+    expect(second.records).toHaveLength(6);
+    expect(second.nextCursor).toBeNull();
+
+    await updateContact(scope, ids[0], { name: "Renamed Person" }, false);
+    expect((await searchContacts(scope, "renamed", page())).records.map((r) => r.contact.id)).toEqual([ids[0]]);
+    const merged = await mergeContacts(scope, ids[0], ids[1]);
+    expect(merged.contact.id).toBe(ids[0]);
+    expect((await searchContacts(scope, "Person 1", page())).records.map((r) => r.contact.id)).not.toContain(ids[1]);
+    await deleteContact(scope, ids[0]);
+    expect((await searchContacts(scope, "renamed", page())).records).toEqual([]);
+  });
+});
+
+describe("conversations on libSQL", () => {
+  it("creates a conversation with its first message, lists it and its messages", async () => {
+    const inbox = await createInbox(scope, { name: "API" }, { type: "api" });
+    const { record } = await createContact(scope, { name: "Caller", email: "caller@example.com" });
+    const conversation = await createConversation(scope, { inboxId: inbox.inbox.id, contactId: record.contact.id, message: { content: "Hello from libSQL" } });
+    await createMessage(scope, conversation.conversation.displayId, { content: "A reply", messageType: "outgoing" });
+    const listed = await listConversations(scope, { status: null, assigneeType: "all", page: 1 });
+    expect(listed.records.map((r) => r.conversation.id)).toEqual([conversation.conversation.id]);
+    const messages = await listMessages(scope, conversation.conversation.displayId, {});
+    expect(messages.messages.map((m) => m.message.content)).toEqual(expect.arrayContaining(["Hello from libSQL", "A reply"]));
+  });
+
+  it("searches messages through the trigram index, filters by index and by paged scan, and pages by cursor", async () => {
+    const inbox = await createInbox(scope, { name: "Search" }, { type: "api" });
+    const { record } = await createContact(scope, { name: "Searcher", email: "searcher@example.com" });
+    const displayIds: number[] = [];
+    for (let i = 0; i < 30; i++) {
+      const created = await createConversation(scope, { inboxId: inbox.inbox.id, contactId: record.contact.id, message: { content: `Ticket ${i} about 東京 shipping` } });
+      displayIds.push(created.conversation.displayId);
+    }
+    const all = { status: null, assigneeType: "all", page: 1 } as const;
+    const found = await listConversations(scope, { ...all, q: "TICKET 7 ABOUT" });
+    expect(found.records.map((r) => r.conversation.displayId)).toEqual([displayIds[7]]);
+    const many = await listConversations(scope, { ...all, q: "東京 ship" });
+    expect(many.counts.all).toBe(30);
+    const rest = await listConversations(scope, { ...all, q: "東京 ship", cursor: many.nextCursor! });
+    expect([...many.records, ...rest.records].map((r) => r.conversation.displayId).sort((a, b) => a - b)).toEqual(displayIds);
+    const byIndex = await filterConversations(scope, [{ attribute_key: "display_id", filter_operator: "equal_to", values: [displayIds[3]] }], { page: 1 });
+    expect(byIndex.records.map((r) => r.conversation.displayId)).toEqual([displayIds[3]]);
+    const scanned = await filterConversations(scope, [{ attribute_key: "display_id", filter_operator: "contains", values: ["1"] }], { page: 1 });
+    expect(scanned.scanned).toBe(true);
+    expect(scanned.records.length).toBeGreaterThan(0);
+  });
+});
