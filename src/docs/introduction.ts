@@ -22,7 +22,8 @@ export const README_SURFACES = `| Surface | Key | Reaches |
 | same, bot routes only | agent bot key | creating and updating conversations, toggling status and priority, custom attributes, messages, assignments |
 | \`/public/api/v1\` | none | addressed by inbox identifier and contact source id |
 
-The key goes in the \`api_access_token\` header; \`Authorization: Bearer <key>\` works too. Keys are
+The key goes in the \`api_access_token\` header; \`Api-Access-Token\` (as n8n and other clients send it)
+and \`Authorization: Bearer <key>\` work too. Keys are
 192-bit random strings, found by their SHA-256 digest (never compared as plain text).`;
 
 export const INTRODUCTION = [

@@ -157,6 +157,9 @@ export async function buildOpenApiDocument(app: Hono<any>) {
       tags.add(tag);
       operation.tags = [tag];
       operation.security = surface.security;
+      // OpenAPI requires path parameters; an optional trailing segment (`:file_name?` of the file URLs)
+      // is documented as the URL the API hands out, with it
+      for (const parameter of operation.parameters ?? []) if ("in" in parameter && parameter.in === "path") parameter.required = true;
       const responses = (operation.responses ??= {});
       for (const success of Object.values(responses) as OpenAPIV3_1.ResponseObject[]) success.headers = { ...RATE_HEADERS, ...success.headers };
       const hasBody = method === "post" || method === "put" || method === "patch";
