@@ -1,6 +1,6 @@
 /** The synchronous HMAC-SHA256 that signs file URLs agrees with Web Crypto, on RFC 4231 and random inputs. */
 import { describe, expect, it } from "vitest";
-import { HmacSha256, sha256 } from "../../src/domain/attachments/hmac";
+import { hmacSha256 } from "../../src/domain/attachments/hmac";
 import { checkFileSignature, fileSignature, urlExpiry } from "../../src/domain/attachments/signing";
 
 const hex = (b: Uint8Array) => [...b].map((x) => x.toString(16).padStart(2, "0")).join("");
@@ -10,14 +10,12 @@ async function webCrypto(key: Uint8Array, data: Uint8Array) {
   return new Uint8Array(await crypto.subtle.sign("HMAC", k, data));
 }
 
-describe("sha256 and HMAC-SHA256", () => {
+describe("HMAC-SHA256", () => {
   it("match the published vectors", () => {
-    expect(hex(sha256(new TextEncoder().encode("abc")))).toBe("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
-    expect(hex(sha256(new Uint8Array()))).toBe("e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
     // RFC 4231 test case 2
-    expect(hex(new HmacSha256("Jefe").sign("what do ya want for nothing?"))).toBe("5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843");
+    expect(hex(hmacSha256("Jefe", "what do ya want for nothing?"))).toBe("5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843");
     // RFC 4231 test case 6: a key longer than the block
-    expect(hex(new HmacSha256(new Uint8Array(131).fill(0xaa)).sign("Test Using Larger Than Block-Size Key - Hash Key First"))).toBe(
+    expect(hex(hmacSha256(new Uint8Array(131).fill(0xaa), "Test Using Larger Than Block-Size Key - Hash Key First"))).toBe(
       "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54",
     );
   });
@@ -26,7 +24,7 @@ describe("sha256 and HMAC-SHA256", () => {
     for (const length of [0, 1, 55, 56, 63, 64, 65, 119, 120, 200, 1000]) {
       const key = crypto.getRandomValues(new Uint8Array((length % 90) + 1));
       const data = crypto.getRandomValues(new Uint8Array(length));
-      expect(hex(new HmacSha256(key).sign(data)), `length ${length}`).toBe(hex(await webCrypto(key, data)));
+      expect(hex(hmacSha256(key, data)), `length ${length}`).toBe(hex(await webCrypto(key, data)));
     }
   });
 });

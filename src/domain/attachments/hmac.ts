@@ -1,109 +1,27 @@
 /**
- * HMAC-SHA256 computed synchronously (FIPS 180-4, RFC 2104). Web Crypto only signs asynchronously, and a
- * file's URL is signed where its message is rendered: in the views, which are plain synchronous functions
- * called from dozens of places. Test vectors in test/attachments/signing.test.ts compare it with Web Crypto.
+ * HMAC-SHA256 for signed file URLs, synchronous because views render URLs synchronously (Web Crypto's
+ * `subtle` is asynchronous only); the primitives are @noble/hashes', audited and dependency-free.
  */
-const K = new Uint32Array([
-  0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5, 0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3,
-  0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
-  0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967, 0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13,
-  0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85, 0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
-  0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3, 0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208,
-  0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
-]);
-
-const rotr = (x: number, n: number) => (x >>> n) | (x << (32 - n));
-
-export function sha256(data: Uint8Array): Uint8Array {
-  const bitLength = data.length * 8;
-  const padded = new Uint8Array(Math.ceil((data.length + 9) / 64) * 64);
-  padded.set(data);
-  padded[data.length] = 0x80;
-  const view = new DataView(padded.buffer);
-  // lengths past 2^32 bits never occur here (URLs and keys), but the high word is written for correctness
-  view.setUint32(padded.length - 8, Math.floor(bitLength / 2 ** 32));
-  view.setUint32(padded.length - 4, bitLength >>> 0);
-
-  const h = new Uint32Array([0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]);
-  const w = new Uint32Array(64);
-  for (let offset = 0; offset < padded.length; offset += 64) {
-    for (let i = 0; i < 16; i++) w[i] = view.getUint32(offset + i * 4);
-    for (let i = 16; i < 64; i++) {
-      const s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >>> 3);
-      const s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >>> 10);
-      w[i] = (w[i - 16] + s0 + w[i - 7] + s1) >>> 0;
-    }
-    let [a, b, c, d, e, f, g, hh] = h;
-    for (let i = 0; i < 64; i++) {
-      const S1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25);
-      const ch = (e & f) ^ (~e & g);
-      const t1 = (hh + S1 + ch + K[i] + w[i]) >>> 0;
-      const S0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22);
-      const maj = (a & b) ^ (a & c) ^ (b & c);
-      const t2 = (S0 + maj) >>> 0;
-      hh = g;
-      g = f;
-      f = e;
-      e = (d + t1) >>> 0;
-      d = c;
-      c = b;
-      b = a;
-      a = (t1 + t2) >>> 0;
-    }
-    h[0] += a;
-    h[1] += b;
-    h[2] += c;
-    h[3] += d;
-    h[4] += e;
-    h[5] += f;
-    h[6] += g;
-    h[7] += hh;
-  }
-  const out = new Uint8Array(32);
-  const outView = new DataView(out.buffer);
-  h.forEach((word, i) => outView.setUint32(i * 4, word));
-  return out;
-}
+import { hmac } from "@noble/hashes/hmac.js";
+import { sha256 } from "@noble/hashes/sha2.js";
 
 const encoder = new TextEncoder();
+const bytesOf = (value: string | Uint8Array) => (typeof value === "string" ? encoder.encode(value) : value);
 
-/** A key prepared once (its inner and outer pads), for many signatures. */
-export class HmacSha256 {
-  private readonly inner: Uint8Array;
-  private readonly outer: Uint8Array;
-
-  constructor(key: string | Uint8Array) {
-    let bytes = typeof key === "string" ? encoder.encode(key) : key;
-    if (bytes.length > 64) bytes = sha256(bytes);
-    const block = new Uint8Array(64);
-    block.set(bytes);
-    this.inner = block.map((b) => b ^ 0x36);
-    this.outer = block.map((b) => b ^ 0x5c);
-  }
-
-  sign(message: string | Uint8Array): Uint8Array {
-    const data = typeof message === "string" ? encoder.encode(message) : message;
-    const innerInput = new Uint8Array(64 + data.length);
-    innerInput.set(this.inner);
-    innerInput.set(data, 64);
-    const outerInput = new Uint8Array(64 + 32);
-    outerInput.set(this.outer);
-    outerInput.set(sha256(innerInput), 64);
-    return sha256(outerInput);
-  }
+export function hmacSha256(key: string | Uint8Array, data: string | Uint8Array): Uint8Array {
+  return hmac(sha256, bytesOf(key), bytesOf(data));
 }
 
-/** URL-safe base64 without padding. */
+/** Base64url without padding, as URLs carry it. */
 export function base64Url(bytes: Uint8Array): string {
-  let binary = "";
-  for (const b of bytes) binary += String.fromCharCode(b);
-  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  let text = "";
+  for (const byte of bytes) text += String.fromCharCode(byte);
+  return btoa(text).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }
 
-/** Compares two strings in time that depends only on their lengths. */
+/** Compares two strings in time that depends on their length only (workerd's timingSafeEqual). */
 export function timingSafeEqual(a: string, b: string): boolean {
-  if (a.length !== b.length) return false;
-  let diff = 0;
-  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
-  return diff === 0;
+  const left = encoder.encode(a);
+  const right = encoder.encode(b);
+  return left.byteLength === right.byteLength && crypto.subtle.timingSafeEqual(left, right);
 }
