@@ -7,6 +7,7 @@ import { call, get } from "../support/http";
 import { createWorld } from "../support/world";
 import { addInboxMember, createContact, createInbox } from "../support/fixtures";
 import { publicInbox } from "../public/widget-support";
+import { file, messageForm, samples } from "../support/files";
 
 const world = await createWorld("Idempotent Co");
 const other = await createWorld("Other Co");
@@ -168,6 +169,30 @@ describe("Idempotency-Key", () => {
       expect(res.body.errors[0]).toMatchObject({ field: "Idempotency-Key", code: "invalid_format" });
     }
     expect((await contentsOf(id)).filter((c) => String(c).startsWith("bad key"))).toEqual([]);
+  });
+
+  it("covers a message with files: a retry is replayed with one message and one stored file; other files under the key are a 422", async () => {
+    const id = await openConversation();
+    const key = freshKey();
+    const sendFiles = (content: Uint8Array) =>
+      call("POST", messagesPath(id), { key: world.agent.key, rawBody: messageForm([file(content, "scan.pdf")], { content: "With a file" }), headers: { "Idempotency-Key": key } });
+    const storedFiles = async () =>
+      (await env.DB.prepare("SELECT count(*) AS n FROM attachments WHERE account_id = ?").bind(world.accountId).first<{ n: number }>())!.n;
+    const before = await storedFiles();
+
+    const first = await sendFiles(samples.pdf());
+    expect(first.status).toBe(200);
+    expect(first.body.attachments).toHaveLength(1);
+    const retry = await sendFiles(samples.pdf());
+    expect(retry.status).toBe(200);
+    expect(retry.headers.get("idempotent-replayed")).toBe("true");
+    expect(retry.body).toEqual(first.body);
+
+    const otherFile = await sendFiles(samples.png());
+    expect(otherFile.status).toBe(422);
+    expect(otherFile.body.errors[0]).toMatchObject({ field: "Idempotency-Key", code: "reused_with_different_request" });
+    expect((await contentsOf(id)).filter((c) => c === "With a file")).toHaveLength(1);
+    expect(await storedFiles()).toBe(before + 1);
   });
 
   it("leaves requests without a key alone: two sends, two messages", async () => {
