@@ -1,12 +1,14 @@
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
+import { GENEROUS } from "./vitest.config";
 
 // Benchmarks run like the tests (workerd, real D1) but only with `npm run bench:*`, never in `npm test`.
 export default defineConfig(async () => ({
   plugins: [
     cloudflareTest({
       wrangler: { configPath: "./wrangler.toml" },
-      miniflare: { bindings: { TEST_MIGRATIONS: await readD1Migrations("./migrations") } },
+      // the benches send thousands of requests with one key: rate limits no bench reaches
+      miniflare: { bindings: { TEST_MIGRATIONS: await readD1Migrations("./migrations"), ...GENEROUS } },
     }),
   ],
   test: {

@@ -5,21 +5,45 @@ import { testNetwork } from "./test/support/test-network.mjs";
 // Tests run inside workerd with the real D1, Durable Object and Queue bindings from wrangler.toml.
 // Storage is isolated per test file. Tests never reach the network: every outbound fetch that a test
 // did not intercept goes to `testNetwork`, which accepts it (see test/support/test-network.mjs).
-export default defineConfig(async () => ({
-  plugins: [
-    cloudflareTest({
-      wrangler: { configPath: "./wrangler.toml" },
-      miniflare: {
-        // ATTACHMENT_URL_SECRET: a deployed Worker has it as a secret; `npm start` passes one the same way
-        bindings: { TEST_MIGRATIONS: await readD1Migrations("./migrations"), ATTACHMENT_URL_SECRET: "test-attachment-url-secret" },
-        queueConsumers: { "edgedesk-events": { maxBatchTimeout: 0.05 } },
-        outboundService: testNetwork,
-      },
-    }),
-  ],
-  test: {
-    include: ["test/**/*.test.ts"],
-    exclude: ["test/e2e/**", "test/libsql/**"],
-    setupFiles: ["./test/support/apply-migrations.ts"],
-  },
-}));
+//
+// Two projects differ only in their rate limits: the suites send hundreds of requests with one key, so
+// they run with limits no test reaches; test/limits/ runs with tight ones, to see 429s and recovery.
+export const GENEROUS = {
+  RATE_LIMIT_ACCOUNT_API: "1000000/60",
+  RATE_LIMIT_PLATFORM_API: "1000000/60",
+  RATE_LIMIT_PUBLIC_API: "1000000/60",
+  RATE_LIMIT_PUBLIC_CREATE: "1000000/60",
+};
+export const TIGHT = {
+  RATE_LIMIT_ACCOUNT_API: "5/2",
+  RATE_LIMIT_PLATFORM_API: "5/2",
+  RATE_LIMIT_PUBLIC_API: "8/2",
+  RATE_LIMIT_PUBLIC_CREATE: "3/3",
+};
+
+export default defineConfig(async () => {
+  const migrations = await readD1Migrations("./migrations");
+  const project = (name: string, include: string[], exclude: string[], limits: Record<string, string>, testTimeout?: number) => ({
+    plugins: [
+      cloudflareTest({
+        wrangler: { configPath: "./wrangler.toml" },
+        miniflare: {
+          // ATTACHMENT_URL_SECRET: a deployed Worker has it as a secret; `npm start` passes one the same way
+          bindings: { TEST_MIGRATIONS: migrations, ATTACHMENT_URL_SECRET: "test-attachment-url-secret", ...limits },
+          queueConsumers: { "edgedesk-events": { maxBatchTimeout: 0.05 } },
+          outboundService: testNetwork,
+        },
+      }),
+    ],
+    test: { name, include, exclude, setupFiles: ["./test/support/apply-migrations.ts"], testTimeout },
+  });
+  return {
+    test: {
+      projects: [
+        project("workers", ["test/**/*.test.ts"], ["test/e2e/**", "test/libsql/**", "test/limits/**"], GENEROUS),
+        // its tests wait out windows of a few seconds
+        project("limits", ["test/limits/**/*.test.ts"], [], TIGHT, 20_000),
+      ],
+    },
+  };
+});

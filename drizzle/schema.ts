@@ -1045,3 +1045,26 @@ export const counters = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.accountId, t.key] })],
 );
+
+/**
+ * The first answer to each `Idempotency-Key`, kept for 24 hours (src/http/idempotency). The row is inserted
+ * in the same batch as the change the request made, so a stored key always means a committed change;
+ * the answer is filled in right after. Keys are scoped to the caller: account and key holder, platform
+ * app, or public inbox and contact.
+ */
+export const idempotencyKeys = sqliteTable(
+  "idempotency_keys",
+  {
+    scope: text("scope").notNull(),
+    key: text("key").notNull(),
+    /** SHA-256 of method, path and normalised body: the same key with another request is refused */
+    requestDigest: text("request_digest").notNull(),
+    /** null while the first request has committed its change but not yet recorded its answer */
+    responseStatus: integer("response_status"),
+    responseBody: text("response_body"),
+    responseType: text("response_type"),
+    createdAt: integer("created_at").notNull(),
+    expiresAt: integer("expires_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.scope, t.key] }), index("idempotency_keys_expiry").on(t.expiresAt)],
+);

@@ -5,10 +5,11 @@
 // platform app exists, prints its key, and runs `wrangler dev`. The key is DESK_PLATFORM_TOKEN when that
 // is set; otherwise one is generated once, kept beside the local data, and printed at every start.
 //
-// Two things differ from a deployed Worker, on purpose:
+// A few things differ from a deployed Worker, on purpose:
 // - WEBHOOK_TARGET_POLICY is "allow-private", so webhooks, API-inbox callbacks and agent bots may call a
 //   receiver on this machine or the local network (a deployed Worker refuses those addresses);
 // - ATTACHMENT_URL_SECRET (a secret when deployed) is generated once and kept beside the local data;
+// - the rate limits are generous (LOCAL_RATE_LIMITS below), for scripts and test runs against this server;
 // - the minute cron (outbox sweep, due webhook retries, snooze wake-ups, log pruning) is fired by this
 //   script, because `wrangler dev` never fires scheduled handlers by itself.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -64,6 +65,13 @@ executeSql(ensureAppKeySql(LOCAL_APP_NAME, sha256Hex(key)), { persistTo });
 /** Local receivers are the point of local development: see the header comment. */
 const WEBHOOK_TARGET_POLICY = "allow-private";
 const CRON_EVERY_MS = 60_000;
+/**
+ * Generous limits for local work (scripts, seeding, a test run against this server); a deployed Worker
+ * uses wrangler.toml's. Set RATE_LIMIT_<NAME>=<requests>/<seconds> in the environment to try others.
+ */
+const LOCAL_RATE_LIMITS = ["ACCOUNT_API", "PLATFORM_API", "PUBLIC_API", "PUBLIC_CREATE"].map(
+  (name) => `RATE_LIMIT_${name}:${process.env[`RATE_LIMIT_${name}`] ?? "100000/60"}`,
+);
 
 const banner = [
   "",
@@ -71,6 +79,7 @@ const banner = [
   `Platform key (api_access_token for /platform/api/v1): ${key}`,
   `Webhooks may target localhost and private networks here (WEBHOOK_TARGET_POLICY=${WEBHOOK_TARGET_POLICY}); a deployed Worker refuses them.`,
   "The minute cron (event outbox sweep, webhook retries, snooze wake-ups) is triggered by this script every minute.",
+  `Rate limits: ${LOCAL_RATE_LIMITS.join(", ")} (README "Rate limits").`,
   "",
 ].join("\n");
 // The banner waits for the server (below): printed now, wrangler's own output would push it away.
@@ -85,6 +94,7 @@ const dev = wranglerSpawn([
   "--show-interactive-dev-session=false",
   "--var",
   `WEBHOOK_TARGET_POLICY:${WEBHOOK_TARGET_POLICY}`,
+  ...LOCAL_RATE_LIMITS.flatMap((limit) => ["--var", limit]),
   // files are kept in the local R2 under --persist-to; their URLs are signed with this key
   "--var",
   `ATTACHMENT_URL_SECRET:${attachmentUrlSecret()}`,

@@ -1,6 +1,5 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import { requestId } from "hono/request-id";
 import pkg from "../package.json";
 import { BOOKMARK_HEADER, connect } from "./db/connect";
 import { dispatchPendingEvents } from "./events/dispatch";
@@ -12,14 +11,19 @@ import { configureFileLinks } from "./views/attachments";
 import { filesApi } from "./routes/files";
 import { tooLarge } from "./domain/kernel/errors";
 import { renderError, renderUnknownRoute } from "./http/errors";
+import { requestId, secureHeaders } from "./http/secure";
 import { applicationApi } from "./routes/account";
 import { platformApi } from "./routes/platform";
 import { publicApi } from "./routes/public";
 import { reportsV2Api } from "./routes/reports";
 import { widgetDemo } from "./demo/widget-demo";
+import { Scalar } from "@scalar/hono-api-reference";
+import { doc, openApiDocument, undocumented } from "./http/openapi";
+import { ServiceStatus } from "./schemas/responses";
 
 export const app = new Hono<AppEnv>({ strict: false });
 
+app.use("*", secureHeaders());
 app.use("*", requestId());
 
 /**
@@ -32,6 +36,7 @@ app.use("*", async (c, next) => {
   const writes = !["GET", "HEAD", "OPTIONS"].includes(c.req.method);
   const connection = connect(c.env, { meter, bookmark: c.req.header(BOOKMARK_HEADER), writes });
   c.set("meter", meter);
+  c.set("rider", connection.rider);
   c.set("db", connection.db);
   await next();
   c.header("Server-Timing", meter.serverTiming());
@@ -80,7 +85,7 @@ app.use("*", async (c, next) => {
 app.use("*", normalizeBody);
 
 /** Chatwoot clients probe this to learn the server version. */
-app.get("/api", (c) =>
+app.get("/api", doc({ summary: "Server version and health", response: ServiceStatus }), (c) =>
   c.json({ version: pkg.version, timestamp: new Date().toISOString(), queue_services: "ok", data_services: "ok" }),
 );
 
@@ -90,6 +95,10 @@ app.route("/api/v2", reportsV2Api);
 app.route("/public/api/v1", publicApi);
 app.route("/widget-demo", widgetDemo);
 app.route("/files", filesApi);
+
+/** The OpenAPI 3.1 document of every route above, and a reference page over it; no key needed. */
+app.get("/openapi.json", undocumented("the API document itself"), async (c) => c.json(await openApiDocument(app)));
+app.get("/docs", undocumented("the reference page of the document"), Scalar({ url: "/openapi.json", pageTitle: "edgedesk API reference" }));
 
 app.notFound(renderUnknownRoute);
 app.onError(renderError);

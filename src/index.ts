@@ -2,6 +2,7 @@ import { app } from "./app";
 import { type QueueMessage, consumeQueue, runScheduledWork } from "./events/consumer";
 
 export { ConversationRoom } from "./realtime/conversation-room";
+export { RateLimiter } from "./limits/rate-limiter";
 
 export default {
   fetch: app.fetch,

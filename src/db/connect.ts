@@ -11,7 +11,7 @@
  */
 import { createClient } from "@libsql/client/web";
 import { type Database, createDb, createLibsqlDb } from "./client";
-import { QueryMeter, meterD1, meterLibsql } from "./metering";
+import { FirstWriteRider, QueryMeter, meterD1, meterLibsql } from "./metering";
 
 export type DatabaseEnv = Pick<Env, "DB" | "LIBSQL_URL" | "LIBSQL_AUTH_TOKEN">;
 
@@ -19,6 +19,11 @@ export type Connection = {
   db: Database;
   /** the D1 session's bookmark after the calls so far; null on libSQL (one primary, always current) */
   bookmark: () => string | null;
+  /**
+   * Statements that join the first batch that writes (the Idempotency-Key claim, src/http/idempotency.ts);
+   * D1 only, null on libSQL, where requests go through without one.
+   */
+  rider: FirstWriteRider | null;
 };
 
 /** The name of the header that carries a D1 bookmark both ways. */
@@ -31,9 +36,10 @@ export function connect(env: DatabaseEnv, options: { meter?: QueryMeter; bookmar
   const meter = options.meter ?? new QueryMeter();
   if (env.LIBSQL_URL) {
     const client = createClient({ url: env.LIBSQL_URL, authToken: env.LIBSQL_AUTH_TOKEN });
-    return { db: createLibsqlDb(meterLibsql(client, meter)), bookmark: () => null };
+    return { db: createLibsqlDb(meterLibsql(client, meter)), bookmark: () => null, rider: null };
   }
   const given = options.bookmark && BOOKMARK.test(options.bookmark) ? options.bookmark : null;
-  const session = meterD1(env.DB.withSession(given ?? (options.writes ? "first-primary" : "first-unconstrained")), meter);
-  return { db: createDb(session), bookmark: () => session.getBookmark() };
+  const rider = new FirstWriteRider();
+  const session = meterD1(env.DB.withSession(given ?? (options.writes ? "first-primary" : "first-unconstrained")), meter, rider);
+  return { db: createDb(session), bookmark: () => session.getBookmark(), rider };
 }

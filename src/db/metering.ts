@@ -48,26 +48,87 @@ export class QueryMeter {
 /** The outbox insert as drizzle writes it; recognised so that the meter can tell when events were written. */
 const OUTBOX_INSERT = /^\s*insert\s+into\s+"event_outbox"/i;
 
+/** Statements that change rows: the ones a rider may join (see `FirstWriteRider`). */
+const WRITE = /^\s*(insert|update|delete|replace)\b/i;
+
+/**
+ * Statements that must commit together with the request's change, or not at all: the Idempotency-Key
+ * record is one (src/http/idempotency). Middleware attaches them; the metered database appends them to
+ * the first batch of the request that writes, after the domain's own statements, and hands the domain
+ * only its own results, so typed batch results never shift. D1 runs a batch atomically, so once that
+ * batch has returned the riders are committed with the change, and if it fails they are rolled back with
+ * it (and wait for the next write batch, if the caller tries again).
+ *
+ * Why the first write batch: the house rule is one batch per change, so the first batch that writes
+ * during a handler is the change. Reads (batches of selects) never carry riders.
+ *
+ * Riders are D1 statements and only `meterD1` carries them: on libSQL (src/db/connect.ts) there is no
+ * rider, and `idempotent()` lets requests through without keeping their keys.
+ */
+export class FirstWriteRider {
+  private pending: D1PreparedStatement[] = [];
+  /** whether attached statements have been committed by a batch */
+  committed = false;
+
+  attach(statement: D1PreparedStatement) {
+    this.pending.push(statement);
+  }
+
+  /** Drops what has not ridden yet (the request is over: later writes, e.g. the outbox dispatch, are not its change). */
+  detach() {
+    this.pending = [];
+  }
+
+  take(): D1PreparedStatement[] {
+    const taken = this.pending;
+    this.pending = [];
+    return taken;
+  }
+
+  putBack(statements: D1PreparedStatement[]) {
+    this.pending = [...statements, ...this.pending];
+  }
+
+  waiting() {
+    return this.pending.length > 0;
+  }
+}
+
 class MeteredStatement {
   constructor(
     readonly inner: D1PreparedStatement,
     private readonly meter: QueryMeter,
     readonly writesEvents: boolean,
+    readonly writes: boolean,
+    private readonly batchWith: BatchRunner,
   ) {}
 
   bind(...values: unknown[]) {
-    return new MeteredStatement(this.inner.bind(...values), this.meter, this.writesEvents);
+    return new MeteredStatement(this.inner.bind(...values), this.meter, this.writesEvents, this.writes, this.batchWith);
+  }
+
+  /** A write outside a batch while riders wait: run it as a batch of one, so that they can join it. */
+  private alone() {
+    return this.batchWith([this]).then(([result]) => result as D1Result<Record<string, unknown>>);
   }
 
   first(column?: string) {
+    if (this.batchWith.ridersWaiting() && this.writes) {
+      return this.alone().then((r) => {
+        const row = r.results[0] ?? null;
+        return column === undefined || row === null ? row : row[column];
+      });
+    }
     return this.meter.track(() => (column === undefined ? this.inner.first() : this.inner.first(column)), null);
   }
 
   all() {
+    if (this.batchWith.ridersWaiting() && this.writes) return this.alone();
     return this.counted(this.meter.track(() => this.inner.all(), (r) => [r.meta]));
   }
 
   run() {
+    if (this.batchWith.ridersWaiting() && this.writes) return this.alone();
     return this.counted(this.meter.track(() => this.inner.run(), (r) => [r.meta]));
   }
 
@@ -78,26 +139,50 @@ class MeteredStatement {
   }
 
   raw(options?: { columnNames?: boolean }) {
+    if (this.batchWith.ridersWaiting() && this.writes) {
+      // a batch answers rows as objects; a write's RETURNING names each column once, so its values
+      // in key order are the raw row
+      return this.alone().then((r) => {
+        const rows = r.results.map((row) => Object.values(row));
+        return options?.columnNames ? [Object.keys(r.results[0] ?? {}), ...rows] : rows;
+      });
+    }
     return this.meter.track(() => this.inner.raw(options as { columnNames: true }), null);
   }
 }
 
+type BatchRunner = ((statements: MeteredStatement[]) => Promise<D1Result[]>) & { ridersWaiting: () => boolean };
+
 /**
- * A D1 database or session whose every call is counted by `meter`. drizzle's D1 driver calls only
- * `prepare` and `batch`; a session adds `getBookmark`, a local read of what the last answer carried.
+ * A D1 database or session whose every call is counted by `meter`; `rider` (optional) holds statements
+ * that join the first batch that writes. drizzle's D1 driver calls only `prepare` and `batch`; a session
+ * adds `getBookmark`, a local read of what the last answer carried.
  */
-export function meterD1<T extends D1Database | D1DatabaseSession>(d1: T, meter: QueryMeter): T {
-  const metered = {
-    prepare: (query: string) => new MeteredStatement(d1.prepare(query), meter, OUTBOX_INSERT.test(query)),
-    batch: async (statements: MeteredStatement[]) => {
-      const results = await meter.track(
-        () => d1.batch(statements.map((s) => (s instanceof MeteredStatement ? s.inner : s))),
+export function meterD1<T extends D1Database | D1DatabaseSession>(d1: T, meter: QueryMeter, rider?: FirstWriteRider): T {
+  const runBatch = async (statements: MeteredStatement[]) => {
+    const riders = rider && statements.some((s) => s instanceof MeteredStatement && s.writes) ? rider.take() : [];
+    const inner = statements.map((s) => (s instanceof MeteredStatement ? s.inner : (s as D1PreparedStatement)));
+    const all = [...inner, ...riders.map((s) => (s instanceof MeteredStatement ? s.inner : s))];
+    let results: D1Result[];
+    try {
+      results = await meter.track(
+        () => d1.batch(all),
         (results) => results.map((r) => r.meta),
       );
-      // a batch is atomic: once it has returned, its outbox rows are committed
-      meter.eventsWritten += statements.filter((s) => s instanceof MeteredStatement && s.writesEvents).length;
-      return results;
-    },
+    } catch (error) {
+      if (riders.length) rider!.putBack(riders);
+      throw error;
+    }
+    if (riders.length) rider!.committed = true;
+    // a batch is atomic: once it has returned, its outbox rows are committed
+    meter.eventsWritten += statements.filter((s) => s instanceof MeteredStatement && s.writesEvents).length;
+    // the caller sees the results of its own statements only
+    return results.slice(0, statements.length);
+  };
+  const batchWith: BatchRunner = Object.assign(runBatch, { ridersWaiting: () => rider?.waiting() ?? false });
+  const metered = {
+    prepare: (query: string) => new MeteredStatement(d1.prepare(query), meter, OUTBOX_INSERT.test(query), WRITE.test(query), batchWith),
+    batch: runBatch,
     getBookmark: () => ("getBookmark" in d1 ? d1.getBookmark() : null),
   };
   return metered as unknown as T;

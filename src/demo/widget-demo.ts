@@ -6,6 +6,7 @@
  */
 import { Hono } from "hono";
 import type { AppEnv } from "../http/app-env";
+import { undocumented } from "../http/openapi";
 
 const PAGE = /* html */ `<!doctype html>
 <html lang="en">
@@ -170,5 +171,5 @@ $("setup").addEventListener("submit", async (event) => {
 `;
 
 export const widgetDemo = new Hono<AppEnv>()
-  .get("/", (c) => c.html(PAGE))
-  .get("/app.js", (c) => c.body(SCRIPT, 200, { "content-type": "text/javascript; charset=utf-8" }));
+  .get("/", undocumented("a demo page, not part of the API"), (c) => c.html(PAGE))
+  .get("/app.js", undocumented("the demo page's script"), (c) => c.body(SCRIPT, 200, { "content-type": "text/javascript; charset=utf-8" }));

@@ -16,6 +16,7 @@ import { type DeliveryMessage, attemptDelivery, fanOut, fanOutLiveEvent, sendDel
 import { pruneDeliveryLog, resendOverdueDeliveries } from "../webhooks/sweep";
 import { type EventMessage, dispatchPendingEvents, markConsumed, pruneOutbox } from "./dispatch";
 import { type LiveEventMessage, liveEventRow } from "./live";
+import { pruneIdempotencyKeys } from "../db/idempotency-keys";
 
 export type QueueMessage = EventMessage | DeliveryMessage | LiveEventMessage;
 
@@ -69,4 +70,5 @@ export async function runScheduledWork(env: Env) {
   await resendOverdueDeliveries(db, env);
   await pruneOutbox(db);
   await pruneDeliveryLog(db);
+  await pruneIdempotencyKeys(db);
 }

@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import type { Database } from "../db/client";
-import type { QueryMeter } from "../db/metering";
+import type { FirstWriteRider, QueryMeter } from "../db/metering";
 import type { Role } from "../domain/kernel/enums";
 import type { AccountRow, AccountUserRow } from "../domain/identity/rows";
 import type { AccountScope, Actor } from "../domain/kernel/scope";
@@ -11,6 +11,8 @@ export type AppEnv = {
     requestId: string;
     db: Database;
     meter: QueryMeter;
+    /** statements that commit with the request's change (the Idempotency-Key record); null on libSQL */
+    rider: FirstWriteRider | null;
     actor: Actor;
     /** set on /api/v1/accounts/:account_id routes */
     account: AccountRow;

@@ -10,7 +10,7 @@ import type { AppEnv } from "./app-env";
 const FLAG = Symbol("routeFlag");
 const BODY_LIMIT = Symbol("routeBodyLimit");
 
-export type RouteFlag = "bots" | "files";
+export type RouteFlag = "bots" | "files" | "idempotent" | "documented" | "undocumented";
 
 /** A pass-through middleware that marks its route with `flag` (and, optionally, its own body limit in bytes). */
 export function routeFlag(flag: RouteFlag, bodyLimit?: number): MiddlewareHandler<AppEnv> {
@@ -26,7 +26,15 @@ export function routeBodyLimit(c: Context): number | undefined {
   return limits.length > 0 ? Math.max(...limits) : undefined;
 }
 
+/** `middleware`, marked with `flag` so that the request and the API document can tell it is there. */
+export function flagged<M extends MiddlewareHandler<AppEnv>>(flag: RouteFlag, middleware: M): M {
+  return Object.assign(middleware, { [FLAG]: flag });
+}
+
+/** The flag a handler carries, if any (for the API document, which walks app.routes). */
+export const flagOf = (handler: unknown): RouteFlag | undefined => (handler as { [FLAG]?: RouteFlag })[FLAG];
+
 /** Whether the route this request matched declared `flag`. */
 export function routeHasFlag(c: Context, flag: RouteFlag): boolean {
-  return matchedRoutes(c).some((route) => (route.handler as { [FLAG]?: RouteFlag })[FLAG] === flag);
+  return matchedRoutes(c).some((route) => flagOf(route.handler) === flag);
 }

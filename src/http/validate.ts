@@ -1,4 +1,5 @@
 import { zValidator } from "@hono/zod-validator";
+import { resolver, uniqueSymbol } from "hono-openapi";
 import type { ValidationTargets } from "hono";
 import type { z } from "zod";
 import { type ErrorEntry, invalid } from "../domain/kernel/errors";
@@ -65,7 +66,7 @@ export function validate<Target extends keyof ValidationTargets, Schema extends 
   target: Target,
   schema: Schema,
 ) {
-  return zValidator(
+  const middleware = zValidator(
     target,
     schema,
     (result) => {
@@ -75,4 +76,7 @@ export function validate<Target extends keyof ValidationTargets, Schema extends 
     // own copy of the zod result type.
     { validationFunction: (s, value) => s.safeParseAsync(value, { reportInput: true }) as never },
   );
+  // The API document (src/http/openapi.ts, through hono-openapi) reads the request's parameters and body
+  // from this mark: the schema that validates is the schema that is documented.
+  return Object.assign(middleware, { [uniqueSymbol]: { target, ...resolver(schema) } });
 }

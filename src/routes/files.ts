@@ -7,6 +7,7 @@ import { z } from "zod";
 import { openSignedFile } from "../domain/attachments/attachments";
 import { servedInline } from "../domain/attachments/kinds";
 import type { AppEnv } from "../http/app-env";
+import { doc } from "../http/openapi";
 import { validate } from "../http/validate";
 import { Id } from "../schemas/common";
 
@@ -21,6 +22,10 @@ function contentDisposition(kind: "inline" | "attachment", fileName: string): st
 
 export const filesApi = new Hono<AppEnv>().get(
   "/:collection/:account_id/:file_id/:file_name?",
+  doc({
+    summary: "A stored file, from its signed URL",
+    description: "The URL comes signed in a message's `attachments[].data_url` (or a rule file's); no key. The file's own type is answered; 403 when the signature expired or was altered.",
+  }),
   validate("param", FileParam.extend({ file_name: z.string().optional() })),
   validate("query", SignedQuery),
   async (c) => {

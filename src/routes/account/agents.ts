@@ -6,11 +6,14 @@ import { validate } from "../../http/validate";
 import { AgentCreate, AgentUpdate } from "../../schemas/agents";
 import { IdParam } from "../../schemas/common";
 import { agentView, agentsView } from "../../views/agents";
+import { idempotent } from "../../http/idempotency";
+import { doc } from "../../http/openapi";
+import { Record, Unspecified } from "../../schemas/responses";
 
 /** /api/v1/accounts/:account_id/agents */
 export const agentsApi = new Hono<AppEnv>()
-  .get("/", async (c) => c.json(agentsView(await listAgents(accountScope(c)), c.var.account.id)))
-  .post("/", requireAdministrator, validate("json", AgentCreate), async (c) => {
+  .get("/", doc({ summary: "List the account's agents", response: Unspecified }), async (c) => c.json(agentsView(await listAgents(accountScope(c)), c.var.account.id)))
+  .post("/", doc({ summary: "Add an agent to the account", response: Record }), requireAdministrator, idempotent(), validate("json", AgentCreate), async (c) => {
     const body = c.req.valid("json");
     const agent = await createAgent(accountScope(c), {
       email: body.email,
@@ -21,7 +24,7 @@ export const agentsApi = new Hono<AppEnv>()
     });
     return c.json(agentView(agent, c.var.account.id));
   })
-  .on(["PATCH", "PUT"], "/:id", requireAdministrator, validate("param", IdParam), validate("json", AgentUpdate), async (c) => {
+  .on(["PATCH", "PUT"], "/:id", doc({ summary: "Update an agent's role or availability", response: Record }), requireAdministrator, validate("param", IdParam), validate("json", AgentUpdate), async (c) => {
     const body = c.req.valid("json");
     const agent = await updateAgent(accountScope(c), c.req.valid("param").id, {
       name: body.name,
@@ -31,7 +34,7 @@ export const agentsApi = new Hono<AppEnv>()
     });
     return c.json(agentView(agent, c.var.account.id));
   })
-  .delete("/:id", requireAdministrator, validate("param", IdParam), async (c) => {
+  .delete("/:id", doc({ summary: "Remove an agent from the account", response: Unspecified }), requireAdministrator, validate("param", IdParam), async (c) => {
     await deleteAgent(accountScope(c), c.req.valid("param").id);
     return c.json({});
   });

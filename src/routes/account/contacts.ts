@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import type { z } from "zod";
+import { z } from "zod";
 import { filterContacts, listContacts, searchContacts } from "../../domain/contacts/lists";
 import { contactConversations } from "../../domain/contacts/conversations";
 import { contactableInboxes, createContactInbox } from "../../domain/contacts/contact-inboxes";
@@ -25,6 +25,9 @@ import {
 } from "../../schemas/contacts";
 import { contactInboxView, contactView } from "../../views/contacts";
 import { conversationView } from "../../views/conversations";
+import { idempotent } from "../../http/idempotency";
+import { doc } from "../../http/openapi";
+import { AnyObject, Contact, ContactInbox, Conversation, pageOf, payloadOf } from "../../schemas/responses";
 
 const toInput = (body: z.infer<typeof ContactUpdate>): ContactInput => ({
   name: body.name,
@@ -55,14 +58,14 @@ const currentPage = (page: string | undefined) => page ?? 1;
  * Static paths are registered before `/:id`, which would otherwise capture them.
  */
 export const contactsApi = new Hono<AppEnv>()
-  .get("/", validate("query", ContactListQuery), async (c) => {
+  .get("/", doc({ summary: "List contacts (15 a page)", response: pageOf(Contact) }), validate("query", ContactListQuery), async (c) => {
     const q = c.req.valid("query");
     const { count, records, hasMore, labelled, nextCursor } = await listContacts(accountScope(c), { ...listQuery(q), labels: q.labels });
     const meta = { count, current_page: currentPage(q.page), ...(labelled && { has_more: hasMore }), ...nextCursorMeta(nextCursor) };
     linkNext(c, nextCursor);
     return c.json({ meta, payload: records.map(contactView) });
   })
-  .get("/search", validate("query", ContactSearchQuery), async (c) => {
+  .get("/search", doc({ summary: "Search contacts by name, email, phone number or identifier", response: pageOf(Contact) }), validate("query", ContactSearchQuery), async (c) => {
     const q = c.req.valid("query");
     const { records, hasMore, nextCursor } = await searchContacts(accountScope(c), q.q, listQuery(q));
     linkNext(c, nextCursor);
@@ -72,10 +75,10 @@ export const contactsApi = new Hono<AppEnv>()
     });
   })
   // Contacts currently online: edgedesk keeps no presence for contacts (all read "offline"), so none.
-  .get("/active", validate("query", ContactListQuery), (c) =>
+  .get("/active", doc({ summary: "List contacts online now (always none: no contact presence is kept)", response: pageOf(Contact) }), validate("query", ContactListQuery), (c) =>
     c.json({ meta: { count: 0, current_page: currentPage(c.req.valid("query").page) }, payload: [] }),
   )
-  .post("/filter", validate("query", ContactListQuery), validate("json", ContactFilterBody), async (c) => {
+  .post("/filter", doc({ summary: "Filter contacts", response: pageOf(Contact) }), validate("query", ContactListQuery), validate("json", ContactFilterBody), async (c) => {
     const q = c.req.valid("query");
     const { records, hasMore, nextCursor } = await filterContacts(accountScope(c), c.req.valid("json").payload, listQuery(q));
     linkNext(c, nextCursor);
@@ -84,7 +87,7 @@ export const contactsApi = new Hono<AppEnv>()
       payload: records.map(contactView),
     });
   })
-  .post("/", validate("json", ContactCreate), async (c) => {
+  .post("/", doc({ summary: "Create a contact", response: payloadOf(z.looseObject({ contact: Contact, contact_inbox: z.looseObject({ source_id: z.string().nullable() }) })) }), idempotent(), validate("json", ContactCreate), async (c) => {
     const body = c.req.valid("json");
     const { record, contactInbox } = await createContact(accountScope(c), {
       ...toInput(body),
@@ -98,23 +101,23 @@ export const contactsApi = new Hono<AppEnv>()
       },
     });
   })
-  .get("/:id", validate("param", IdParam), validate("query", ContactShowQuery), async (c) => {
+  .get("/:id", doc({ summary: "Show a contact", response: payloadOf(Contact) }), validate("param", IdParam), validate("query", ContactShowQuery), async (c) => {
     const include = withInboxes(c.req.valid("query").include_contact_inboxes);
     return c.json({ payload: contactView(await showContact(accountScope(c), c.req.valid("param").id, include)) });
   })
-  .on(["PATCH", "PUT"], "/:id", validate("param", IdParam), validate("json", ContactUpdate), async (c) => {
+  .on(["PATCH", "PUT"], "/:id", doc({ summary: "Update a contact", response: payloadOf(Contact) }), validate("param", IdParam), validate("json", ContactUpdate), async (c) => {
     const record = await updateContact(accountScope(c), c.req.valid("param").id, toInput(c.req.valid("json")), true);
     return c.json({ payload: contactView(record) });
   })
-  .delete("/:id", requireAdministrator, validate("param", IdParam), async (c) => {
+  .delete("/:id", doc({ summary: "Delete a contact (administrators)", response: AnyObject }), requireAdministrator, validate("param", IdParam), async (c) => {
     await deleteContact(accountScope(c), c.req.valid("param").id);
     return c.json({});
   })
-  .get("/:id/contactable_inboxes", validate("param", IdParam), async (c) => {
+  .get("/:id/contactable_inboxes", doc({ summary: "List the inboxes a contact can be reached in", response: payloadOf(z.array(ContactInbox)) }), validate("param", IdParam), async (c) => {
     const inboxes = await contactableInboxes(accountScope(c), c.req.valid("param").id);
     return c.json({ payload: inboxes.map(contactInboxView) });
   })
-  .post("/:id/contact_inboxes", validate("param", IdParam), validate("json", ContactInboxCreate), async (c) => {
+  .post("/:id/contact_inboxes", doc({ summary: "Create a contact inbox (a contact's identity in an inbox)", response: ContactInbox }), idempotent(), validate("param", IdParam), validate("json", ContactInboxCreate), async (c) => {
     const body = c.req.valid("json");
     const created = await createContactInbox(accountScope(c), c.req.valid("param").id, {
       inboxId: body.inbox_id,
@@ -123,24 +126,24 @@ export const contactsApi = new Hono<AppEnv>()
     });
     return c.json(contactInboxView(created));
   })
-  .post("/:id/destroy_custom_attributes", validate("param", IdParam), validate("json", ContactCustomAttributeKeys), async (c) => {
+  .post("/:id/destroy_custom_attributes", doc({ summary: "Remove custom attributes from a contact", response: payloadOf(Contact) }), validate("param", IdParam), validate("json", ContactCustomAttributeKeys), async (c) => {
     const record = await destroyCustomAttributes(accountScope(c), c.req.valid("param").id, c.req.valid("json").custom_attributes);
     return c.json({ payload: contactView(record) });
   })
-  .get("/:id/conversations", validate("param", IdParam), async (c) => {
+  .get("/:id/conversations", doc({ summary: "List a contact's conversations", response: payloadOf(z.array(Conversation)) }), validate("param", IdParam), async (c) => {
     const records = await contactConversations(accountScope(c), c.req.valid("param").id);
     return c.json({ payload: records.map(conversationView) });
   })
-  .get("/:id/labels", validate("param", IdParam), async (c) => {
+  .get("/:id/labels", doc({ summary: "List a contact's labels", response: payloadOf(z.array(z.string())) }), validate("param", IdParam), async (c) => {
     return c.json({ payload: await listContactLabels(accountScope(c), c.req.valid("param").id) });
   })
-  .post("/:id/labels", validate("param", IdParam), validate("json", ContactLabels), async (c) => {
+  .post("/:id/labels", doc({ summary: "Replace a contact's labels", response: payloadOf(z.array(z.string())) }), validate("param", IdParam), validate("json", ContactLabels), async (c) => {
     const labels = await replaceContactLabels(accountScope(c), c.req.valid("param").id, c.req.valid("json").labels);
     return c.json({ payload: labels });
   });
 
 /** POST /api/v1/accounts/:account_id/actions/contact_merge: answers the base contact, bare (as Chatwoot). */
-export const contactMergeApi = new Hono<AppEnv>().post("/", validate("json", ContactMerge), async (c) => {
+export const contactMergeApi = new Hono<AppEnv>().post("/", doc({ summary: "Merge two contacts into the base contact", response: Contact }), validate("json", ContactMerge), async (c) => {
   const body = c.req.valid("json");
   return c.json(contactView(await mergeContacts(accountScope(c), body.base_contact_id, body.mergee_contact_id)));
 });

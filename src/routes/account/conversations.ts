@@ -39,7 +39,10 @@ import {
 import { conversationView, countsView, statusToggleView } from "../../views/conversations";
 import { agentView } from "../../views/agents";
 import { agentBotSlimView, teamRecordView } from "../../views/people";
-import type { z } from "zod";
+import { z } from "zod";
+import { idempotent } from "../../http/idempotency";
+import { doc } from "../../http/openapi";
+import { Conversation, Unspecified, payloadOf } from "../../schemas/responses";
 
 const ASSIGNEE_TYPES = new Set(["me", "unassigned", "assigned"]);
 
@@ -64,16 +67,16 @@ const ms = (seconds: number | null | undefined) => (seconds === null || seconds 
 
 /** /api/v1/accounts/:account_id/conversations */
 export const conversationsApi = new Hono<AppEnv>()
-  .get("/", validate("query", ConversationListQuery), async (c) => {
+  .get("/", doc({ summary: "List conversations", response: Unspecified }), validate("query", ConversationListQuery), async (c) => {
     const page = await listConversations(accountScope(c), listInput(c.req.valid("query")));
     linkNext(c, page.nextCursor);
     return c.json({ data: { meta: { ...countsView(page.counts), ...scanMeta(page), ...nextCursorMeta(page.nextCursor) }, payload: page.records.map(conversationView) } });
   })
-  .get("/meta", validate("query", ConversationListQuery), async (c) => {
+  .get("/meta", doc({ summary: "Count conversations by assignment", response: Unspecified }), validate("query", ConversationListQuery), async (c) => {
     const counts = await conversationCounts(accountScope(c), listInput(c.req.valid("query")));
     return c.json({ meta: { ...countsView(counts.counts), ...scanMeta(counts) } });
   })
-  .post("/filter", validate("query", FilterQuery), validate("json", ConversationFilterBody), async (c) => {
+  .post("/filter", doc({ summary: "Filter conversations", response: Unspecified }), validate("query", FilterQuery), validate("json", ConversationFilterBody), async (c) => {
     const body = c.req.valid("json");
     const query = c.req.valid("query");
     const page = await filterConversations(accountScope(c), body.payload, { page: body.page ?? query.page ?? 1, cursor: query.cursor });
@@ -81,7 +84,7 @@ export const conversationsApi = new Hono<AppEnv>()
     linkNext(c, page.nextCursor);
     return c.json({ meta: { ...counts, has_more: page.hasMore, ...nextCursorMeta(page.nextCursor) }, payload: page.records.map(conversationView) });
   })
-  .post("/", allowBots(), validate("json", ConversationCreate), async (c) => {
+  .post("/", doc({ summary: "Create a conversation", response: Conversation }), allowBots(), idempotent(), validate("json", ConversationCreate), async (c) => {
     const body = c.req.valid("json");
     const record = await createConversation(accountScope(c), {
       sourceId: body.source_id,
@@ -97,32 +100,32 @@ export const conversationsApi = new Hono<AppEnv>()
     });
     return c.json(conversationView(record));
   })
-  .get("/:conversation_id", validate("param", ConversationParam), async (c) => {
+  .get("/:conversation_id", doc({ summary: "Show a conversation", response: Conversation }), validate("param", ConversationParam), async (c) => {
     return c.json(conversationView(await showConversation(accountScope(c), c.req.valid("param").conversation_id)));
   })
-  .delete("/:conversation_id", requireAdministrator, validate("param", ConversationParam), async (c) => {
+  .delete("/:conversation_id", doc({ summary: "Delete a conversation (administrators)", response: Unspecified }), requireAdministrator, validate("param", ConversationParam), async (c) => {
     await deleteConversation(accountScope(c), c.req.valid("param").conversation_id);
     return c.json({});
   })
-  .get("/:conversation_id/attachments", validate("param", ConversationParam), validate("query", AttachmentListQuery), async (c) => {
+  .get("/:conversation_id/attachments", doc({ summary: "List a conversation's attachments", response: Unspecified }), validate("param", ConversationParam), validate("query", AttachmentListQuery), async (c) => {
     const list = await listConversationAttachments(accountScope(c), c.req.valid("param").conversation_id, c.req.valid("query").page ?? 1);
     return c.json(conversationAttachmentsView(list));
   })
-  .on(["PATCH", "PUT"], "/:conversation_id", allowBots(), validate("param", ConversationParam), validate("json", ConversationUpdate), async (c) => {
+  .on(["PATCH", "PUT"], "/:conversation_id", doc({ summary: "Update a conversation's priority or SLA", response: Unspecified }), allowBots(), validate("param", ConversationParam), validate("json", ConversationUpdate), async (c) => {
     const body = c.req.valid("json");
     const record = await updateConversation(accountScope(c), c.req.valid("param").conversation_id, { priority: body.priority, slaPolicyId: body.sla_policy_id });
     return c.json(conversationView(record));
   })
-  .post("/:conversation_id/toggle_status", allowBots(), validate("param", ConversationParam), validate("json", ToggleStatus), async (c) => {
+  .post("/:conversation_id/toggle_status", doc({ summary: "Open, resolve, snooze or set pending", response: Unspecified }), allowBots(), validate("param", ConversationParam), validate("json", ToggleStatus), async (c) => {
     const body = c.req.valid("json");
     const result = await toggleStatus(accountScope(c), c.req.valid("param").conversation_id, { status: body.status, snoozedUntil: ms(body.snoozed_until) });
     return c.json(statusToggleView(result));
   })
-  .post("/:conversation_id/toggle_priority", allowBots(), validate("param", ConversationParam), validate("json", TogglePriority), async (c) => {
+  .post("/:conversation_id/toggle_priority", doc({ summary: "Set a conversation's priority", response: Unspecified }), allowBots(), validate("param", ConversationParam), validate("json", TogglePriority), async (c) => {
     await togglePriority(accountScope(c), c.req.valid("param").conversation_id, c.req.valid("json").priority ?? null);
     return c.body(null, 200);
   })
-  .post("/:conversation_id/assignments", allowBots(), validate("param", ConversationParam), validate("json", AssignmentBody), async (c) => {
+  .post("/:conversation_id/assignments", doc({ summary: "Assign a conversation to an agent or a team", response: Unspecified }), allowBots(), validate("param", ConversationParam), validate("json", AssignmentBody), async (c) => {
     const body = c.req.valid("json");
     const result = await assignConversation(accountScope(c), c.req.valid("param").conversation_id, {
       assigneeId: body.assignee_id,
@@ -134,27 +137,27 @@ export const conversationsApi = new Hono<AppEnv>()
     if (result.kind === "team" && result.team) return c.json(teamRecordView(result.team));
     return c.json(null);
   })
-  .get("/:conversation_id/labels", validate("param", ConversationParam), async (c) => {
+  .get("/:conversation_id/labels", doc({ summary: "List a conversation's labels", response: payloadOf(z.array(z.string())) }), validate("param", ConversationParam), async (c) => {
     return c.json({ payload: await conversationLabels(accountScope(c), c.req.valid("param").conversation_id) });
   })
-  .post("/:conversation_id/labels", validate("param", ConversationParam), validate("json", LabelsBody), async (c) => {
+  .post("/:conversation_id/labels", doc({ summary: "Replace a conversation's labels", response: payloadOf(z.array(z.string())) }), validate("param", ConversationParam), validate("json", LabelsBody), async (c) => {
     return c.json({ payload: await replaceLabels(accountScope(c), c.req.valid("param").conversation_id, c.req.valid("json").labels) });
   })
-  .post("/:conversation_id/custom_attributes", allowBots(), validate("param", ConversationParam), validate("json", CustomAttributesBody), async (c) => {
+  .post("/:conversation_id/custom_attributes", doc({ summary: "Set a conversation's custom attributes", response: Unspecified }), allowBots(), validate("param", ConversationParam), validate("json", CustomAttributesBody), async (c) => {
     const values = await replaceCustomAttributes(accountScope(c), c.req.valid("param").conversation_id, c.req.valid("json").custom_attributes);
     return c.json({ custom_attributes: values });
   })
-  .post("/:conversation_id/mute", validate("param", ConversationParam), async (c) => {
+  .post("/:conversation_id/mute", doc({ summary: "Mute a conversation (blocks its contact)", response: Unspecified }), validate("param", ConversationParam), async (c) => {
     await setMuted(accountScope(c), c.req.valid("param").conversation_id, true);
     return c.body(null, 200);
   })
-  .post("/:conversation_id/unmute", validate("param", ConversationParam), async (c) => {
+  .post("/:conversation_id/unmute", doc({ summary: "Unmute a conversation", response: Unspecified }), validate("param", ConversationParam), async (c) => {
     await setMuted(accountScope(c), c.req.valid("param").conversation_id, false);
     return c.body(null, 200);
   })
-  .post("/:conversation_id/unread", validate("param", ConversationParam), async (c) => {
+  .post("/:conversation_id/unread", doc({ summary: "Mark a conversation unread", response: Unspecified }), validate("param", ConversationParam), async (c) => {
     return c.json(conversationView(await markUnread(accountScope(c), c.req.valid("param").conversation_id)));
   })
-  .post("/:conversation_id/update_last_seen", validate("param", ConversationParam), async (c) => {
+  .post("/:conversation_id/update_last_seen", doc({ summary: "Mark a conversation seen by the agent", response: Unspecified }), validate("param", ConversationParam), async (c) => {
     return c.json(conversationView(await updateLastSeen(accountScope(c), c.req.valid("param").conversation_id)));
   });

@@ -1,11 +1,21 @@
 import { Hono } from "hono";
 import { type AppEnv, accountScope } from "../../http/app-env";
 import { requireAdministrator } from "../../http/auth";
+import { idempotent } from "../../http/idempotency";
+import { doc } from "../../http/openapi";
 import { validate } from "../../http/validate";
 import { IdParam } from "../../schemas/common";
+import { Unspecified } from "../../schemas/responses";
 import { DeliveryListQuery, DeliveryParams } from "../../schemas/webhooks";
 import { deliveryDetailView, deliveryPageView } from "../../views/webhook-deliveries";
 import { type LogTarget, listDeliveries, redeliver, showDelivery } from "../../webhooks/log";
+
+/** What the log's receiver is, in the API document's summaries. */
+const RECEIVER: Record<LogTarget["type"], string> = {
+  webhook: "a webhook",
+  api_inbox: "an API inbox's callback URL",
+  agent_bot: "an agent bot's outgoing URL",
+};
 
 /**
  * The delivery log of one kind of target, mounted beside the target's routes (`/webhooks`, `/inboxes`
@@ -14,15 +24,15 @@ import { type LogTarget, listDeliveries, redeliver, showDelivery } from "../../w
  */
 export function deliveryLogApi(type: LogTarget["type"]) {
   return new Hono<AppEnv>()
-    .get("/:id/deliveries", requireAdministrator, validate("param", IdParam), validate("query", DeliveryListQuery), async (c) => {
+    .get("/:id/deliveries", doc({ summary: `List the deliveries to ${RECEIVER[type]} (the delivery log)`, response: Unspecified }), requireAdministrator, validate("param", IdParam), validate("query", DeliveryListQuery), async (c) => {
       const page = await listDeliveries(accountScope(c), { type, id: c.req.valid("param").id }, c.req.valid("query"));
       return c.json(deliveryPageView(page));
     })
-    .get("/:id/deliveries/:delivery_id", requireAdministrator, validate("param", DeliveryParams), async (c) => {
+    .get("/:id/deliveries/:delivery_id", doc({ summary: `Show a delivery to ${RECEIVER[type]} and its attempts`, response: Unspecified }), requireAdministrator, validate("param", DeliveryParams), async (c) => {
       const { id, delivery_id } = c.req.valid("param");
       return c.json(deliveryDetailView(await showDelivery(accountScope(c), { type, id }, delivery_id)));
     })
-    .post("/:id/deliveries/:delivery_id/redeliver", requireAdministrator, validate("param", DeliveryParams), async (c) => {
+    .post("/:id/deliveries/:delivery_id/redeliver", doc({ summary: `Deliver a logged event to ${RECEIVER[type]} again`, response: Unspecified, status: 202 }), requireAdministrator, idempotent(), validate("param", DeliveryParams), async (c) => {
       const { id, delivery_id } = c.req.valid("param");
       return c.json(deliveryDetailView(await redeliver(accountScope(c), { type, id }, delivery_id)), 202);
     });

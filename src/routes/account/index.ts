@@ -22,13 +22,14 @@ import { messagesApi } from "./messages";
 import { profileApi } from "./profile";
 import { teamsApi } from "./teams";
 import { webhooksApi } from "./webhooks";
+import { rateLimited } from "../../http/rate-limit";
 
 /**
  * /api/v1: the profile, and everything under /accounts/:account_id. Each resource group is one
  * sub-app mounted below `accounts`; all of them run behind accountAuth.
  */
 const accountScoped = new Hono<AppEnv>()
-  .use("*", accountAuth)
+  .use("*", accountAuth, rateLimited("account_api"))
   .route("/", accountSelfApi)
   .route("/agents", agentsApi)
   .route("/agent_bots", agentBotsApi)

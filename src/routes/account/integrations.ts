@@ -6,20 +6,23 @@ import { validate } from "../../http/validate";
 import { IdParam } from "../../schemas/common";
 import { AppIdParam, HookCreate, HookUpdate } from "../../schemas/integrations";
 import { integrationAppView } from "../../views/integrations";
+import { idempotent } from "../../http/idempotency";
+import { doc } from "../../http/openapi";
+import { Unspecified } from "../../schemas/responses";
 
 /** /integrations: any member may see the catalogue; hooks are for administrators. */
 export const integrationsApi = new Hono<AppEnv>()
-  .get("/apps", async (c) => c.json({ payload: (await listApps(accountScope(c))).map(integrationAppView) }))
-  .get("/apps/:id", validate("param", AppIdParam), async (c) =>
+  .get("/apps", doc({ summary: "List integration apps", response: Unspecified }), async (c) => c.json({ payload: (await listApps(accountScope(c))).map(integrationAppView) }))
+  .get("/apps/:id", doc({ summary: "Show an integration app", response: Unspecified }), validate("param", AppIdParam), async (c) =>
     c.json(integrationAppView(await getApp(accountScope(c), c.req.valid("param").id))),
   )
-  .post("/hooks", requireAdministrator, validate("json", HookCreate), (c) =>
+  .post("/hooks", doc({ summary: "Create an integration hook", response: Unspecified }), requireAdministrator, idempotent(), validate("json", HookCreate), (c) =>
     createHook(accountScope(c), { appId: c.req.valid("json").app_id }),
   )
-  .on(["PATCH", "PUT"], "/hooks/:id", requireAdministrator, validate("param", IdParam), validate("json", HookUpdate), (c) =>
+  .on(["PATCH", "PUT"], "/hooks/:id", doc({ summary: "Update an integration hook", response: Unspecified }), requireAdministrator, validate("param", IdParam), validate("json", HookUpdate), (c) =>
     updateHook(accountScope(c), c.req.valid("param").id),
   )
-  .delete("/hooks/:id", requireAdministrator, validate("param", IdParam), async (c) => {
+  .delete("/hooks/:id", doc({ summary: "Delete an integration hook", response: Unspecified }), requireAdministrator, validate("param", IdParam), async (c) => {
     await deleteHook(accountScope(c), c.req.valid("param").id);
     return c.json({});
   });

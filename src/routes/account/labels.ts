@@ -6,14 +6,17 @@ import { validate } from "../../http/validate";
 import { IdParam } from "../../schemas/common";
 import { LabelCreate, LabelUpdate } from "../../schemas/labels";
 import { labelView } from "../../views/labels";
+import { idempotent } from "../../http/idempotency";
+import { doc } from "../../http/openapi";
+import { Record, Unspecified } from "../../schemas/responses";
 
 /** /labels: any member may list them; showing one and every change is for administrators (Chatwoot's policy). */
 export const labelsApi = new Hono<AppEnv>()
-  .get("/", async (c) => c.json({ payload: (await listLabels(accountScope(c))).map(labelView) }))
-  .get("/:id", requireAdministrator, validate("param", IdParam), async (c) =>
+  .get("/", doc({ summary: "List labels", response: Unspecified }), async (c) => c.json({ payload: (await listLabels(accountScope(c))).map(labelView) }))
+  .get("/:id", doc({ summary: "Show a label", response: Record }), requireAdministrator, validate("param", IdParam), async (c) =>
     c.json(labelView(await getLabel(accountScope(c), c.req.valid("param").id))),
   )
-  .post("/", requireAdministrator, validate("json", LabelCreate), async (c) => {
+  .post("/", doc({ summary: "Create a label", response: Record }), requireAdministrator, idempotent(), validate("json", LabelCreate), async (c) => {
     const body = c.req.valid("json");
     const row = await createLabel(accountScope(c), {
       title: body.title,
@@ -23,7 +26,7 @@ export const labelsApi = new Hono<AppEnv>()
     });
     return c.json(labelView(row));
   })
-  .on(["PATCH", "PUT"], "/:id", requireAdministrator, validate("param", IdParam), validate("json", LabelUpdate), async (c) => {
+  .on(["PATCH", "PUT"], "/:id", doc({ summary: "Update a label", response: Record }), requireAdministrator, validate("param", IdParam), validate("json", LabelUpdate), async (c) => {
     const body = c.req.valid("json");
     const row = await updateLabel(accountScope(c), c.req.valid("param").id, {
       title: body.title,
@@ -33,7 +36,7 @@ export const labelsApi = new Hono<AppEnv>()
     });
     return c.json(labelView(row));
   })
-  .delete("/:id", requireAdministrator, validate("param", IdParam), async (c) => {
+  .delete("/:id", doc({ summary: "Delete a label", response: Unspecified }), requireAdministrator, validate("param", IdParam), async (c) => {
     await deleteLabel(accountScope(c), c.req.valid("param").id);
     return c.json({});
   });

@@ -9,16 +9,20 @@ import { validate } from "../../http/validate";
 import { ConversationParam } from "../../schemas/conversations";
 import { MessageCreate, MessageListQuery, MessageParam, MessageUpdate } from "../../schemas/messages";
 import { messageListView, messageResultView } from "../../views/messages";
+import { idempotent } from "../../http/idempotency";
+import { doc } from "../../http/openapi";
+import { Message } from "../../schemas/responses";
+import { z } from "zod";
 
 /** /api/v1/accounts/:account_id/conversations/:conversation_id/messages */
 export const messagesApi = new Hono<AppEnv>()
-  .get("/", validate("param", ConversationParam), validate("query", MessageListQuery), async (c) => {
+  .get("/", doc({ summary: "List a conversation's messages (20 at a time, before or after an id)", response: z.looseObject({ payload: z.array(Message) }) }), validate("param", ConversationParam), validate("query", MessageListQuery), async (c) => {
     const list = await listMessages(accountScope(c), c.req.valid("param").conversation_id, c.req.valid("query"));
     const view = messageListView(list);
     linkNext(c, list.nextCursor);
     return c.json({ ...view, meta: { ...view.meta, ...nextCursorMeta(list.nextCursor) } });
   })
-  .post("/", allowBots(), acceptFiles({ maxBodyBytes: MAX_FILES_BODY_BYTES }), validate("param", ConversationParam), validate("json", MessageCreate), async (c) => {
+  .post("/", doc({ summary: "Create a message", response: Message }), allowBots(), idempotent(), acceptFiles({ maxBodyBytes: MAX_FILES_BODY_BYTES }), validate("param", ConversationParam), validate("json", MessageCreate), async (c) => {
     const body = c.req.valid("json");
     const files = await checkUploads(c.env, filesNamed(c, "attachments"));
     const result: MessageResult = await createMessage(accountScope(c), c.req.valid("param").conversation_id, {
@@ -36,13 +40,13 @@ export const messagesApi = new Hono<AppEnv>()
     });
     return c.json(messageResultView(result));
   })
-  .on(["PATCH", "PUT"], "/:message_id", validate("param", MessageParam), validate("json", MessageUpdate), async (c) => {
+  .on(["PATCH", "PUT"], "/:message_id", doc({ summary: "Update a message's delivery status", response: Message }), validate("param", MessageParam), validate("json", MessageUpdate), async (c) => {
     const { conversation_id, message_id } = c.req.valid("param");
     const body = c.req.valid("json");
     const result = await updateMessageStatus(accountScope(c), conversation_id, message_id, { status: body.status, externalError: body.external_error });
     return c.json(messageResultView(result));
   })
-  .delete("/:message_id", validate("param", MessageParam), async (c) => {
+  .delete("/:message_id", doc({ summary: "Delete a message (keeps it, blanked)", response: Message }), validate("param", MessageParam), async (c) => {
     const { conversation_id, message_id } = c.req.valid("param");
     return c.json(messageResultView(await deleteMessage(accountScope(c), conversation_id, message_id)));
   });

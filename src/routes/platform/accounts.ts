@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import type { z } from "zod";
+import { z } from "zod";
 import { createAccount, deleteAccount, updateAccount } from "../../domain/identity/accounts";
 import { listAccountUsers, removeAccountUser, upsertAccountUser } from "../../domain/identity/account-users";
 import { ROLES, enumName } from "../../domain/kernel/enums";
@@ -11,6 +11,9 @@ import { IdParam } from "../../schemas/common";
 import { AccountIdParam, AccountUserCreate, AccountUserDelete } from "../../schemas/platform";
 import { platformAccountView } from "../../views/accounts";
 import { platformScope } from "./scope";
+import { idempotent } from "../../http/idempotency";
+import { doc } from "../../http/openapi";
+import { PlatformAccount, Unspecified } from "../../schemas/responses";
 
 const accountUserView = (r: { accountId: number; userId: number; role: number }) => ({
   account_id: r.accountId,
@@ -30,40 +33,40 @@ const toAccountInput = (body: z.infer<typeof PlatformAccountUpdate>) => ({
 });
 
 export const platformAccounts = new Hono<AppEnv>()
-  .get("/", async (c) => c.json((await listOwnedAccounts(platformScope(c))).map(platformAccountView)))
-  .post("/", validate("json", PlatformAccountCreate), async (c) => {
+  .get("/", doc({ summary: "List the accounts this platform app created", response: z.array(PlatformAccount) }), async (c) => c.json((await listOwnedAccounts(platformScope(c))).map(platformAccountView)))
+  .post("/", doc({ summary: "Create an account", response: PlatformAccount }), idempotent(), validate("json", PlatformAccountCreate), async (c) => {
     const body = c.req.valid("json");
     const scope = platformScope(c);
     const account = await createAccount(scope.db, { ...toAccountInput(body), name: body.name }, scope);
     return c.json(platformAccountView(account));
   })
-  .get("/:id", validate("param", IdParam), async (c) => {
+  .get("/:id", doc({ summary: "Show an account", response: PlatformAccount }), validate("param", IdParam), async (c) => {
     return c.json(platformAccountView(await ownedAccount(platformScope(c), c.req.valid("param").id)));
   })
-  .on(["PATCH", "PUT"], "/:id", validate("param", IdParam), validate("json", PlatformAccountUpdate), async (c) => {
+  .on(["PATCH", "PUT"], "/:id", doc({ summary: "Update an account", response: PlatformAccount }), validate("param", IdParam), validate("json", PlatformAccountUpdate), async (c) => {
     const scope = platformScope(c);
     const account = await ownedAccount(scope, c.req.valid("param").id);
     return c.json(platformAccountView(await updateAccount(scope.db, account, toAccountInput(c.req.valid("json")))));
   })
-  .delete("/:id", validate("param", IdParam), async (c) => {
+  .delete("/:id", doc({ summary: "Delete an account and everything in it", response: Unspecified }), validate("param", IdParam), async (c) => {
     const scope = platformScope(c);
     const account = await ownedAccount(scope, c.req.valid("param").id);
     await deleteAccount(scope.db, account.id);
     return c.json({});
   })
-  .get("/:account_id/account_users", validate("param", AccountIdParam), async (c) => {
+  .get("/:account_id/account_users", doc({ summary: "List an account's users", response: Unspecified }), validate("param", AccountIdParam), async (c) => {
     const scope = platformScope(c);
     const account = await ownedAccount(scope, c.req.valid("param").account_id);
     return c.json((await listAccountUsers(scope.db, account.id)).map(accountUserView));
   })
-  .post("/:account_id/account_users", validate("param", AccountIdParam), validate("json", AccountUserCreate), async (c) => {
+  .post("/:account_id/account_users", doc({ summary: "Add a user to an account", response: Unspecified }), idempotent(), validate("param", AccountIdParam), validate("json", AccountUserCreate), async (c) => {
     const scope = platformScope(c);
     const accountId = c.req.valid("param").account_id;
     const { user_id: userId, role } = c.req.valid("json");
     await assertOwnsAccountAndUser(scope, accountId, userId);
     return c.json(accountUserView(await upsertAccountUser(scope.db, accountId, userId, role)));
   })
-  .delete("/:account_id/account_users", validate("param", AccountIdParam), validate("json", AccountUserDelete), async (c) => {
+  .delete("/:account_id/account_users", doc({ summary: "Remove a user from an account", response: Unspecified }), validate("param", AccountIdParam), validate("json", AccountUserDelete), async (c) => {
     const scope = platformScope(c);
     const account = await ownedAccount(scope, c.req.valid("param").account_id);
     await removeAccountUser(scope.db, account.id, c.req.valid("json").user_id);

@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import type { z } from "zod";
+import { z } from "zod";
 import { type AgentBotRecord, createAgentBot, deleteAgentBot, updateAgentBot } from "../../domain/people/agent-bots";
 import { listOwnedAgentBots, ownedAccount, ownedAgentBot } from "../../domain/platform/ownership";
 import type { AppEnv } from "../../http/app-env";
@@ -8,6 +8,9 @@ import { IdParam } from "../../schemas/common";
 import { PlatformAgentBotCreate, PlatformAgentBotUpdate } from "../../schemas/platform";
 import { agentBotView } from "../../views/agent-bots";
 import { platformScope } from "./scope";
+import { idempotent } from "../../http/idempotency";
+import { doc } from "../../http/openapi";
+import { Record, Unspecified } from "../../schemas/responses";
 
 const toBotInput = (body: z.infer<typeof PlatformAgentBotUpdate>) => ({
   name: body.name,
@@ -20,8 +23,8 @@ const toBotInput = (body: z.infer<typeof PlatformAgentBotUpdate>) => ({
 const view = (record: AgentBotRecord) => agentBotView(record, { withKey: true });
 
 export const platformAgentBots = new Hono<AppEnv>()
-  .get("/", async (c) => c.json((await listOwnedAgentBots(platformScope(c))).map(view)))
-  .post("/", validate("json", PlatformAgentBotCreate), async (c) => {
+  .get("/", doc({ summary: "List the agent bots this platform app created", response: z.array(Record) }), async (c) => c.json((await listOwnedAgentBots(platformScope(c))).map(view)))
+  .post("/", doc({ summary: "Create an agent bot", response: Record }), idempotent(), validate("json", PlatformAgentBotCreate), async (c) => {
     const body = c.req.valid("json");
     const scope = platformScope(c);
     // A bot may belong to an account only when this app created that account (Chatwoot does not check).
@@ -29,8 +32,8 @@ export const platformAgentBots = new Hono<AppEnv>()
     const record = await createAgentBot(scope, accountId, { ...toBotInput(body), name: body.name }, scope);
     return c.json(view(record));
   })
-  .get("/:id", validate("param", IdParam), async (c) => c.json(view(await ownedAgentBot(platformScope(c), c.req.valid("param").id))))
-  .on(["PATCH", "PUT"], "/:id", validate("param", IdParam), validate("json", PlatformAgentBotUpdate), async (c) => {
+  .get("/:id", doc({ summary: "Show an agent bot", response: Record }), validate("param", IdParam), async (c) => c.json(view(await ownedAgentBot(platformScope(c), c.req.valid("param").id))))
+  .on(["PATCH", "PUT"], "/:id", doc({ summary: "Update an agent bot", response: Record }), validate("param", IdParam), validate("json", PlatformAgentBotUpdate), async (c) => {
     const scope = platformScope(c);
     const { bot } = await ownedAgentBot(scope, c.req.valid("param").id);
     const body = c.req.valid("json");
@@ -38,13 +41,13 @@ export const platformAgentBots = new Hono<AppEnv>()
     const input = { ...toBotInput(body), ...(body.account_id !== undefined && { accountId: body.account_id }) };
     return c.json(view(await updateAgentBot(scope, bot, input)));
   })
-  .delete("/:id", validate("param", IdParam), async (c) => {
+  .delete("/:id", doc({ summary: "Delete an agent bot", response: Unspecified }), validate("param", IdParam), async (c) => {
     const scope = platformScope(c);
     const { bot } = await ownedAgentBot(scope, c.req.valid("param").id);
     await deleteAgentBot(scope.db, bot.id);
     return c.json({});
   })
-  .delete("/:id/avatar", validate("param", IdParam), async (c) => {
+  .delete("/:id/avatar", doc({ summary: "Remove an agent bot's avatar", response: Unspecified }), validate("param", IdParam), async (c) => {
     const scope = platformScope(c);
     const { bot } = await ownedAgentBot(scope, c.req.valid("param").id);
     return c.json(view(await updateAgentBot(scope, bot, { avatarUrl: null })));

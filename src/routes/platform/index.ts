@@ -4,10 +4,11 @@ import { platformAuth } from "../../http/auth";
 import { platformAccounts } from "./accounts";
 import { platformAgentBots } from "./agent-bots";
 import { platformUsers } from "./users";
+import { rateLimited } from "../../http/rate-limit";
 
 /** /platform/api/v1: provisioning with a platform key. */
 export const platformApi = new Hono<AppEnv>()
-  .use("*", platformAuth)
+  .use("*", platformAuth, rateLimited("platform_api"))
   .route("/accounts", platformAccounts)
   .route("/users", platformUsers)
   .route("/agent_bots", platformAgentBots);

@@ -16,6 +16,9 @@ import { validate } from "../../http/validate";
 import { LiveConversationsQuery, SeriesQuery, SummaryQuery, WindowQuery } from "../../schemas/reports";
 import { groupCsv, summaryCsv, trafficCsv } from "../../views/report-csv";
 import { agentLiveView, groupView, summaryView } from "../../views/reports";
+import { rateLimited } from "../../http/rate-limit";
+import { doc } from "../../http/openapi";
+import { AnyObject } from "../../schemas/responses";
 
 const WEEK_MS = 7 * 86_400_000;
 
@@ -36,7 +39,7 @@ function csvResponse(c: AppContext, name: string, body: string) {
 const GROUP_DOWNLOADS: Record<string, GroupDimension> = { agents: "agent", inboxes: "inbox", labels: "label", teams: "team" };
 
 const reportsApi = new Hono<AppEnv>()
-  .get("/", validate("query", SeriesQuery), async (c) => {
+  .get("/", doc({ summary: "A metric's series over time (administrators)", response: AnyObject.array() }), validate("query", SeriesQuery), async (c) => {
     const q = c.req.valid("query");
     const points = await reportSeries(accountScope(c), {
       metric: q.metric!,
@@ -47,29 +50,29 @@ const reportsApi = new Hono<AppEnv>()
     });
     return c.json(points);
   })
-  .get("/summary", validate("query", SummaryQuery), async (c) => {
+  .get("/summary", doc({ summary: "Summary report of the account, an agent, inbox, label or team (administrators)", response: AnyObject }), validate("query", SummaryQuery), async (c) => {
     const q = c.req.valid("query");
     return c.json(summaryView(await summaryReport(accountScope(c), targetOf(q), windowOf(q))));
   })
-  .get("/conversations", validate("query", LiveConversationsQuery), async (c) => {
+  .get("/conversations", doc({ summary: "Live conversation counts, of the account or per agent (administrators)", response: AnyObject }), validate("query", LiveConversationsQuery), async (c) => {
     const q = c.req.valid("query");
     if (q.type === "account") return c.json(await accountLiveReport(accountScope(c)));
     return c.json((await agentLiveReport(accountScope(c), { userId: q.user_id, page: q.page ?? 1 })).map(agentLiveView));
   })
-  .get("/conversations_summary", validate("query", WindowQuery), async (c) => {
+  .get("/conversations_summary", doc({ summary: "Conversations summary as CSV (administrators)", description: "Answers `text/csv`." }), validate("query", WindowQuery), async (c) => {
     const q = c.req.valid("query");
     const window = windowOf(q);
     const { current } = await summaryReport(accountScope(c), { type: "account", id: 0 }, window);
     return csvResponse(c, "conversations_summary", summaryCsv(current, { sinceMs: window.fromMs, untilMs: window.toMs }));
   })
-  .get("/conversation_traffic", validate("query", WindowQuery), async (c) => {
+  .get("/conversation_traffic", doc({ summary: "Conversation traffic by weekday and hour as CSV (administrators)", description: "Answers `text/csv`." }), validate("query", WindowQuery), async (c) => {
     const q = c.req.valid("query");
     const offset = q.timezone_offset ?? 0;
     return csvResponse(c, "conversation_traffic", trafficCsv(await conversationTraffic(accountScope(c), windowOf(q), offset), offset));
   });
 
 for (const [download, dimension] of Object.entries(GROUP_DOWNLOADS)) {
-  reportsApi.get(`/${download}`, validate("query", WindowQuery), async (c) => {
+  reportsApi.get(`/${download}`, doc({ summary: `${dimension[0].toUpperCase()}${dimension.slice(1)} report as CSV (administrators)`, description: "Answers `text/csv`." }), validate("query", WindowQuery), async (c) => {
     const window = windowOf(c.req.valid("query"));
     const rows = await groupReport(accountScope(c), dimension, window);
     return csvResponse(c, `${download}_report`, groupCsv(dimension, rows, { sinceMs: window.fromMs, untilMs: window.toMs }));
@@ -79,7 +82,7 @@ for (const [download, dimension] of Object.entries(GROUP_DOWNLOADS)) {
 /** summary_reports/{agent,team,inbox,label}: each member of the dimension with the window's figures. */
 const summaryReportsApi = new Hono<AppEnv>();
 for (const dimension of ["agent", "team", "inbox", "label"] as const) {
-  summaryReportsApi.get(`/${dimension}`, validate("query", WindowQuery), async (c) => {
+  summaryReportsApi.get(`/${dimension}`, doc({ summary: `Summary of each ${dimension} (administrators)`, response: AnyObject.array() }), validate("query", WindowQuery), async (c) => {
     const rows = await groupReport(accountScope(c), dimension, windowOf(c.req.valid("query") as z.infer<typeof WindowQuery>));
     return c.json(rows.map(groupView));
   });
@@ -89,7 +92,7 @@ for (const dimension of ["agent", "team", "inbox", "label"] as const) {
 export const reportsV2Api = new Hono<AppEnv>().route(
   "/accounts/:account_id",
   new Hono<AppEnv>()
-    .use("*", accountAuth, requireAdministrator)
+    .use("*", accountAuth, rateLimited("account_api"), requireAdministrator)
     .route("/reports", reportsApi)
     .route("/summary_reports", summaryReportsApi),
 );

@@ -1,0 +1,36 @@
+/**
+ * The introduction of the API reference at /docs: the README's first tour and its table of surfaces and
+ * keys, word for word (the docs test in test/e2e compares them with README.md, so they cannot drift).
+ */
+export const README_TOUR = `\`\`\`sh
+KEY=<the platform key npm start printed>
+curl -s localhost:8787/api
+curl -s -X POST localhost:8787/platform/api/v1/accounts -H "api_access_token: $KEY" \\
+     -H 'content-type: application/json' -d '{"name":"Acme"}'
+curl -s -X POST localhost:8787/platform/api/v1/users -H "api_access_token: $KEY" \\
+     -H 'content-type: application/json' -d '{"name":"Ada","email":"ada@example.com","password":"Passw0rd!"}'
+curl -s -X POST localhost:8787/platform/api/v1/accounts/1/account_users -H "api_access_token: $KEY" \\
+     -H 'content-type: application/json' -d '{"user_id":1,"role":"administrator"}'
+curl -s localhost:8787/api/v1/profile -H "api_access_token: <the user's access_token>"
+\`\`\``;
+
+export const README_SURFACES = `| Surface | Key | Reaches |
+|---|---|---|
+| \`/platform/api/v1\` | platform key | accounts, users, account users and agent bots **that this platform app created** |
+| \`/api/v1/profile\` | user key | the user's own profile |
+| \`/api/v1/accounts/{id}/...\` | user key | the account's resources, by role (administrator, agent) |
+| same, bot routes only | agent bot key | creating and updating conversations, toggling status and priority, custom attributes, messages, assignments |
+| \`/public/api/v1\` | none | addressed by inbox identifier and contact source id |
+
+The key goes in the \`api_access_token\` header; \`Api-Access-Token\` (as n8n and other clients send it)
+and \`Authorization: Bearer <key>\` work too. Keys are
+192-bit random strings, found by their SHA-256 digest (never compared as plain text).`;
+
+export const INTRODUCTION = [
+  "edgedesk speaks Chatwoot's API: its routes, parameters, envelopes and enums, with one error body, rate limits with headers and `Idempotency-Key` on creates. This reference is generated from the same zod schemas that validate each request.",
+  "## A first tour",
+  "`npm start` serves edgedesk on localhost:8787 and prints a platform key.",
+  README_TOUR,
+  "## Surfaces and keys",
+  README_SURFACES,
+].join("\n\n");

@@ -1,0 +1,73 @@
+/**
+ * Rate limits, by surface (README "Rate limits"):
+ * - account API (/api/v1, /api/v2): per API key (the user's or agent bot's key, whichever account it calls);
+ * - platform API: per platform key;
+ * - public API: per client address and inbox (or portal), for every request; contact and conversation
+ *   creation also count against a much tighter policy declared on those routes with `rateLimited()`.
+ * Each policy is "<requests>/<seconds>" in a wrangler.toml var, read per request, so `wrangler dev --var`
+ * and the test configuration can change it. Every answer carries the IETF draft's `RateLimit-Policy` and
+ * `RateLimit` headers for the policies it counted against; a refused request is a 429 with the error
+ * body (code `rate_limited`) and `Retry-After`.
+ */
+import type { Context } from "hono";
+import { createMiddleware } from "hono/factory";
+import { DomainError } from "../domain/kernel/errors";
+import type { Allowance } from "../limits/rate-limiter";
+import type { AppEnv } from "./app-env";
+
+export const POLICIES = {
+  account_api: { variable: "RATE_LIMIT_ACCOUNT_API", durable: false },
+  platform_api: { variable: "RATE_LIMIT_PLATFORM_API", durable: false },
+  public_api: { variable: "RATE_LIMIT_PUBLIC_API", durable: false },
+  public_create: { variable: "RATE_LIMIT_PUBLIC_CREATE", durable: true },
+} as const;
+
+export type PolicyName = keyof typeof POLICIES;
+
+type Policy = { name: PolicyName; limit: number; windowS: number; durable: boolean };
+
+function policy(env: Env, name: PolicyName): Policy {
+  const { variable, durable } = POLICIES[name];
+  const value = String((env as unknown as Record<string, unknown>)[variable] ?? "");
+  const match = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(value);
+  if (!match || Number(match[2]) === 0) throw new Error(`${variable} must be "<requests>/<seconds>", got "${value}"`);
+  return { name, limit: Number(match[1]), windowS: Number(match[2]), durable };
+}
+
+/** Who is counted: the key holder on authenticated surfaces, the address and inbox on the public one. */
+function subjectOf(c: Context<AppEnv>, name: PolicyName): string {
+  if (name === "account_api" || name === "platform_api") {
+    const actor = c.var.actor;
+    if (actor.type === "user") return `user:${actor.user.id}`;
+    if (actor.type === "agent_bot") return `agent_bot:${actor.bot.id}`;
+    if (actor.type === "platform_app") return `platform_app:${actor.platformAppId}`;
+    return actor.type;
+  }
+  // /public/api/v1/inboxes/<identifier>/... or /public/api/v1/portals/<slug>/...
+  const [, , , , kind = "", id = ""] = new URL(c.req.url).pathname.split("/");
+  return `${c.req.header("cf-connecting-ip") ?? "unknown"}|${kind}:${id}`;
+}
+
+async function count(c: Context<AppEnv>, p: Policy): Promise<Allowance> {
+  const limiter = c.env.RATE_LIMITER.getByName(`${p.name}:${subjectOf(c, p.name)}`);
+  return limiter.hit(p.limit, p.windowS * 1000, p.durable);
+}
+
+const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
+
+/** Counts the request against `name`; refuses it with a 429 once the window's allowance is spent. */
+export const rateLimited = (name: PolicyName) =>
+  createMiddleware<AppEnv>(async (c, next) => {
+    const p = policy(c.env, name);
+    const allowance = await count(c, p);
+    const reset = seconds(allowance.resetMs);
+    // set before the answer exists, so that the error body of a refusal carries them too
+    c.header("RateLimit-Policy", `"${p.name}";q=${p.limit};w=${p.windowS}`, { append: true });
+    c.header("RateLimit", `"${p.name}";r=${allowance.remaining};t=${reset}`, { append: true });
+    if (!allowance.allowed) {
+      c.header("Retry-After", String(reset));
+      const message = `Rate limit ${p.name} exceeded: ${p.limit} requests per ${p.windowS} seconds; retry in ${reset} seconds`;
+      throw new DomainError("rate_limited", message, [{ field: "", message, code: "rate_limited" }]);
+    }
+    await next();
+  });

@@ -1,0 +1,36 @@
+/**
+ * Secure defaults for every answer.
+ * - Hono's secure headers: nosniff, no framing by other sites, no referrer, HSTS, same-origin opener and
+ *   resource policies. Cross-Origin-Resource-Policy does not affect CORS reads, so the widget API still
+ *   answers browsers on customer sites (src/routes/public/cors.ts).
+ * - JSON answers also carry `Content-Security-Policy: default-src 'none'`: with nosniff a browser never
+ *   renders them as HTML, and if a JSON answer is ever opened as a document (a stored `<script>` in a
+ *   contact name, say) it may run nothing and load nothing. HTML pages (/docs, /widget-demo) set their own.
+ * - A caller's `X-Request-Id` is kept when it is well formed (letters, digits, `_`, `-`, `=`, at most
+ *   128 characters), so a client can correlate its logs with ours; otherwise a UUID is made. The id is
+ *   echoed in the `X-Request-Id` answer header and in the body of a 500.
+ */
+import { createMiddleware } from "hono/factory";
+import { requestId as honoRequestId } from "hono/request-id";
+import { secureHeaders as honoSecureHeaders } from "hono/secure-headers";
+import type { AppEnv } from "./app-env";
+
+export const REQUEST_ID_MAX_LENGTH = 128;
+
+export const requestId = () => honoRequestId({ headerName: "X-Request-Id", limitLength: REQUEST_ID_MAX_LENGTH });
+
+const JSON_TYPE = /^application\/([\w.-]+\+)?json\b/i;
+const JSON_POLICY = "default-src 'none'; frame-ancestors 'none'";
+
+export const secureHeaders = () => {
+  const common = honoSecureHeaders();
+  return createMiddleware<AppEnv>(async (c, next) => {
+    await common(c, async () => {
+      await next();
+      if (c.res.status === 101) return; // a WebSocket upgrade has no document to protect
+      if (JSON_TYPE.test(c.res.headers.get("content-type") ?? "") && !c.res.headers.has("content-security-policy")) {
+        c.res.headers.set("Content-Security-Policy", JSON_POLICY);
+      }
+    });
+  });
+};

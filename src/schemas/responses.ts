@@ -1,0 +1,121 @@
+/**
+ * Response schemas: what the views (src/views) answer, for the API document. Records are open objects
+ * (`z.looseObject`): the listed fields are promised, a later field is not a breaking change. A test
+ * (test/api/openapi-responses.test.ts) checks real answers against the document built from these.
+ */
+import { z } from "zod";
+import { ERROR_CODES } from "../domain/kernel/errors";
+
+const seconds = z.number().int().describe("Unix time in seconds");
+const json = z.record(z.string(), z.unknown());
+
+/** The specification's one error body. */
+export const ErrorBody = z
+  .object({
+    description: z.string(),
+    errors: z.array(
+      z.object({
+        field: z.string().describe('the path of the offending value ("conditions[0].values"), or "" for none'),
+        message: z.string(),
+        code: z.string().describe("a stable machine reason, e.g. required, invalid_format, not_found, rate_limited"),
+      }),
+    ),
+  })
+  .describe(`The error body of every failure. Statuses map from the domain codes ${ERROR_CODES.join(", ")}.`);
+
+export const InboxSlim = z.looseObject({
+  id: z.number().int(),
+  avatar_url: z.string(),
+  channel_id: z.number().int(),
+  name: z.string(),
+  channel_type: z.string(),
+  provider: z.string().nullable(),
+});
+
+export const ContactInbox = z.looseObject({ source_id: z.string(), inbox: InboxSlim }).meta({ id: "ContactInbox" });
+
+export const Contact = z
+  .looseObject({
+    id: z.number().int(),
+    name: z.string().nullable(),
+    email: z.string().nullable(),
+    phone_number: z.string().nullable(),
+    identifier: z.string().nullable(),
+    blocked: z.boolean(),
+    thumbnail: z.string(),
+    availability_status: z.string(),
+    additional_attributes: json,
+    custom_attributes: json,
+    last_activity_at: seconds.nullable(),
+    created_at: seconds,
+    contact_inboxes: z.array(ContactInbox).optional(),
+  })
+  .meta({ id: "Contact" });
+
+export const Message = z
+  .looseObject({
+    id: z.number().int(),
+    content: z.string().nullable(),
+    account_id: z.number().int(),
+    inbox_id: z.number().int(),
+    conversation_id: z.number().int().describe("the conversation's display id"),
+    message_type: z.number().int().describe("0 incoming, 1 outgoing, 2 activity, 3 template"),
+    created_at: seconds,
+    updated_at: seconds,
+    private: z.boolean(),
+    status: z.string(),
+    source_id: z.string().nullable(),
+    content_type: z.string(),
+    content_attributes: json,
+    sender_type: z.string().nullable(),
+    sender_id: z.number().int().nullable(),
+    sender: z.looseObject({ id: z.number().int(), type: z.string() }).nullable(),
+  })
+  .meta({ id: "Message" });
+
+export const Conversation = z
+  .looseObject({
+    id: z.number().int().describe("the display id, per account"),
+    account_id: z.number().int(),
+    uuid: z.string(),
+    inbox_id: z.number().int(),
+    status: z.enum(["open", "resolved", "pending", "snoozed"]),
+    priority: z.string().nullable(),
+    messages: z.array(Message),
+    labels: z.array(z.string()),
+    unread_count: z.number().int(),
+    created_at: seconds,
+    meta: z.looseObject({ sender: z.looseObject({ id: z.number().int() }).nullable(), hmac_verified: z.boolean() }),
+  })
+  .meta({ id: "Conversation" });
+
+export const PlatformAccount = z
+  .looseObject({
+    id: z.number().int(),
+    name: z.string(),
+    locale: z.string(),
+    status: z.enum(["active", "suspended"]),
+    enabled_features: json,
+    custom_attributes: json,
+    created_at: z.string().describe("ISO 8601"),
+  })
+  .meta({ id: "PlatformAccount" });
+
+/** A record this document does not detail yet: an object with its numeric id. */
+export const Record = z.looseObject({ id: z.number().int() });
+/** An answer this document does not detail yet: some JSON object. */
+export const AnyObject = z.looseObject({});
+
+export const payloadOf = <T extends z.ZodType>(item: T) => z.looseObject({ payload: item });
+export const listOf = <T extends z.ZodType>(item: T) => z.array(item);
+export const pageOf = <T extends z.ZodType>(item: T) =>
+  z.looseObject({ meta: z.looseObject({ count: z.number().int().optional() }), payload: z.array(item) });
+
+/** GET /api: Chatwoot clients probe it for the server version. */
+export const ServiceStatus = z.object({ version: z.string(), timestamp: z.string(), queue_services: z.string(), data_services: z.string() });
+
+/**
+ * An answer whose shape this document does not detail yet (it is Chatwoot's, see the reference); any
+ * JSON value. Replace it with a record schema when the route's answer is described.
+ */
+export const Unspecified = z.json().describe("Not detailed in this document yet: Chatwoot's shape for this route.");

@@ -1,0 +1,91 @@
+/** Real answers match the schemas the API document gives for them (a sample of operations, and errors). */
+import { Validator } from "@cfworker/json-schema";
+import { describe, expect, it } from "vitest";
+import { call, get, post } from "../support/http";
+import { createWorld } from "../support/world";
+import { addInboxMember, createInbox } from "../support/fixtures";
+import { publicInbox } from "../public/widget-support";
+
+const world = await createWorld("Contract Co");
+const inboxId = await createInbox(world.accountId);
+await addInboxMember(world.accountId, inboxId, world.agent.id);
+const document = (await get("/openapi.json")).body;
+
+/** `value` with every local $ref replaced by what it points at (the document's schemas have no cycles). */
+function inline(value: any): any {
+  if (Array.isArray(value)) return value.map(inline);
+  if (value === null || typeof value !== "object") return value;
+  if (typeof value.$ref === "string") {
+    const target = value.$ref.slice(2).split("/").reduce((node: any, key: string) => node[key], document);
+    return inline(target);
+  }
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, inline(v)]));
+}
+
+function documentedSchema(method: string, path: string, status: number) {
+  const operation = document.paths[path]?.[method.toLowerCase()];
+  if (!operation) throw new Error(`${method} ${path} is not documented`);
+  const response = inline(operation.responses[String(status)]);
+  if (!response) throw new Error(`${method} ${path} documents no ${status}`);
+  return response.content["application/json"].schema;
+}
+
+/** Checks one real answer against the document; answers the errors, none when it conforms. */
+async function conforms(method: string, path: string, template: string, options: { key?: string | null; body?: unknown } = {}) {
+  const res = await call(method, path, options);
+  const schema = documentedSchema(method, template, res.status);
+  const result = new Validator(schema, "2020-12", false).validate(res.body);
+  return { status: res.status, body: res.body, errors: result.errors.map((e) => `${e.instanceLocation} ${e.error}`) };
+}
+
+const A = "/api/v1/accounts/{account_id}";
+
+describe("answers match their documented schemas", () => {
+  it("contacts: create, show, list, search", async () => {
+    const created = await conforms("POST", `${world.base}/contacts`, `${A}/contacts`, { key: world.admin.key, body: { name: "Doc Contact", email: "doc@example.com", inbox_id: inboxId } });
+    expect(created).toMatchObject({ status: 200, errors: [] });
+    const id = created.body.payload.contact.id;
+    expect(await conforms("GET", `${world.base}/contacts/${id}`, `${A}/contacts/{id}`, { key: world.agent.key })).toMatchObject({ status: 200, errors: [] });
+    expect(await conforms("GET", `${world.base}/contacts`, `${A}/contacts`, { key: world.agent.key })).toMatchObject({ status: 200, errors: [] });
+    expect(await conforms("GET", `${world.base}/contacts/search?q=doc`, `${A}/contacts/search`, { key: world.agent.key })).toMatchObject({ status: 200, errors: [] });
+  });
+
+  it("conversations and messages: create, show, list", async () => {
+    const contact = (await post(`${world.base}/contacts`, world.admin.key, { name: "Talker" })).body.payload.contact.id;
+    const conversation = await conforms("POST", `${world.base}/conversations`, `${A}/conversations`, { key: world.agent.key, body: { inbox_id: inboxId, contact_id: contact } });
+    expect(conversation).toMatchObject({ status: 200, errors: [] });
+    const id = conversation.body.id;
+    const path = `${world.base}/conversations/${id}/messages`;
+    const template = `${A}/conversations/{conversation_id}/messages`;
+    expect(await conforms("POST", path, template, { key: world.agent.key, body: { content: "Documented hello" } })).toMatchObject({ status: 200, errors: [] });
+    expect(await conforms("GET", path, template, { key: world.agent.key })).toMatchObject({ status: 200, errors: [] });
+    expect(await conforms("GET", `${world.base}/conversations/${id}`, `${A}/conversations/{conversation_id}`, { key: world.agent.key })).toMatchObject({ status: 200, errors: [] });
+  });
+
+  it("platform accounts: create, show, list", async () => {
+    const created = await conforms("POST", "/platform/api/v1/accounts", "/platform/api/v1/accounts", { key: world.platformKey, body: { name: "Doc Ltd" } });
+    expect(created).toMatchObject({ status: 200, errors: [] });
+    expect(await conforms("GET", `/platform/api/v1/accounts/${created.body.id}`, "/platform/api/v1/accounts/{id}", { key: world.platformKey })).toMatchObject({ status: 200, errors: [] });
+    expect(await conforms("GET", "/platform/api/v1/accounts", "/platform/api/v1/accounts", { key: world.platformKey })).toMatchObject({ status: 200, errors: [] });
+  });
+
+  it("the service probe and the public API", async () => {
+    expect(await conforms("GET", "/api", "/api")).toMatchObject({ status: 200, errors: [] });
+    const inbox = await publicInbox(world.accountId);
+    const visitor = await conforms("POST", `${inbox.base}/contacts`, "/public/api/v1/inboxes/{inbox_identifier}/contacts", { body: { name: "Public doc" } });
+    expect(visitor).toMatchObject({ status: 200, errors: [] });
+  });
+
+  it("errors: 401, 403, 404 and 422 all have the documented error body", async () => {
+    expect(await conforms("GET", `${world.base}/contacts`, `${A}/contacts`, { key: null })).toMatchObject({ status: 401, errors: [] });
+    expect(await conforms("DELETE", `${world.base}/contacts/1`, `${A}/contacts/{id}`, { key: world.agent.key })).toMatchObject({ status: 403, errors: [] });
+    expect(await conforms("GET", `${world.base}/contacts/999999`, `${A}/contacts/{id}`, { key: world.agent.key })).toMatchObject({ status: 404, errors: [] });
+    expect(await conforms("POST", `${world.base}/contacts`, `${A}/contacts`, { key: world.agent.key, body: { email: "nope" } })).toMatchObject({ status: 422, errors: [] });
+  });
+
+  it("fails an answer that breaks its schema (the check can fail)", () => {
+    const schema = documentedSchema("GET", `${A}/contacts/{id}`, 200);
+    const broken = { payload: { id: "seven", name: null } };
+    expect(new Validator(schema, "2020-12", false).validate(broken).valid).toBe(false);
+  });
+});

@@ -1,0 +1,43 @@
+import { describe, expect, it } from "vitest";
+import { call, createPlatformApp, get } from "../support/http";
+
+const platformKey = await createPlatformApp();
+
+describe("secure defaults", () => {
+  it("sends the secure headers on a JSON answer, an error and an unknown route", async () => {
+    for (const res of [await get("/api"), await get("/platform/api/v1/accounts", null), await get("/no/such/route")]) {
+      expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+      expect(res.headers.get("x-frame-options")).toBe("SAMEORIGIN");
+      expect(res.headers.get("referrer-policy")).toBe("no-referrer");
+      expect(res.headers.get("strict-transport-security")).toContain("max-age=");
+      expect(res.headers.get("content-type")).toMatch(/^application\/json/);
+      // a JSON answer opened as a document can run and load nothing
+      expect(res.headers.get("content-security-policy")).toBe("default-src 'none'; frame-ancestors 'none'");
+    }
+  });
+
+  it("answers markup in a stored value as JSON that no browser treats as HTML", async () => {
+    const created = await call("POST", "/platform/api/v1/accounts", { key: platformKey, body: { name: "<script>alert(1)</script>" } });
+    expect(created.status).toBe(200);
+    const res = await get(`/platform/api/v1/accounts/${created.body.id}`, platformKey);
+    expect(res.body.name).toBe("<script>alert(1)</script>");
+    expect(res.headers.get("content-type")).toMatch(/^application\/json/);
+    expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+  });
+
+  it("keeps a well-formed caller X-Request-Id and echoes it", async () => {
+    const res = await call("GET", "/api", { headers: { "x-request-id": "client-req_42=abc" } });
+    expect(res.headers.get("x-request-id")).toBe("client-req_42=abc");
+  });
+
+  it("replaces a malformed or oversized X-Request-Id with its own", async () => {
+    for (const sent of ["has spaces", "<script>", "x".repeat(129), "newline\tid"]) {
+      const res = await call("GET", "/api", { headers: { "x-request-id": sent } });
+      const echoed = res.headers.get("x-request-id")!;
+      expect(echoed).not.toBe(sent);
+      expect(echoed).toMatch(/^[0-9a-f-]{36}$/);
+    }
+    const longest = "y".repeat(128);
+    expect((await call("GET", "/api", { headers: { "x-request-id": longest } })).headers.get("x-request-id")).toBe(longest);
+  });
+});
