@@ -76,6 +76,16 @@ describe("answers match their documented schemas", () => {
     expect(visitor).toMatchObject({ status: 200, errors: [] });
   });
 
+  it("agents: list, create, update, remove", async () => {
+    const ok = { status: 200, errors: [] };
+    expect(await conforms("GET", `${world.base}/agents`, `${A}/agents`, { key: world.agent.key })).toMatchObject(ok);
+    const created = await conforms("POST", `${world.base}/agents`, `${A}/agents`, { key: world.admin.key, body: { email: "documented.agent@example.com", name: "Doc Agent" } });
+    expect(created).toMatchObject(ok);
+    const id = created.body.id;
+    expect(await conforms("PATCH", `${world.base}/agents/${id}`, `${A}/agents/{id}`, { key: world.admin.key, body: { role: "administrator" } })).toMatchObject(ok);
+    expect(await conforms("DELETE", `${world.base}/agents/${id}`, `${A}/agents/{id}`, { key: world.admin.key })).toMatchObject(ok);
+  });
+
   it("errors: 401, 403, 404 and 422 all have the documented error body", async () => {
     expect(await conforms("GET", `${world.base}/contacts`, `${A}/contacts`, { key: null })).toMatchObject({ status: 401, errors: [] });
     expect(await conforms("DELETE", `${world.base}/contacts/1`, `${A}/contacts/{id}`, { key: world.agent.key })).toMatchObject({ status: 403, errors: [] });

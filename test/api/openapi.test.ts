@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { app } from "../../src/app";
 import { openApiPath } from "../../src/http/openapi";
 import { flagOf } from "../../src/http/route-flags";
+import { PLACEHOLDER } from "../../src/schemas/responses";
 import { call, get } from "../support/http";
 import { createWorld } from "../support/world";
 
@@ -35,6 +36,203 @@ function documentedOperations(): Map<string, any> {
   }
   return operations;
 }
+
+/** Whether a schema (following local $refs) contains a placeholder for an answer not detailed yet. */
+function hasPlaceholder(value: any, seen = new Set<string>()): boolean {
+  if (Array.isArray(value)) return value.some((v) => hasPlaceholder(v, seen));
+  if (value === null || typeof value !== "object") return false;
+  if (typeof value.$ref === "string") {
+    if (seen.has(value.$ref)) return false;
+    seen.add(value.$ref);
+    return hasPlaceholder(value.$ref.slice(2).split("/").reduce((node: any, key: string) => node[key], document), seen);
+  }
+  if (typeof value.description === "string" && value.description.startsWith(PLACEHOLDER)) return true;
+  return Object.values(value).some((v) => hasPlaceholder(v, seen));
+}
+
+/**
+ * The operations whose success answer is not detailed yet (Unspecified, Record or AnyObject of
+ * src/schemas/responses.ts). Issue 14 wants every success described: this list only shrinks. Detailing
+ * an answer means deleting its line here; a new route with a placeholder fails until it is listed.
+ */
+const NOT_DETAILED_YET: string[] = [
+  "DELETE /api/v1/accounts/{account_id}/agent_bots/{id}",
+  "DELETE /api/v1/accounts/{account_id}/automation_rules/{id}",
+  "DELETE /api/v1/accounts/{account_id}/canned_responses/{id}",
+  "DELETE /api/v1/accounts/{account_id}/contacts/{id}",
+  "DELETE /api/v1/accounts/{account_id}/conversations/{conversation_id}",
+  "DELETE /api/v1/accounts/{account_id}/custom_attribute_definitions/{id}",
+  "DELETE /api/v1/accounts/{account_id}/custom_filters/{id}",
+  "DELETE /api/v1/accounts/{account_id}/dashboard_apps/{id}",
+  "DELETE /api/v1/accounts/{account_id}/inbox_members",
+  "DELETE /api/v1/accounts/{account_id}/inboxes/{id}",
+  "DELETE /api/v1/accounts/{account_id}/integrations/hooks/{id}",
+  "DELETE /api/v1/accounts/{account_id}/labels/{id}",
+  "DELETE /api/v1/accounts/{account_id}/portals/{portal_slug}",
+  "DELETE /api/v1/accounts/{account_id}/portals/{portal_slug}/articles/{id}",
+  "DELETE /api/v1/accounts/{account_id}/portals/{portal_slug}/categories/{id}",
+  "DELETE /api/v1/accounts/{account_id}/teams/{id}",
+  "DELETE /api/v1/accounts/{account_id}/teams/{id}/team_members",
+  "DELETE /api/v1/accounts/{account_id}/webhooks/{id}",
+  "DELETE /platform/api/v1/accounts/{account_id}/account_users",
+  "DELETE /platform/api/v1/accounts/{id}",
+  "DELETE /platform/api/v1/agent_bots/{id}",
+  "DELETE /platform/api/v1/agent_bots/{id}/avatar",
+  "DELETE /platform/api/v1/users/{id}",
+  "GET /api/v1/accounts/{account_id}",
+  "GET /api/v1/accounts/{account_id}/agent_bots",
+  "GET /api/v1/accounts/{account_id}/agent_bots/{id}",
+  "GET /api/v1/accounts/{account_id}/agent_bots/{id}/deliveries",
+  "GET /api/v1/accounts/{account_id}/agent_bots/{id}/deliveries/{delivery_id}",
+  "GET /api/v1/accounts/{account_id}/automation_rules",
+  "GET /api/v1/accounts/{account_id}/automation_rules/{id}",
+  "GET /api/v1/accounts/{account_id}/canned_responses",
+  "GET /api/v1/accounts/{account_id}/conversations",
+  "GET /api/v1/accounts/{account_id}/conversations/meta",
+  "GET /api/v1/accounts/{account_id}/conversations/{conversation_id}/attachments",
+  "GET /api/v1/accounts/{account_id}/csat_survey_responses",
+  "GET /api/v1/accounts/{account_id}/csat_survey_responses/metrics",
+  "GET /api/v1/accounts/{account_id}/custom_attribute_definitions",
+  "GET /api/v1/accounts/{account_id}/custom_attribute_definitions/{id}",
+  "GET /api/v1/accounts/{account_id}/custom_filters",
+  "GET /api/v1/accounts/{account_id}/custom_filters/{id}",
+  "GET /api/v1/accounts/{account_id}/dashboard_apps",
+  "GET /api/v1/accounts/{account_id}/dashboard_apps/{id}",
+  "GET /api/v1/accounts/{account_id}/inbox_members/{inbox_id}",
+  "GET /api/v1/accounts/{account_id}/inboxes",
+  "GET /api/v1/accounts/{account_id}/inboxes/{id}",
+  "GET /api/v1/accounts/{account_id}/inboxes/{id}/agent_bot",
+  "GET /api/v1/accounts/{account_id}/inboxes/{id}/assignable_agents",
+  "GET /api/v1/accounts/{account_id}/inboxes/{id}/deliveries",
+  "GET /api/v1/accounts/{account_id}/inboxes/{id}/deliveries/{delivery_id}",
+  "GET /api/v1/accounts/{account_id}/integrations/apps",
+  "GET /api/v1/accounts/{account_id}/integrations/apps/{id}",
+  "GET /api/v1/accounts/{account_id}/labels",
+  "GET /api/v1/accounts/{account_id}/labels/{id}",
+  "GET /api/v1/accounts/{account_id}/portals",
+  "GET /api/v1/accounts/{account_id}/portals/{portal_slug}",
+  "GET /api/v1/accounts/{account_id}/portals/{portal_slug}/articles",
+  "GET /api/v1/accounts/{account_id}/portals/{portal_slug}/articles/{id}",
+  "GET /api/v1/accounts/{account_id}/portals/{portal_slug}/categories",
+  "GET /api/v1/accounts/{account_id}/portals/{portal_slug}/categories/{id}",
+  "GET /api/v1/accounts/{account_id}/teams",
+  "GET /api/v1/accounts/{account_id}/teams/{id}",
+  "GET /api/v1/accounts/{account_id}/teams/{id}/team_members",
+  "GET /api/v1/accounts/{account_id}/webhooks",
+  "GET /api/v1/accounts/{account_id}/webhooks/{id}/deliveries",
+  "GET /api/v1/accounts/{account_id}/webhooks/{id}/deliveries/{delivery_id}",
+  "GET /api/v1/profile",
+  "GET /api/v2/accounts/{account_id}/reports",
+  "GET /api/v2/accounts/{account_id}/reports/conversations",
+  "GET /api/v2/accounts/{account_id}/reports/summary",
+  "GET /api/v2/accounts/{account_id}/summary_reports/agent",
+  "GET /api/v2/accounts/{account_id}/summary_reports/inbox",
+  "GET /api/v2/accounts/{account_id}/summary_reports/label",
+  "GET /api/v2/accounts/{account_id}/summary_reports/team",
+  "GET /platform/api/v1/accounts/{account_id}/account_users",
+  "GET /platform/api/v1/agent_bots",
+  "GET /platform/api/v1/agent_bots/{id}",
+  "GET /platform/api/v1/users/{id}",
+  "GET /platform/api/v1/users/{id}/login",
+  "GET /public/api/v1/inboxes/{inbox_identifier}",
+  "GET /public/api/v1/inboxes/{inbox_identifier}/contacts/{contact_identifier}",
+  "GET /public/api/v1/inboxes/{inbox_identifier}/contacts/{contact_identifier}/conversations",
+  "GET /public/api/v1/inboxes/{inbox_identifier}/contacts/{contact_identifier}/conversations/{conversation_id}",
+  "GET /public/api/v1/inboxes/{inbox_identifier}/contacts/{contact_identifier}/conversations/{conversation_id}/messages",
+  "GET /public/api/v1/portals/{portal_slug}",
+  "GET /public/api/v1/portals/{portal_slug}/articles",
+  "GET /public/api/v1/portals/{portal_slug}/articles/{article_slug}",
+  "GET /public/api/v1/portals/{portal_slug}/categories",
+  "PATCH /api/v1/accounts/{account_id}",
+  "PATCH /api/v1/accounts/{account_id}/agent_bots/{id}",
+  "PATCH /api/v1/accounts/{account_id}/automation_rules/{id}",
+  "PATCH /api/v1/accounts/{account_id}/canned_responses/{id}",
+  "PATCH /api/v1/accounts/{account_id}/conversations/{conversation_id}",
+  "PATCH /api/v1/accounts/{account_id}/custom_attribute_definitions/{id}",
+  "PATCH /api/v1/accounts/{account_id}/custom_filters/{id}",
+  "PATCH /api/v1/accounts/{account_id}/dashboard_apps/{id}",
+  "PATCH /api/v1/accounts/{account_id}/inbox_members",
+  "PATCH /api/v1/accounts/{account_id}/inboxes/{id}",
+  "PATCH /api/v1/accounts/{account_id}/integrations/hooks/{id}",
+  "PATCH /api/v1/accounts/{account_id}/labels/{id}",
+  "PATCH /api/v1/accounts/{account_id}/portals/{portal_slug}",
+  "PATCH /api/v1/accounts/{account_id}/portals/{portal_slug}/articles/{id}",
+  "PATCH /api/v1/accounts/{account_id}/portals/{portal_slug}/categories/{id}",
+  "PATCH /api/v1/accounts/{account_id}/teams/{id}",
+  "PATCH /api/v1/accounts/{account_id}/teams/{id}/team_members",
+  "PATCH /api/v1/accounts/{account_id}/webhooks/{id}",
+  "PATCH /api/v1/profile",
+  "PATCH /platform/api/v1/agent_bots/{id}",
+  "PATCH /platform/api/v1/users/{id}",
+  "PATCH /public/api/v1/inboxes/{inbox_identifier}/contacts/{contact_identifier}",
+  "PATCH /public/api/v1/inboxes/{inbox_identifier}/contacts/{contact_identifier}/conversations/{conversation_id}/messages/{message_id}",
+  "POST /api/v1/accounts/{account_id}/agent_bots",
+  "POST /api/v1/accounts/{account_id}/agent_bots/{id}/deliveries/{delivery_id}/redeliver",
+  "POST /api/v1/accounts/{account_id}/agent_bots/{id}/reset_access_token",
+  "POST /api/v1/accounts/{account_id}/automation_rules",
+  "POST /api/v1/accounts/{account_id}/automation_rules/attach_file",
+  "POST /api/v1/accounts/{account_id}/automation_rules/{id}/clone",
+  "POST /api/v1/accounts/{account_id}/canned_responses",
+  "POST /api/v1/accounts/{account_id}/conversations/filter",
+  "POST /api/v1/accounts/{account_id}/conversations/{conversation_id}/assignments",
+  "POST /api/v1/accounts/{account_id}/conversations/{conversation_id}/custom_attributes",
+  "POST /api/v1/accounts/{account_id}/conversations/{conversation_id}/live_ticket",
+  "POST /api/v1/accounts/{account_id}/conversations/{conversation_id}/mute",
+  "POST /api/v1/accounts/{account_id}/conversations/{conversation_id}/toggle_priority",
+  "POST /api/v1/accounts/{account_id}/conversations/{conversation_id}/toggle_status",
+  "POST /api/v1/accounts/{account_id}/conversations/{conversation_id}/toggle_typing_status",
+  "POST /api/v1/accounts/{account_id}/conversations/{conversation_id}/unmute",
+  "POST /api/v1/accounts/{account_id}/conversations/{conversation_id}/unread",
+  "POST /api/v1/accounts/{account_id}/conversations/{conversation_id}/update_last_seen",
+  "POST /api/v1/accounts/{account_id}/custom_attribute_definitions",
+  "POST /api/v1/accounts/{account_id}/custom_filters",
+  "POST /api/v1/accounts/{account_id}/dashboard_apps",
+  "POST /api/v1/accounts/{account_id}/inbox_members",
+  "POST /api/v1/accounts/{account_id}/inboxes",
+  "POST /api/v1/accounts/{account_id}/inboxes/{id}/deliveries/{delivery_id}/redeliver",
+  "POST /api/v1/accounts/{account_id}/inboxes/{id}/set_agent_bot",
+  "POST /api/v1/accounts/{account_id}/integrations/hooks",
+  "POST /api/v1/accounts/{account_id}/labels",
+  "POST /api/v1/accounts/{account_id}/portals",
+  "POST /api/v1/accounts/{account_id}/portals/{portal_slug}/articles",
+  "POST /api/v1/accounts/{account_id}/portals/{portal_slug}/articles/reorder",
+  "POST /api/v1/accounts/{account_id}/portals/{portal_slug}/categories",
+  "POST /api/v1/accounts/{account_id}/teams",
+  "POST /api/v1/accounts/{account_id}/teams/{id}/team_members",
+  "POST /api/v1/accounts/{account_id}/webhooks",
+  "POST /api/v1/accounts/{account_id}/webhooks/{id}/deliveries/{delivery_id}/redeliver",
+  "POST /api/v1/accounts/{account_id}/webhooks/{id}/reset_secret",
+  "POST /platform/api/v1/accounts/{account_id}/account_users",
+  "POST /platform/api/v1/agent_bots",
+  "POST /platform/api/v1/users",
+  "POST /platform/api/v1/users/{id}/token",
+  "POST /public/api/v1/inboxes/{inbox_identifier}/contacts",
+  "POST /public/api/v1/inboxes/{inbox_identifier}/contacts/{contact_identifier}/conversations",
+  "POST /public/api/v1/inboxes/{inbox_identifier}/contacts/{contact_identifier}/conversations/{conversation_id}/messages",
+  "POST /public/api/v1/inboxes/{inbox_identifier}/contacts/{contact_identifier}/conversations/{conversation_id}/toggle_status",
+  "POST /public/api/v1/inboxes/{inbox_identifier}/contacts/{contact_identifier}/conversations/{conversation_id}/toggle_typing",
+  "POST /public/api/v1/inboxes/{inbox_identifier}/contacts/{contact_identifier}/conversations/{conversation_id}/update_last_seen",
+  "POST /public/api/v1/inboxes/{inbox_identifier}/contacts/{contact_identifier}/events",
+  "PUT /api/v1/accounts/{account_id}",
+  "PUT /api/v1/accounts/{account_id}/agent_bots/{id}",
+  "PUT /api/v1/accounts/{account_id}/automation_rules/{id}",
+  "PUT /api/v1/accounts/{account_id}/canned_responses/{id}",
+  "PUT /api/v1/accounts/{account_id}/conversations/{conversation_id}",
+  "PUT /api/v1/accounts/{account_id}/custom_attribute_definitions/{id}",
+  "PUT /api/v1/accounts/{account_id}/custom_filters/{id}",
+  "PUT /api/v1/accounts/{account_id}/dashboard_apps/{id}",
+  "PUT /api/v1/accounts/{account_id}/inboxes/{id}",
+  "PUT /api/v1/accounts/{account_id}/integrations/hooks/{id}",
+  "PUT /api/v1/accounts/{account_id}/labels/{id}",
+  "PUT /api/v1/accounts/{account_id}/portals/{portal_slug}",
+  "PUT /api/v1/accounts/{account_id}/portals/{portal_slug}/articles/{id}",
+  "PUT /api/v1/accounts/{account_id}/portals/{portal_slug}/categories/{id}",
+  "PUT /api/v1/accounts/{account_id}/teams/{id}",
+  "PUT /api/v1/accounts/{account_id}/webhooks/{id}",
+  "PUT /api/v1/profile",
+  "PUT /platform/api/v1/agent_bots/{id}",
+  "PUT /platform/api/v1/users/{id}",
+];
 
 describe("the API document", () => {
   it("is served without a key as OpenAPI 3.1 with the three security schemes and the error body", async () => {
@@ -83,5 +281,14 @@ describe("the API document", () => {
     expect(create.parameters).toContainEqual({ $ref: "#/components/parameters/IdempotencyKey" });
     expect(create.responses["422"]).toEqual({ $ref: "#/components/responses/Invalid" });
     expect(create.responses["429"]).toEqual({ $ref: "#/components/responses/RateLimited" });
+  });
+
+  it("lists the operations whose success answer is still a placeholder (the gap is visible, and only shrinks)", () => {
+    const undetailed: string[] = [];
+    for (const [key, operation] of documentedOperations()) {
+      const successes = Object.entries<any>(operation.responses ?? {}).filter(([status]) => status.startsWith("2"));
+      if (successes.some(([, response]) => hasPlaceholder(response))) undetailed.push(key);
+    }
+    expect(undetailed.sort()).toEqual([...NOT_DETAILED_YET].sort());
   });
 });
