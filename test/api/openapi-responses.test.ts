@@ -86,6 +86,25 @@ describe("answers match their documented schemas", () => {
     expect(await conforms("DELETE", `${world.base}/agents/${id}`, `${A}/agents/{id}`, { key: world.admin.key })).toMatchObject(ok);
   });
 
+  it("inboxes (both channels, as administrator and agent) and inbox members", async () => {
+    const ok = { status: 200, errors: [] };
+    const website = await conforms("POST", `${world.base}/inboxes`, `${A}/inboxes`, { key: world.admin.key, body: { name: "Doc site", channel: { type: "web_widget", website_url: "https://doc.example" } } });
+    expect(website).toMatchObject(ok);
+    expect(website.body.web_widget_script).toContain("websiteToken");
+    const api = await conforms("POST", `${world.base}/inboxes`, `${A}/inboxes`, { key: world.admin.key, body: { name: "Doc API", channel: { type: "api", webhook_url: "https://hooks.example/doc" } } });
+    expect(api).toMatchObject(ok);
+    for (const key of [world.admin.key, world.agent.key]) expect(await conforms("GET", `${world.base}/inboxes`, `${A}/inboxes`, { key })).toMatchObject(ok);
+    expect(await conforms("GET", `${world.base}/inboxes/${inboxId}`, `${A}/inboxes/{id}`, { key: world.agent.key })).toMatchObject(ok);
+    expect(await conforms("PATCH", `${world.base}/inboxes/${website.body.id}`, `${A}/inboxes/{id}`, { key: world.admin.key, body: { greeting_enabled: true, channel: { reply_time: "in_a_day" } } })).toMatchObject(ok);
+    expect(await conforms("GET", `${world.base}/inboxes/${inboxId}/assignable_agents`, `${A}/inboxes/{id}/assignable_agents`, { key: world.agent.key })).toMatchObject(ok);
+    expect(await conforms("GET", `${world.base}/inboxes/${inboxId}/agent_bot`, `${A}/inboxes/{id}/agent_bot`, { key: world.agent.key })).toMatchObject(ok);
+    const members = `${world.base}/inbox_members`;
+    expect(await conforms("POST", members, `${A}/inbox_members`, { key: world.admin.key, body: { inbox_id: api.body.id, user_ids: [world.agent.id] } })).toMatchObject(ok);
+    expect(await conforms("GET", `${members}/${api.body.id}`, `${A}/inbox_members/{inbox_id}`, { key: world.admin.key })).toMatchObject(ok);
+    expect(await conforms("DELETE", members, `${A}/inbox_members`, { key: world.admin.key, body: { inbox_id: api.body.id, user_ids: [world.agent.id] } })).toMatchObject(ok);
+    expect(await conforms("DELETE", `${world.base}/inboxes/${api.body.id}`, `${A}/inboxes/{id}`, { key: world.admin.key })).toMatchObject(ok);
+  });
+
   it("errors: 401, 403, 404 and 422 all have the documented error body", async () => {
     expect(await conforms("GET", `${world.base}/contacts`, `${A}/contacts`, { key: null })).toMatchObject({ status: 401, errors: [] });
     expect(await conforms("DELETE", `${world.base}/contacts/1`, `${A}/contacts/{id}`, { key: world.agent.key })).toMatchObject({ status: 403, errors: [] });
