@@ -105,6 +105,38 @@ describe("answers match their documented schemas", () => {
     expect(await conforms("DELETE", `${world.base}/inboxes/${api.body.id}`, `${A}/inboxes/{id}`, { key: world.admin.key })).toMatchObject(ok);
   });
 
+  it("teams and team members", async () => {
+    const ok = { status: 200, errors: [] };
+    const created = await conforms("POST", `${world.base}/teams`, `${A}/teams`, { key: world.admin.key, body: { name: "Doc team", description: null } });
+    expect(created).toMatchObject(ok);
+    const id = created.body.id;
+    const members = `${world.base}/teams/${id}/team_members`;
+    const template = `${A}/teams/{id}/team_members`;
+    expect(await conforms("POST", members, template, { key: world.admin.key, body: { user_ids: [world.agent.id] } })).toMatchObject(ok);
+    expect(await conforms("PATCH", members, template, { key: world.admin.key, body: { user_ids: [world.agent.id, world.admin.id] } })).toMatchObject(ok);
+    expect(await conforms("GET", members, template, { key: world.agent.key })).toMatchObject(ok);
+    expect(await conforms("DELETE", members, template, { key: world.admin.key, body: { user_ids: [world.admin.id] } })).toMatchObject(ok);
+    expect(await conforms("GET", `${world.base}/teams`, `${A}/teams`, { key: world.agent.key })).toMatchObject(ok);
+    expect(await conforms("GET", `${world.base}/teams/${id}`, `${A}/teams/{id}`, { key: world.agent.key })).toMatchObject(ok);
+    expect(await conforms("PATCH", `${world.base}/teams/${id}`, `${A}/teams/{id}`, { key: world.admin.key, body: { allow_auto_assign: false } })).toMatchObject(ok);
+    expect(await conforms("DELETE", `${world.base}/teams/${id}`, `${A}/teams/{id}`, { key: world.admin.key })).toMatchObject(ok);
+  });
+
+  it("labels and canned responses", async () => {
+    const ok = { status: 200, errors: [] };
+    const label = await conforms("POST", `${world.base}/labels`, `${A}/labels`, { key: world.admin.key, body: { title: "doc-label" } });
+    expect(label).toMatchObject(ok);
+    expect(await conforms("GET", `${world.base}/labels`, `${A}/labels`, { key: world.agent.key })).toMatchObject(ok);
+    expect(await conforms("GET", `${world.base}/labels/${label.body.id}`, `${A}/labels/{id}`, { key: world.admin.key })).toMatchObject(ok);
+    expect(await conforms("PATCH", `${world.base}/labels/${label.body.id}`, `${A}/labels/{id}`, { key: world.admin.key, body: { description: "Documented" } })).toMatchObject(ok);
+    expect(await conforms("DELETE", `${world.base}/labels/${label.body.id}`, `${A}/labels/{id}`, { key: world.admin.key })).toMatchObject(ok);
+    const canned = await conforms("POST", `${world.base}/canned_responses`, `${A}/canned_responses`, { key: world.agent.key, body: { short_code: "doc", content: "Documented reply" } });
+    expect(canned).toMatchObject(ok);
+    expect(await conforms("GET", `${world.base}/canned_responses?search=doc`, `${A}/canned_responses`, { key: world.agent.key })).toMatchObject(ok);
+    expect(await conforms("PATCH", `${world.base}/canned_responses/${canned.body.id}`, `${A}/canned_responses/{id}`, { key: world.agent.key, body: { content: "Changed" } })).toMatchObject(ok);
+    expect(await conforms("DELETE", `${world.base}/canned_responses/${canned.body.id}`, `${A}/canned_responses/{id}`, { key: world.agent.key })).toMatchObject(ok);
+  });
+
   it("errors: 401, 403, 404 and 422 all have the documented error body", async () => {
     expect(await conforms("GET", `${world.base}/contacts`, `${A}/contacts`, { key: null })).toMatchObject({ status: 401, errors: [] });
     expect(await conforms("DELETE", `${world.base}/contacts/1`, `${A}/contacts/{id}`, { key: world.agent.key })).toMatchObject({ status: 403, errors: [] });
