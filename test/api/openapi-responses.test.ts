@@ -5,6 +5,7 @@ import { call, get, post } from "../support/http";
 import { createWorld } from "../support/world";
 import { addInboxMember, createInbox } from "../support/fixtures";
 import { publicInbox } from "../public/widget-support";
+import { receiver } from "../support/receivers";
 
 const world = await createWorld("Contract Co");
 const inboxId = await createInbox(world.accountId);
@@ -135,6 +136,35 @@ describe("answers match their documented schemas", () => {
     expect(await conforms("GET", `${world.base}/canned_responses?search=doc`, `${A}/canned_responses`, { key: world.agent.key })).toMatchObject(ok);
     expect(await conforms("PATCH", `${world.base}/canned_responses/${canned.body.id}`, `${A}/canned_responses/{id}`, { key: world.agent.key, body: { content: "Changed" } })).toMatchObject(ok);
     expect(await conforms("DELETE", `${world.base}/canned_responses/${canned.body.id}`, `${A}/canned_responses/{id}`, { key: world.agent.key })).toMatchObject(ok);
+  });
+
+  it("webhooks and their delivery log", async () => {
+    const ok = { status: 200, errors: [] };
+    const target = receiver();
+    const created = await conforms("POST", `${world.base}/webhooks`, `${A}/webhooks`, { key: world.admin.key, body: { url: target.url, subscriptions: ["contact_created"] } });
+    expect(created).toMatchObject(ok);
+    const id = created.body.payload.webhook.id;
+    expect(await conforms("GET", `${world.base}/webhooks`, `${A}/webhooks`, { key: world.admin.key })).toMatchObject(ok);
+    expect(await conforms("PATCH", `${world.base}/webhooks/${id}`, `${A}/webhooks/{id}`, { key: world.admin.key, body: { name: "Documented hook" } })).toMatchObject(ok);
+    expect(await conforms("POST", `${world.base}/webhooks/${id}/reset_secret`, `${A}/webhooks/{id}/reset_secret`, { key: world.admin.key })).toMatchObject(ok);
+
+    await post(`${world.base}/contacts`, world.admin.key, { name: "Hooked" });
+    await target.waitFor(1);
+    const log = `${world.base}/webhooks/${id}/deliveries`;
+    let page = await conforms("GET", log, `${A}/webhooks/{id}/deliveries`, { key: world.admin.key });
+    for (let i = 0; i < 100 && page.body.payload[0]?.status !== "delivered"; i++) {
+      await new Promise((r) => setTimeout(r, 20)); // the attempt is recorded just after the receiver answered
+      page = await conforms("GET", log, `${A}/webhooks/{id}/deliveries`, { key: world.admin.key });
+    }
+    expect(page).toMatchObject(ok);
+    expect(page.body.payload[0].status).toBe("delivered");
+    const delivery = page.body.payload[0].id;
+    const detail = await conforms("GET", `${log}/${delivery}`, `${A}/webhooks/{id}/deliveries/{delivery_id}`, { key: world.admin.key });
+    expect(detail).toMatchObject(ok);
+    expect(detail.body.payload.attempt_log).toHaveLength(1);
+    expect(await conforms("POST", `${log}/${delivery}/redeliver`, `${A}/webhooks/{id}/deliveries/{delivery_id}/redeliver`, { key: world.admin.key })).toMatchObject({ status: 202, errors: [] });
+    await target.waitFor(2);
+    expect(await conforms("DELETE", `${world.base}/webhooks/${id}`, `${A}/webhooks/{id}`, { key: world.admin.key })).toMatchObject(ok);
   });
 
   it("errors: 401, 403, 404 and 422 all have the documented error body", async () => {
