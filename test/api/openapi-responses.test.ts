@@ -6,6 +6,7 @@ import { createWorld } from "../support/world";
 import { addInboxMember, createInbox } from "../support/fixtures";
 import { publicInbox } from "../public/widget-support";
 import { receiver } from "../support/receivers";
+import { file, postForm, samples } from "../support/files";
 
 const world = await createWorld("Contract Co");
 const inboxId = await createInbox(world.accountId);
@@ -33,7 +34,11 @@ function documentedSchema(method: string, path: string, status: number) {
 
 /** Checks one real answer against the document; answers the errors, none when it conforms. */
 async function conforms(method: string, path: string, template: string, options: { key?: string | null; body?: unknown } = {}) {
-  const res = await call(method, path, options);
+  return conformsReply(method, template, await call(method, path, options));
+}
+
+/** Checks an answer already received (a form upload) against the document. */
+function conformsReply(method: string, template: string, res: { status: number; body: any }) {
   const schema = documentedSchema(method, template, res.status);
   const result = new Validator(schema, "2020-12", false).validate(res.body);
   return { status: res.status, body: res.body, errors: result.errors.map((e) => `${e.instanceLocation} ${e.error}`) };
@@ -165,6 +170,30 @@ describe("answers match their documented schemas", () => {
     expect(await conforms("POST", `${log}/${delivery}/redeliver`, `${A}/webhooks/{id}/deliveries/{delivery_id}/redeliver`, { key: world.admin.key })).toMatchObject({ status: 202, errors: [] });
     await target.waitFor(2);
     expect(await conforms("DELETE", `${world.base}/webhooks/${id}`, `${A}/webhooks/{id}`, { key: world.admin.key })).toMatchObject(ok);
+  });
+
+  it("automation rules and their files", async () => {
+    const ok = { status: 200, errors: [] };
+    const rules = `${world.base}/automation_rules`;
+    const form = new FormData();
+    form.append("attachment", file(samples.pdf(), "terms.pdf"));
+    const upload = conformsReply("POST", `${A}/automation_rules/attach_file`, await postForm(`${rules}/attach_file`, world.admin.key, form));
+    expect(upload).toMatchObject(ok);
+    const rule = {
+      name: "Documented rule",
+      event_name: "conversation_created",
+      conditions: [{ attribute_key: "status", filter_operator: "equal_to", values: ["open"], query_operator: null }],
+      actions: [{ action_name: "send_attachment", action_params: [upload.body.blob_id] }],
+    };
+    const created = await conforms("POST", rules, `${A}/automation_rules`, { key: world.admin.key, body: rule });
+    expect(created).toMatchObject(ok);
+    const id = created.body.payload[0].id;
+    expect(await conforms("GET", rules, `${A}/automation_rules`, { key: world.admin.key })).toMatchObject(ok);
+    expect(await conforms("GET", `${rules}/${id}`, `${A}/automation_rules/{id}`, { key: world.admin.key })).toMatchObject(ok);
+    expect(await conforms("PATCH", `${rules}/${id}`, `${A}/automation_rules/{id}`, { key: world.admin.key, body: { active: false, description: "Off" } })).toMatchObject(ok);
+    const clone = await conforms("POST", `${rules}/${id}/clone`, `${A}/automation_rules/{id}/clone`, { key: world.admin.key });
+    expect(clone).toMatchObject(ok);
+    expect(await conforms("DELETE", `${rules}/${clone.body.payload.id}`, `${A}/automation_rules/{id}`, { key: world.admin.key })).toMatchObject(ok);
   });
 
   it("errors: 401, 403, 404 and 422 all have the documented error body", async () => {
