@@ -196,6 +196,30 @@ describe("answers match their documented schemas", () => {
     expect(await conforms("DELETE", `${rules}/${clone.body.payload.id}`, `${A}/automation_rules/{id}`, { key: world.admin.key })).toMatchObject(ok);
   });
 
+  it("custom attribute definitions and saved filters (their deletes are a documented 204 without a body)", async () => {
+    const ok = { status: 200, errors: [] };
+    const definitions = `${world.base}/custom_attribute_definitions`;
+    const definition = await conforms("POST", definitions, `${A}/custom_attribute_definitions`, {
+      key: world.admin.key,
+      body: { attribute_display_name: "Plan", attribute_key: "doc_plan", attribute_display_type: "list", attribute_model: "contact_attribute", attribute_values: ["gold", "silver"] },
+    });
+    expect(definition).toMatchObject(ok);
+    const id = definition.body.id;
+    expect(await conforms("GET", definitions, `${A}/custom_attribute_definitions`, { key: world.agent.key })).toMatchObject(ok);
+    expect(await conforms("GET", `${definitions}/${id}`, `${A}/custom_attribute_definitions/{id}`, { key: world.agent.key })).toMatchObject(ok);
+    expect(await conforms("PATCH", `${definitions}/${id}`, `${A}/custom_attribute_definitions/{id}`, { key: world.admin.key, body: { attribute_description: "Which plan" } })).toMatchObject(ok);
+    expect((await call("DELETE", `${definitions}/${id}`, { key: world.admin.key })).status).toBe(204);
+    expect(Object.keys(document.paths[`${A}/custom_attribute_definitions/{id}`].delete.responses).filter((s) => s.startsWith("2"))).toEqual(["204"]);
+
+    const filters = `${world.base}/custom_filters`;
+    const filter = await conforms("POST", filters, `${A}/custom_filters`, { key: world.agent.key, body: { name: "Open ones", filter_type: "conversation", query: { payload: [] } } });
+    expect(filter).toMatchObject(ok);
+    expect(await conforms("GET", filters, `${A}/custom_filters`, { key: world.agent.key })).toMatchObject(ok);
+    expect(await conforms("GET", `${filters}/${filter.body.id}`, `${A}/custom_filters/{id}`, { key: world.agent.key })).toMatchObject(ok);
+    expect(await conforms("PATCH", `${filters}/${filter.body.id}`, `${A}/custom_filters/{id}`, { key: world.agent.key, body: { name: "Renamed" } })).toMatchObject(ok);
+    expect((await call("DELETE", `${filters}/${filter.body.id}`, { key: world.agent.key })).status).toBe(204);
+  });
+
   it("errors: 401, 403, 404 and 422 all have the documented error body", async () => {
     expect(await conforms("GET", `${world.base}/contacts`, `${A}/contacts`, { key: null })).toMatchObject({ status: 401, errors: [] });
     expect(await conforms("DELETE", `${world.base}/contacts/1`, `${A}/contacts/{id}`, { key: world.agent.key })).toMatchObject({ status: 403, errors: [] });
