@@ -220,6 +220,33 @@ describe("answers match their documented schemas", () => {
     expect((await call("DELETE", `${filters}/${filter.body.id}`, { key: world.agent.key })).status).toBe(204);
   });
 
+  it("agent bots: the account's (with and without the key) and the platform's", async () => {
+    const ok = { status: 200, errors: [] };
+    const bots = `${world.base}/agent_bots`;
+    const created = await conforms("POST", bots, `${A}/agent_bots`, { key: world.admin.key, body: { name: "Doc bot", outgoing_url: "https://bot.example/hook" } });
+    expect(created).toMatchObject(ok);
+    expect(created.body.access_token).toEqual(expect.any(String));
+    const id = created.body.id;
+    expect(await conforms("GET", bots, `${A}/agent_bots`, { key: world.agent.key })).toMatchObject(ok);
+    expect(await conforms("GET", `${bots}/${id}`, `${A}/agent_bots/{id}`, { key: world.agent.key })).toMatchObject(ok);
+    expect(await conforms("PATCH", `${bots}/${id}`, `${A}/agent_bots/{id}`, { key: world.admin.key, body: { description: "Documented" } })).toMatchObject(ok);
+    expect(await conforms("POST", `${bots}/${id}/reset_access_token`, `${A}/agent_bots/{id}/reset_access_token`, { key: world.admin.key })).toMatchObject(ok);
+    expect(await conforms("POST", `${world.base}/inboxes/${inboxId}/set_agent_bot`, `${A}/inboxes/{id}/set_agent_bot`, { key: world.admin.key, body: { agent_bot: id } })).toMatchObject(ok);
+    expect(await conforms("GET", `${world.base}/inboxes/${inboxId}/agent_bot`, `${A}/inboxes/{id}/agent_bot`, { key: world.agent.key })).toMatchObject(ok);
+    expect(await conforms("POST", `${world.base}/inboxes/${inboxId}/set_agent_bot`, `${A}/inboxes/{id}/set_agent_bot`, { key: world.admin.key, body: { agent_bot: null } })).toMatchObject(ok);
+    expect(await conforms("DELETE", `${bots}/${id}`, `${A}/agent_bots/{id}`, { key: world.admin.key })).toMatchObject(ok);
+
+    const P = "/platform/api/v1/agent_bots";
+    const system = await conforms("POST", P, P, { key: world.platformKey, body: { name: "Platform doc bot", outgoing_url: "https://bot.example/platform" } });
+    expect(system).toMatchObject(ok);
+    expect(await conforms("GET", P, P, { key: world.platformKey })).toMatchObject(ok);
+    expect(await conforms("GET", `${P}/${system.body.id}`, `${P}/{id}`, { key: world.platformKey })).toMatchObject(ok);
+    expect(await conforms("PATCH", `${P}/${system.body.id}`, `${P}/{id}`, { key: world.platformKey, body: { avatar_url: "https://bot.example/a.png" } })).toMatchObject(ok);
+    expect(await conforms("DELETE", `${P}/${system.body.id}/avatar`, `${P}/{id}/avatar`, { key: world.platformKey })).toMatchObject(ok);
+    expect(await conforms("GET", bots, `${A}/agent_bots`, { key: world.agent.key })).toMatchObject(ok); // with a system bot
+    expect(await conforms("DELETE", `${P}/${system.body.id}`, `${P}/{id}`, { key: world.platformKey })).toMatchObject(ok);
+  });
+
   it("errors: 401, 403, 404 and 422 all have the documented error body", async () => {
     expect(await conforms("GET", `${world.base}/contacts`, `${A}/contacts`, { key: null })).toMatchObject({ status: 401, errors: [] });
     expect(await conforms("DELETE", `${world.base}/contacts/1`, `${A}/contacts/{id}`, { key: world.agent.key })).toMatchObject({ status: 403, errors: [] });
