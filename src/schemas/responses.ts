@@ -103,9 +103,12 @@ export const PlatformAccount = z
     id: z.number().int(),
     name: z.string(),
     locale: z.string(),
+    domain: z.string().nullable(),
+    support_email: z.string().nullable(),
     status: z.enum(["active", "suspended"]),
     enabled_features: json,
     custom_attributes: json,
+    limits: json,
     created_at: z.string().describe("ISO 8601"),
   })
   .meta({ id: "PlatformAccount" });

@@ -247,6 +247,33 @@ describe("answers match their documented schemas", () => {
     expect(await conforms("DELETE", `${P}/${system.body.id}`, `${P}/{id}`, { key: world.platformKey })).toMatchObject(ok);
   });
 
+  it("the account, the profile, and the platform API's users and account users", async () => {
+    const ok = { status: 200, errors: [] };
+    expect(await conforms("GET", world.base, A, { key: world.agent.key })).toMatchObject(ok);
+    expect(await conforms("PATCH", world.base, A, { key: world.admin.key, body: { name: "Contract Co", support_email: "help@contract.example" } })).toMatchObject(ok);
+    expect(await conforms("GET", "/api/v1/profile", "/api/v1/profile", { key: world.agent.key })).toMatchObject(ok);
+    expect(await conforms("PATCH", "/api/v1/profile", "/api/v1/profile", { key: world.agent.key, body: { display_name: "Doc", message_signature: "-- Doc" } })).toMatchObject(ok);
+
+    const U = "/platform/api/v1/users";
+    const user = await conforms("POST", U, U, { key: world.platformKey, body: { name: "Platform Doc", email: "platform.doc@example.com" } });
+    expect(user).toMatchObject(ok);
+    const id = user.body.id;
+    expect(await conforms("GET", `${U}/${id}`, `${U}/{id}`, { key: world.platformKey })).toMatchObject(ok);
+    expect(await conforms("PATCH", `${U}/${id}`, `${U}/{id}`, { key: world.platformKey, body: { display_name: "PD" } })).toMatchObject(ok);
+    expect(await conforms("GET", `${U}/${id}/login`, `${U}/{id}/login`, { key: world.platformKey })).toMatchObject(ok);
+    expect(await conforms("POST", `${U}/${id}/token`, `${U}/{id}/token`, { key: world.platformKey })).toMatchObject(ok);
+
+    const account = (await post("/platform/api/v1/accounts", world.platformKey, { name: "Members Ltd" })).body.id;
+    const members = `/platform/api/v1/accounts/${account}/account_users`;
+    const template = "/platform/api/v1/accounts/{account_id}/account_users";
+    expect(await conforms("POST", members, template, { key: world.platformKey, body: { user_id: id, role: "administrator" } })).toMatchObject(ok);
+    expect(await conforms("GET", members, template, { key: world.platformKey })).toMatchObject(ok);
+    expect(await conforms("GET", `${U}/${id}`, `${U}/{id}`, { key: world.platformKey })).toMatchObject(ok); // with an account
+    expect(await conforms("DELETE", members, template, { key: world.platformKey, body: { user_id: id } })).toMatchObject(ok);
+    expect(await conforms("DELETE", `${U}/${id}`, `${U}/{id}`, { key: world.platformKey })).toMatchObject(ok);
+    expect(await conforms("DELETE", `/platform/api/v1/accounts/${account}`, "/platform/api/v1/accounts/{id}", { key: world.platformKey })).toMatchObject(ok);
+  });
+
   it("errors: 401, 403, 404 and 422 all have the documented error body", async () => {
     expect(await conforms("GET", `${world.base}/contacts`, `${A}/contacts`, { key: null })).toMatchObject({ status: 401, errors: [] });
     expect(await conforms("DELETE", `${world.base}/contacts/1`, `${A}/contacts/{id}`, { key: world.agent.key })).toMatchObject({ status: 403, errors: [] });
