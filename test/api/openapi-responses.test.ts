@@ -274,6 +274,52 @@ describe("answers match their documented schemas", () => {
     expect(await conforms("DELETE", `/platform/api/v1/accounts/${account}`, "/platform/api/v1/accounts/{id}", { key: world.platformKey })).toMatchObject(ok);
   });
 
+  it("help center: portals, categories and articles, and the public help center", async () => {
+    const ok = { status: 200, errors: [] };
+    const portals = `${world.base}/portals`;
+    expect(await conforms("POST", portals, `${A}/portals`, { key: world.admin.key, body: { name: "Doc portal", slug: "doc-portal", config: { allowed_locales: ["en", "fr"] } } })).toMatchObject(ok);
+    const portal = `${portals}/doc-portal`;
+    const P = `${A}/portals/{portal_slug}`;
+    const parent = await conforms("POST", `${portal}/categories`, `${P}/categories`, { key: world.admin.key, body: { name: "Start", slug: "start" } });
+    expect(parent).toMatchObject(ok);
+    const child = await conforms("POST", `${portal}/categories`, `${P}/categories`, { key: world.admin.key, body: { name: "Deeper", slug: "deeper", parent_category_id: parent.body.payload.id } });
+    expect(child).toMatchObject(ok);
+    expect(child.body.payload.parent_category).toBeTruthy();
+    const article = await conforms("POST", `${portal}/articles`, `${P}/articles`, {
+      key: world.admin.key,
+      body: { title: "Documented guide", slug: "documented-guide", content: "A guide to the documented API", category_id: child.body.payload.id, author_id: world.agent.id, status: 1 },
+    });
+    expect(article).toMatchObject(ok);
+    const id = article.body.payload.id;
+    const draft = await conforms("POST", `${portal}/articles`, `${P}/articles`, { key: world.admin.key, body: { title: "Draft", content: "x" } });
+    expect(draft).toMatchObject(ok);
+    expect(await conforms("GET", portals, `${A}/portals`, { key: world.agent.key })).toMatchObject(ok);
+    expect(await conforms("GET", portal, P, { key: world.agent.key })).toMatchObject(ok);
+    expect(await conforms("PATCH", portal, P, { key: world.admin.key, body: { header_text: "Help" } })).toMatchObject(ok);
+    expect(await conforms("GET", `${portal}/categories`, `${P}/categories`, { key: world.agent.key })).toMatchObject(ok);
+    expect(await conforms("GET", `${portal}/categories/${child.body.payload.id}`, `${P}/categories/{id}`, { key: world.admin.key })).toMatchObject(ok);
+    expect(await conforms("PATCH", `${portal}/categories/${child.body.payload.id}`, `${P}/categories/{id}`, { key: world.admin.key, body: { description: "Deeper" } })).toMatchObject(ok);
+    expect(await conforms("GET", `${portal}/articles`, `${P}/articles`, { key: world.agent.key })).toMatchObject(ok);
+    expect(await conforms("GET", `${portal}/articles?query=guide`, `${P}/articles`, { key: world.agent.key })).toMatchObject(ok);
+    expect(await conforms("GET", `${portal}/articles/${id}`, `${P}/articles/{id}`, { key: world.admin.key })).toMatchObject(ok);
+    expect(await conforms("PATCH", `${portal}/articles/${id}`, `${P}/articles/{id}`, { key: world.admin.key, body: { description: "Short" } })).toMatchObject(ok);
+    expect(await conforms("POST", `${portal}/articles/reorder`, `${P}/articles/reorder`, { key: world.admin.key, body: { positions_hash: { [id]: 2, [draft.body.payload.id]: 1 } } })).toMatchObject(ok);
+
+    const hc = "/public/api/v1/portals/doc-portal";
+    const H = "/public/api/v1/portals/{portal_slug}";
+    expect(await conforms("GET", hc, H)).toMatchObject(ok);
+    expect(await conforms("GET", `${hc}/categories`, `${H}/categories`)).toMatchObject(ok);
+    const found = await conforms("GET", `${hc}/articles?query=guide`, `${H}/articles`);
+    expect(found).toMatchObject(ok);
+    expect(found.body.payload[0].snippet).toContain("<mark>");
+    expect(await conforms("GET", `${hc}/articles`, `${H}/articles`)).toMatchObject(ok);
+    expect(await conforms("GET", `${hc}/articles/documented-guide`, `${H}/articles/{article_slug}`)).toMatchObject(ok);
+
+    expect(await conforms("DELETE", `${portal}/articles/${id}`, `${P}/articles/{id}`, { key: world.admin.key })).toMatchObject(ok);
+    expect(await conforms("DELETE", `${portal}/categories/${child.body.payload.id}`, `${P}/categories/{id}`, { key: world.admin.key })).toMatchObject(ok);
+    expect(await conforms("DELETE", portal, P, { key: world.admin.key })).toMatchObject(ok);
+  });
+
   it("errors: 401, 403, 404 and 422 all have the documented error body", async () => {
     expect(await conforms("GET", `${world.base}/contacts`, `${A}/contacts`, { key: null })).toMatchObject({ status: 401, errors: [] });
     expect(await conforms("DELETE", `${world.base}/contacts/1`, `${A}/contacts/{id}`, { key: world.agent.key })).toMatchObject({ status: 403, errors: [] });
