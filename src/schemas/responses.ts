@@ -131,3 +131,22 @@ export const ServiceStatus = z.object({ version: z.string(), timestamp: z.string
  * JSON value. Replace it with a record schema when the route's answer is described.
  */
 export const Unspecified = z.unknown().describe(`${PLACEHOLDER}: Chatwoot's shape for this route.`);
+
+/** Chatwoot's Attachment (src/views/attachments.ts), with its signed URL. */
+export const Attachment = z
+  .looseObject({
+    id: z.number().int(),
+    message_id: z.number().int(),
+    file_type: z.string(),
+    account_id: z.number().int(),
+    extension: z.string(),
+    data_url: z.string().describe("a signed URL; empty when the server has no signing secret"),
+    thumb_url: z.string().describe("the image itself for an image, else empty"),
+    file_size: z.number().int(),
+    width: z.number().int().nullable(),
+    height: z.number().int().nullable(),
+  })
+  .meta({ id: "Attachment" });
+
+/** Who sent a message, as Chatwoot pushes it: a user, a contact or an agent bot. */
+export const Sender = z.looseObject({ id: z.number().int(), type: z.string() });

@@ -320,6 +320,46 @@ describe("answers match their documented schemas", () => {
     expect(await conforms("DELETE", portal, P, { key: world.admin.key })).toMatchObject(ok);
   });
 
+  it("the public widget API: inbox, visitor, conversations, messages (a form answered, files)", async () => {
+    const ok = { status: 200, errors: [] };
+    const I = "/public/api/v1/inboxes/{inbox_identifier}";
+    const V = `${I}/contacts/{contact_identifier}`;
+    const C = `${V}/conversations/{conversation_id}`;
+    const website = await publicInbox(world.accountId, "Channel::WebWidget");
+    expect(await conforms("GET", website.base, I)).toMatchObject(ok);
+    const inbox = await publicInbox(world.accountId);
+    await addInboxMember(world.accountId, inbox.id, world.agent.id);
+    expect(await conforms("GET", inbox.base, I)).toMatchObject(ok);
+    const created = await conforms("POST", `${inbox.base}/contacts`, `${I}/contacts`, { body: { name: "Visiting doc", email: "visiting.doc@example.com" } });
+    expect(created).toMatchObject(ok);
+    const base = `${inbox.base}/contacts/${created.body.source_id}`;
+    expect(await conforms("GET", base, V)).toMatchObject(ok);
+    expect(await conforms("PATCH", base, V, { body: { phone_number: "+15550100", custom_attributes: { plan: "gold" } } })).toMatchObject(ok);
+    expect(await conforms("POST", `${base}/events`, `${V}/events`, { body: { name: "webwidget.triggered", event_info: { browser: "Firefox" } } })).toMatchObject(ok);
+    const conversation = await conforms("POST", `${base}/conversations`, `${V}/conversations`, { body: {} });
+    expect(conversation).toMatchObject(ok);
+    const path = `${base}/conversations/${conversation.body.id}`;
+    expect(await conforms("POST", `${path}/messages`, `${C}/messages`, { body: { content: "Hello from the widget", echo_id: "echo-1" } })).toMatchObject(ok);
+    const form = new FormData();
+    form.append("content", "With a file");
+    form.append("attachments[]", file(samples.png(), "shot.png", "image/png"));
+    const withFile = conformsReply("POST", `${C}/messages`, await postForm(`${path}/messages`, null, form));
+    expect(withFile).toMatchObject(ok);
+    expect(withFile.body.attachments).toHaveLength(1);
+    const select = await post(`${world.base}/conversations/${conversation.body.id}/messages`, world.agent.key, {
+      content: "Pick one",
+      content_type: "input_select",
+      content_attributes: { items: [{ title: "Yes", value: "yes" }] },
+    });
+    expect(await conforms("PATCH", `${path}/messages/${select.body.id}`, `${C}/messages/{message_id}`, { body: { submitted_values: [{ title: "Yes", value: "yes" }] } })).toMatchObject(ok);
+    expect(await conforms("GET", `${path}/messages`, `${C}/messages`)).toMatchObject(ok);
+    expect(await conforms("GET", `${base}/conversations`, `${V}/conversations`)).toMatchObject(ok);
+    expect(await conforms("GET", path, C)).toMatchObject(ok);
+    expect(await conforms("POST", `${path}/toggle_typing`, `${C}/toggle_typing`, { body: { typing_status: "on" } })).toMatchObject(ok);
+    expect(await conforms("POST", `${path}/update_last_seen`, `${C}/update_last_seen`)).toMatchObject(ok);
+    expect(await conforms("POST", `${path}/toggle_status`, `${C}/toggle_status`)).toMatchObject(ok);
+  });
+
   it("errors: 401, 403, 404 and 422 all have the documented error body", async () => {
     expect(await conforms("GET", `${world.base}/contacts`, `${A}/contacts`, { key: null })).toMatchObject({ status: 401, errors: [] });
     expect(await conforms("DELETE", `${world.base}/contacts/1`, `${A}/contacts/{id}`, { key: world.agent.key })).toMatchObject({ status: 403, errors: [] });
