@@ -1,7 +1,7 @@
 /** Real answers match the schemas the API document gives for them (a sample of operations, and errors). */
 import { Validator } from "@cfworker/json-schema";
 import { describe, expect, it } from "vitest";
-import { call, get, post } from "../support/http";
+import { call, get, patch, post } from "../support/http";
 import { createWorld } from "../support/world";
 import { addInboxMember, createInbox } from "../support/fixtures";
 import { publicInbox } from "../public/widget-support";
@@ -358,6 +358,41 @@ describe("answers match their documented schemas", () => {
     expect(await conforms("POST", `${path}/toggle_typing`, `${C}/toggle_typing`, { body: { typing_status: "on" } })).toMatchObject(ok);
     expect(await conforms("POST", `${path}/update_last_seen`, `${C}/update_last_seen`)).toMatchObject(ok);
     expect(await conforms("POST", `${path}/toggle_status`, `${C}/toggle_status`)).toMatchObject(ok);
+  });
+
+  it("reports v2 and CSAT survey responses (with an answered survey)", async () => {
+    const ok = { status: 200, errors: [] };
+    const inbox = await publicInbox(world.accountId);
+    await patch(`${world.base}/inboxes/${inbox.id}`, world.admin.key, { csat_survey_enabled: true });
+    const v = (await post(`${inbox.base}/contacts`, null, { name: "Rater", email: "rater@example.com" })).body;
+    const path = `${inbox.base}/contacts/${v.source_id}/conversations/${(await post(`${inbox.base}/contacts/${v.source_id}/conversations`, null, {})).body.id}`;
+    const displayId = (await get(path)).body.id;
+    await post(`${world.base}/conversations/${displayId}/assignments`, world.admin.key, { assignee_id: world.agent.id });
+    await post(`${world.base}/conversations/${displayId}/toggle_status`, world.admin.key, { status: "resolved" });
+    const survey = (await get(`${path}/messages`)).body.find((m: { content_type: string }) => m.content_type === "input_csat");
+    expect(survey).toBeTruthy();
+    expect((await patch(`${path}/messages/${survey.id}`, null, { submitted_values: [{ csat_survey_response: { rating: 4, feedback_message: "Good" } }] })).status).toBe(200);
+
+    const csat = `${world.base}/csat_survey_responses`;
+    const list = await conforms("GET", csat, `${A}/csat_survey_responses`, { key: world.admin.key });
+    expect(list).toMatchObject(ok);
+    expect(list.body).toHaveLength(1);
+    expect(await conforms("GET", `${csat}/metrics`, `${A}/csat_survey_responses/metrics`, { key: world.admin.key })).toMatchObject(ok);
+
+    const R = "/api/v2/accounts/{account_id}";
+    const v2 = `/api/v2/accounts/${world.accountId}`;
+    const now = Math.floor(Date.now() / 1000);
+    const window = `since=${now - 86_400}&until=${now + 3_600}`;
+    expect(await conforms("GET", `${v2}/reports?${window}&metric=conversations_count`, `${R}/reports`, { key: world.admin.key })).toMatchObject(ok);
+    expect(await conforms("GET", `${v2}/reports?${window}&metric=avg_resolution_time&group_by=hour`, `${R}/reports`, { key: world.admin.key })).toMatchObject(ok);
+    expect(await conforms("GET", `${v2}/reports/summary?${window}`, `${R}/reports/summary`, { key: world.admin.key })).toMatchObject(ok);
+    expect(await conforms("GET", `${v2}/reports/conversations?type=account`, `${R}/reports/conversations`, { key: world.admin.key })).toMatchObject(ok);
+    const agents = await conforms("GET", `${v2}/reports/conversations?type=agent`, `${R}/reports/conversations`, { key: world.admin.key });
+    expect(agents).toMatchObject(ok);
+    expect(agents.body.length).toBeGreaterThan(0);
+    for (const dimension of ["agent", "team", "inbox", "label"]) {
+      expect(await conforms("GET", `${v2}/summary_reports/${dimension}?${window}`, `${R}/summary_reports/${dimension}`, { key: world.admin.key })).toMatchObject(ok);
+    }
   });
 
   it("errors: 401, 403, 404 and 422 all have the documented error body", async () => {
