@@ -395,6 +395,39 @@ describe("answers match their documented schemas", () => {
     }
   });
 
+  it("conversation lists, counts, filter and actions, with the assignee answers and attachments", async () => {
+    const ok = { status: 200, errors: [] };
+    const C = `${A}/conversations/{conversation_id}`;
+    const contact = (await post(`${world.base}/contacts`, world.admin.key, { name: "Actor" })).body.payload.contact.id;
+    const id = (await post(`${world.base}/conversations`, world.agent.key, { inbox_id: inboxId, contact_id: contact })).body.id;
+    const path = `${world.base}/conversations/${id}`;
+    const form = new FormData();
+    form.append("content", "A file");
+    form.append("attachments[]", file(samples.png(), "shot.png", "image/png"));
+    expect((await postForm(`${path}/messages`, world.agent.key, form)).status).toBe(200);
+    expect(await conforms("GET", `${path}/attachments`, `${C}/attachments`, { key: world.agent.key })).toMatchObject(ok);
+    for (const query of ["", "?status=all", "?assignee_type=me", "?page=1"]) {
+      expect(await conforms("GET", `${world.base}/conversations${query}`, `${A}/conversations`, { key: world.agent.key })).toMatchObject(ok);
+    }
+    expect(await conforms("GET", `${world.base}/conversations/meta`, `${A}/conversations/meta`, { key: world.agent.key })).toMatchObject(ok);
+    const filter = { payload: [{ attribute_key: "status", filter_operator: "equal_to", values: ["open"], query_operator: null }] };
+    expect(await conforms("POST", `${world.base}/conversations/filter`, `${A}/conversations/filter`, { key: world.agent.key, body: filter })).toMatchObject(ok);
+    expect(await conforms("PATCH", path, C, { key: world.agent.key, body: { priority: "high" } })).toMatchObject(ok);
+    expect(await conforms("POST", `${path}/toggle_status`, `${C}/toggle_status`, { key: world.agent.key, body: { status: "snoozed", snoozed_until: Math.floor(Date.now() / 1000) + 3_600 } })).toMatchObject(ok);
+    expect(await conforms("POST", `${path}/toggle_status`, `${C}/toggle_status`, { key: world.agent.key, body: { status: "open" } })).toMatchObject(ok);
+    const assign = (body: unknown) => conforms("POST", `${path}/assignments`, `${C}/assignments`, { key: world.admin.key, body });
+    expect(await assign({ assignee_id: world.agent.id })).toMatchObject(ok);
+    const team = (await post(`${world.base}/teams`, world.admin.key, { name: "Assignable" })).body.id;
+    expect(await assign({ team_id: team })).toMatchObject(ok);
+    expect(await assign({ assignee_id: null })).toMatchObject(ok);
+    expect(await conforms("POST", `${path}/custom_attributes`, `${C}/custom_attributes`, { key: world.agent.key, body: { custom_attributes: { plan: "gold" } } })).toMatchObject(ok);
+    expect(await conforms("POST", `${path}/unread`, `${C}/unread`, { key: world.agent.key })).toMatchObject(ok);
+    expect(await conforms("POST", `${path}/update_last_seen`, `${C}/update_last_seen`, { key: world.agent.key })).toMatchObject(ok);
+    expect(await conforms("POST", `${path}/toggle_typing_status`, `${C}/toggle_typing_status`, { key: world.agent.key, body: { typing_status: "on" } })).toMatchObject(ok);
+    expect(await conforms("POST", `${path}/live_ticket`, `${C}/live_ticket`, { key: world.agent.key })).toMatchObject(ok);
+    expect(await conforms("DELETE", path, C, { key: world.admin.key })).toMatchObject(ok);
+  });
+
   it("errors: 401, 403, 404 and 422 all have the documented error body", async () => {
     expect(await conforms("GET", `${world.base}/contacts`, `${A}/contacts`, { key: null })).toMatchObject({ status: 401, errors: [] });
     expect(await conforms("DELETE", `${world.base}/contacts/1`, `${A}/contacts/{id}`, { key: world.agent.key })).toMatchObject({ status: 403, errors: [] });
