@@ -113,11 +113,6 @@ export const PlatformAccount = z
   })
   .meta({ id: "PlatformAccount" });
 
-/** A record this document does not detail yet: an object with its numeric id. */
-export const Record = z.looseObject({ id: z.number().int() }).describe(`${PLACEHOLDER}: a record with its numeric id.`);
-/** An answer this document does not detail yet: some JSON object. */
-export const AnyObject = z.looseObject({}).describe(`${PLACEHOLDER}: a JSON object.`);
-
 export const payloadOf = <T extends z.ZodType>(item: T) => z.looseObject({ payload: item });
 export const listOf = <T extends z.ZodType>(item: T) => z.array(item);
 export const pageOf = <T extends z.ZodType>(item: T) =>

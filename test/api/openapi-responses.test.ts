@@ -428,6 +428,24 @@ describe("answers match their documented schemas", () => {
     expect(await conforms("DELETE", path, C, { key: world.admin.key })).toMatchObject(ok);
   });
 
+  it("dashboard apps, integration apps, and a contact delete", async () => {
+    const ok = { status: 200, errors: [] };
+    const apps = `${world.base}/dashboard_apps`;
+    const created = await conforms("POST", apps, `${A}/dashboard_apps`, { key: world.admin.key, body: { title: "CRM", content: [{ type: "frame", url: "https://crm.example/frame" }] } });
+    expect(created).toMatchObject(ok);
+    const id = created.body.id;
+    expect(await conforms("GET", apps, `${A}/dashboard_apps`, { key: world.agent.key })).toMatchObject(ok);
+    expect(await conforms("GET", `${apps}/${id}`, `${A}/dashboard_apps/{id}`, { key: world.agent.key })).toMatchObject(ok);
+    expect(await conforms("PATCH", `${apps}/${id}`, `${A}/dashboard_apps/{id}`, { key: world.admin.key, body: { title: "CRM 2" } })).toMatchObject(ok);
+    expect(await conforms("DELETE", `${apps}/${id}`, `${A}/dashboard_apps/{id}`, { key: world.admin.key })).toMatchObject(ok);
+    expect(await conforms("GET", `${world.base}/integrations/apps`, `${A}/integrations/apps`, { key: world.agent.key })).toMatchObject(ok);
+    expect(await conforms("GET", `${world.base}/integrations/apps/dashboard_apps`, `${A}/integrations/apps/{id}`, { key: world.agent.key })).toMatchObject(ok);
+    // a hook is never created here: the documented 422
+    expect(await conforms("POST", `${world.base}/integrations/hooks`, `${A}/integrations/hooks`, { key: world.admin.key, body: { app_id: "slack" } })).toMatchObject({ status: 422, errors: [] });
+    const contact = (await post(`${world.base}/contacts`, world.admin.key, { name: "Leaving" })).body.payload.contact.id;
+    expect(await conforms("DELETE", `${world.base}/contacts/${contact}`, `${A}/contacts/{id}`, { key: world.admin.key })).toMatchObject(ok);
+  });
+
   it("errors: 401, 403, 404 and 422 all have the documented error body", async () => {
     expect(await conforms("GET", `${world.base}/contacts`, `${A}/contacts`, { key: null })).toMatchObject({ status: 401, errors: [] });
     expect(await conforms("DELETE", `${world.base}/contacts/1`, `${A}/contacts/{id}`, { key: world.agent.key })).toMatchObject({ status: 403, errors: [] });

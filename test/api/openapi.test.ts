@@ -7,7 +7,8 @@ import { describe, expect, it } from "vitest";
 import { app } from "../../src/app";
 import { openApiPath } from "../../src/http/openapi";
 import { flagOf } from "../../src/http/route-flags";
-import { PLACEHOLDER } from "../../src/schemas/responses";
+import { z } from "zod";
+import { PLACEHOLDER, Unspecified } from "../../src/schemas/responses";
 import { call, get } from "../support/http";
 import { createWorld } from "../support/world";
 
@@ -51,24 +52,11 @@ function hasPlaceholder(value: any, seen = new Set<string>()): boolean {
 }
 
 /**
- * The operations whose success answer is not detailed yet (Unspecified, Record or AnyObject of
- * src/schemas/responses.ts). Issue 14 wants every success described: this list only shrinks. Detailing
- * an answer means deleting its line here; a new route with a placeholder fails until it is listed.
+ * The operations whose success answer is not detailed yet (an `Unspecified` of src/schemas/responses.ts).
+ * Issue 14 wants every success described, and today every one is: this list stays empty. A route
+ * declared with a placeholder fails the test until it is listed here, so a gap is always visible.
  */
 const NOT_DETAILED_YET: string[] = [
-  "DELETE /api/v1/accounts/{account_id}/contacts/{id}",
-  "DELETE /api/v1/accounts/{account_id}/dashboard_apps/{id}",
-  "DELETE /api/v1/accounts/{account_id}/integrations/hooks/{id}",
-  "GET /api/v1/accounts/{account_id}/dashboard_apps",
-  "GET /api/v1/accounts/{account_id}/dashboard_apps/{id}",
-  "GET /api/v1/accounts/{account_id}/integrations/apps",
-  "GET /api/v1/accounts/{account_id}/integrations/apps/{id}",
-  "PATCH /api/v1/accounts/{account_id}/dashboard_apps/{id}",
-  "PATCH /api/v1/accounts/{account_id}/integrations/hooks/{id}",
-  "POST /api/v1/accounts/{account_id}/dashboard_apps",
-  "POST /api/v1/accounts/{account_id}/integrations/hooks",
-  "PUT /api/v1/accounts/{account_id}/dashboard_apps/{id}",
-  "PUT /api/v1/accounts/{account_id}/integrations/hooks/{id}",
 ];
 
 describe("the API document", () => {
@@ -127,5 +115,8 @@ describe("the API document", () => {
       if (successes.some(([, response]) => hasPlaceholder(response))) undetailed.push(key);
     }
     expect(undetailed.sort()).toEqual([...NOT_DETAILED_YET].sort());
+    // the check sees a placeholder, alone or inside a list
+    expect(hasPlaceholder(z.toJSONSchema(Unspecified))).toBe(true);
+    expect(hasPlaceholder(z.toJSONSchema(z.looseObject({ payload: z.array(Unspecified) })))).toBe(true);
   });
 });
