@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { ACCOUNT_STATUSES } from "../domain/kernel/enums";
 import { Bool, Email, EnumValue, Int, JsonObject, ShortText, wrapped } from "./common";
+import { isoTime } from "./responses";
 
 const Name = ShortText.trim().min(1);
 
@@ -48,3 +49,20 @@ export const SETTINGS_FIELDS = [
   "auto_resolve_label",
   "audio_transcriptions",
 ] as const;
+
+/** The account as its members see it (src/views/accounts.ts, GET/PATCH /api/v1/accounts/:id). */
+export const Account = z
+  .looseObject({
+    id: z.number().int(),
+    name: z.string(),
+    locale: z.string(),
+    domain: z.string().nullable(),
+    support_email: z.string().nullable(),
+    status: z.enum(ACCOUNT_STATUSES),
+    settings: z.record(z.string(), z.unknown()),
+    created_at: isoTime,
+    custom_attributes: z.record(z.string(), z.unknown()).optional().describe("present when the account has any"),
+    features: z.record(z.string(), z.literal(true)).describe("the enabled features"),
+    latest_chatwoot_version: z.string().describe("this service's version"),
+  })
+  .meta({ id: "Account" });

@@ -23,3 +23,22 @@ export const AgentCreate = wrapped(
 
 /** PATCH/PUT /agents/:id */
 export const AgentUpdate = wrapped("agent", z.object(agentFields).partial());
+
+/** An agent as the account shows it (src/views/agents.ts): agents, inbox and team members, assignees. */
+export const Agent = z
+  .looseObject({
+    id: z.number().int().describe("the user's id"),
+    account_id: z.number().int(),
+    availability_status: z.enum(AVAILABILITIES),
+    auto_offline: z.boolean(),
+    confirmed: z.boolean(),
+    email: z.string(),
+    provider: z.string(),
+    available_name: z.string(),
+    name: z.string(),
+    custom_attributes: z.record(z.string(), z.unknown()).optional().describe("present when the user has any"),
+    role: z.enum(ROLES),
+    thumbnail: z.string(),
+    custom_role_id: z.null(),
+  })
+  .meta({ id: "Agent" });

@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { CONVERSATION_STATUSES, PRIORITIES } from "../domain/kernel/enums";
 import { Cursor, Id, Int, JsonObject, EnumValue, ShortText, wrapped } from "./common";
+import { Agent } from "./agents";
+import { Attachment, Conversation, Sender, isoTime, seconds } from "./responses";
 
 /** Path of every conversation member route: the per-account display id. */
 export const ConversationParam = z.object({ conversation_id: Id });
@@ -105,3 +107,71 @@ export const CustomAttributesBody = z.object({ custom_attributes: JsonObject });
 
 /** GET /conversations/:conversation_id/attachments */
 export const AttachmentListQuery = z.object({ page: Page.optional() });
+
+// ---------------------------------------------------------------- answers (src/views/conversations.ts)
+
+const count = z.number().int().min(0);
+const counts = {
+  mine_count: count,
+  assigned_count: count,
+  unassigned_count: count,
+  all_count: count,
+};
+const paging = {
+  has_more: z.boolean().optional().describe("present when the list was scanned rather than counted"),
+  next_cursor: z.string().optional().describe("pass as `cursor` for the next page; absent on the last page"),
+};
+
+/** GET /conversations: Chatwoot's `data` envelope with the counts by assignment. */
+export const ConversationList = z.looseObject({
+  data: z.looseObject({ meta: z.looseObject({ ...counts, ...paging }), payload: z.array(Conversation) }),
+});
+
+/** GET /conversations/meta */
+export const ConversationCounts = z.looseObject({ meta: z.looseObject({ ...counts, has_more: paging.has_more }) });
+
+/** POST /conversations/filter */
+export const ConversationFilterPage = z.looseObject({
+  meta: z.looseObject({ mine_count: count, unassigned_count: count, all_count: count, has_more: z.boolean(), next_cursor: paging.next_cursor }),
+  payload: z.array(Conversation),
+});
+
+/** POST /conversations/:id/toggle_status (Chatwoot renders snoozed_until here as ISO). */
+export const StatusToggle = z.looseObject({
+  meta: z.looseObject({}),
+  payload: z.looseObject({
+    success: z.boolean().nullable(),
+    conversation_id: z.number().int(),
+    current_status: z.enum(CONVERSATION_STATUSES),
+    snoozed_until: isoTime.nullable(),
+  }),
+});
+
+/** POST /conversations/:id/assignments: the new assignee (agent, agent bot or team), or null when unassigned. */
+export const AssignmentAnswer = z
+  .union([
+    Agent,
+    z.looseObject({ id: z.number().int(), name: z.string(), description: z.string().nullable(), thumbnail: z.string(), bot_type: z.literal("webhook") }),
+    z.looseObject({ id: z.number().int(), name: z.string(), created_at: isoTime.nullable(), updated_at: isoTime.nullable() }),
+    z.null(),
+  ])
+  .describe("an agent, an agent bot, a team, or null when unassigned");
+
+/** GET /conversations/:id/attachments: Chatwoot's `{meta: {total_count}, payload}`, newest first. */
+export const ConversationAttachments = z.looseObject({
+  meta: z.looseObject({ total_count: count }),
+  payload: z.array(Attachment.extend({ created_at: seconds, sender: Sender.nullable(), private: z.boolean() })),
+});
+
+/** POST /conversations/:id/custom_attributes */
+export const CustomAttributesAnswer = z.looseObject({ custom_attributes: z.record(z.string(), z.unknown()) });
+
+/** POST /conversations/:id/toggle_typing_status */
+export const TypingAnswer = z.looseObject({ conversation_id: z.number().int(), typing_status: z.enum(["on", "off"]) });
+
+/** POST /conversations/:id/live_ticket */
+export const LiveTicket = z.looseObject({
+  ticket: z.string(),
+  expires_at: seconds,
+  url: z.string().describe("the WebSocket path to open with the ticket"),
+});

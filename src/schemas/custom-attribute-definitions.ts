@@ -2,6 +2,7 @@ import { z } from "zod";
 import { attributePatternProblem } from "../domain/custom-attributes/values";
 import { ATTRIBUTE_DISPLAY_TYPES, ATTRIBUTE_MODELS } from "../domain/kernel/enums";
 import { EnumParam, LongText, ShortText, wrapped } from "./common";
+import { isoTime } from "./responses";
 
 /** Chatwoot's dashboard derives keys this way from the display name; contacts and filters address them by it. */
 const Key = ShortText.trim()
@@ -33,3 +34,21 @@ export const AttributeDefinitionUpdate = wrapped("custom_attribute_definition", 
 
 /** GET /custom_attribute_definitions: absent model = every definition. */
 export const AttributeDefinitionQuery = z.object({ attribute_model: EnumParam(ATTRIBUTE_MODELS).optional() });
+
+/** A custom attribute definition (src/views/custom-attribute-definitions.ts): enums as names, ISO times. */
+export const AttributeDefinition = z
+  .looseObject({
+    id: z.number().int(),
+    attribute_display_name: z.string(),
+    attribute_display_type: z.enum(ATTRIBUTE_DISPLAY_TYPES),
+    attribute_description: z.string().nullable(),
+    attribute_key: z.string(),
+    regex_pattern: z.string().nullable(),
+    regex_cue: z.string().nullable(),
+    attribute_values: z.array(z.string()).describe("the choices of a list attribute"),
+    attribute_model: z.enum(ATTRIBUTE_MODELS),
+    default_value: z.string().nullable(),
+    created_at: isoTime,
+    updated_at: isoTime,
+  })
+  .meta({ id: "CustomAttributeDefinition" });

@@ -5,6 +5,8 @@
 import { z } from "zod";
 import { ARTICLE_STATUSES } from "../domain/kernel/enums";
 import { Bool, EnumParam, Id, Int, JsonObject, LongText, ShortText, wrapped } from "./common";
+import { Agent } from "./agents";
+import { seconds } from "./responses";
 
 /** Portal, category and article slugs: lower-case letters, digits and hyphens (they appear in URLs). */
 export const Slug = z
@@ -168,3 +170,156 @@ export const PublicArticleListQuery = z.object({
 });
 
 export const PublicArticleParam = PortalParam.extend({ article_slug: z.string().min(1).max(255) });
+
+// ---------------------------------------------------------------- answers (src/views/help-center.ts)
+
+const int = z.number().int();
+const text = z.string().nullable();
+const count = z.number().int().min(0);
+
+/** What everyone may see of a portal, the public help center included. */
+const portalPublicFields = {
+  id: int,
+  name: z.string(),
+  slug: z.string(),
+  color: text,
+  custom_domain: text,
+  header_text: text,
+  homepage_link: text,
+  page_title: text,
+};
+
+export const Portal = z
+  .looseObject({
+    ...portalPublicFields,
+    account_id: int,
+    archived: z.boolean(),
+    inbox_id: int.nullable(),
+    config: z.looseObject({
+      default_locale: z.string(),
+      allowed_locales: z.array(z.looseObject({ code: z.string(), articles_count: count, categories_count: count })),
+    }),
+    meta: z.looseObject({
+      all_articles_count: count,
+      archived_articles_count: count,
+      published_count: count,
+      draft_articles_count: count,
+      mine_articles_count: count.describe("written by the caller"),
+      categories_count: count,
+      default_locale: z.string(),
+    }),
+    created_at: seconds,
+    updated_at: seconds,
+  })
+  .meta({ id: "Portal" });
+
+export const PortalList = z.looseObject({ payload: z.array(Portal), meta: z.looseObject({ current_page: int, portals_count: count }) });
+
+export const PublicPortal = z
+  .looseObject({ ...portalPublicFields, config: z.looseObject({ default_locale: z.string(), allowed_locales: z.array(z.string()) }) })
+  .meta({ id: "PublicPortal" });
+
+const categorySummaryFields = { id: int, name: z.string(), slug: z.string(), locale: z.string(), description: text, position: int, account_id: int };
+const CategorySummary = z.looseObject(categorySummaryFields);
+
+export const Category = z
+  .looseObject({
+    ...categorySummaryFields,
+    icon: text,
+    portal_id: int,
+    parent_category_id: int.nullable(),
+    associated_category_id: int.nullable(),
+    related_categories: z.array(z.unknown()).describe("always empty: related categories are not stored"),
+    parent_category: CategorySummary.optional(),
+    root_category: CategorySummary.optional().describe("the associated category"),
+    meta: z.looseObject({ articles_count: count }),
+  })
+  .meta({ id: "Category" });
+
+export const CategoryList = z.looseObject({ payload: z.array(Category), meta: z.looseObject({ current_page: int, categories_count: count }) });
+
+/** A category on the public help center; `articles_count` counts published articles only. */
+export const PublicCategory = z
+  .looseObject({
+    id: int,
+    name: z.string(),
+    slug: z.string(),
+    locale: z.string(),
+    description: text,
+    position: int,
+    icon: text,
+    parent_category_id: int.nullable(),
+    meta: z.looseObject({ articles_count: count }),
+  })
+  .meta({ id: "PublicCategory" });
+
+export const PublicCategoryList = z.looseObject({ payload: z.array(PublicCategory), meta: z.looseObject({ current_page: int, categories_count: count }) });
+
+const ArticleMetaAnswer = z.looseObject({ title: z.unknown(), description: z.unknown(), tags: z.array(z.unknown()) });
+const snippet = z.string().optional().describe("on a search: the matching excerpt as HTML, the text escaped and the matches in <mark>");
+
+const articleAnswerFields = {
+  id: int,
+  slug: z.string(),
+  title: z.string(),
+  description: text,
+  content: z.string(),
+  status: z.enum(ARTICLE_STATUSES),
+  position: int.nullable(),
+  locale: z.string(),
+  views: count,
+  account_id: int,
+  portal_id: int,
+  folder_id: int.nullable(),
+  category_id: int.nullable(),
+  author_id: int.nullable(),
+  associated_article_id: int.nullable(),
+  created_at: seconds,
+  updated_at: seconds,
+};
+
+export const Article = z
+  .looseObject({
+    ...articleAnswerFields,
+    meta: ArticleMetaAnswer,
+    category: z.looseObject({ id: int.nullable(), name: text, slug: text, locale: text }),
+    author: Agent.nullable(),
+    associated_articles: z.array(z.looseObject(articleAnswerFields)),
+    snippet,
+  })
+  .meta({ id: "Article" });
+
+export const ArticleList = z.looseObject({
+  payload: z.array(Article),
+  meta: z.looseObject({
+    all_articles_count: count,
+    archived_articles_count: count,
+    articles_count: count.describe("matching the filters"),
+    current_page: int,
+    draft_articles_count: count,
+    mine_articles_count: count,
+    published_count: count,
+  }),
+});
+
+/** A published article for readers: no status, no account or author details beyond a name. */
+export const PublicArticle = z
+  .looseObject({
+    id: int,
+    slug: z.string(),
+    title: z.string(),
+    description: text,
+    content: z.string(),
+    locale: z.string(),
+    position: int.nullable(),
+    views: count,
+    meta: ArticleMetaAnswer,
+    category: z.looseObject({ id: int, name: z.string(), slug: z.string(), locale: z.string() }).nullable(),
+    author: z.looseObject({ name: z.string(), available_name: z.string(), thumbnail: z.string() }).nullable(),
+    created_at: seconds,
+    updated_at: seconds,
+    snippet,
+  })
+  .meta({ id: "PublicArticle" });
+
+export const PublicArticleList = z.looseObject({ payload: z.array(PublicArticle), meta: z.looseObject({ current_page: int, articles_count: count }) });

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { REPLY_TIMES, SENDER_NAME_TYPES, WIDGET_FEATURES } from "../domain/kernel/enums";
 import { Bool, EnumValue, HttpUrl, Id, Int, JsonObject, ShortText, wrapped } from "./common";
+import { AgentBot } from "./agent-bots";
 
 /** An IANA time-zone name (Chatwoot checks against TZInfo's identifiers). */
 const TimeZone = z
@@ -100,3 +101,62 @@ export const InboxUpdate = wrapped("inbox", z.object({ ...inboxFields, channel: 
 
 /** POST /inboxes/:id/set_agent_bot: a bot id, or null (or nothing) to disconnect. */
 export const SetAgentBot = z.object({ agent_bot: Id.nullish() });
+
+const text = z.string().nullable();
+
+/**
+ * An inbox as src/views/inboxes.ts shows it: the fields of both channels, null where the inbox's
+ * channel has none; the website channel's pre-chat fields, the API channel's webhook fields and
+ * identifier, and the HMAC key (administrators only) are present only where they apply.
+ */
+export const Inbox = z
+  .looseObject({
+    id: z.number().int(),
+    avatar_url: z.string(),
+    channel_id: z.number().int(),
+    name: z.string(),
+    channel_type: z.enum(["Channel::Api", "Channel::WebWidget"]),
+    greeting_enabled: z.boolean(),
+    greeting_message: text,
+    working_hours_enabled: z.boolean(),
+    enable_email_collect: z.boolean(),
+    csat_survey_enabled: z.boolean(),
+    csat_config: z.record(z.string(), z.unknown()),
+    enable_auto_assignment: z.boolean(),
+    auto_assignment_config: z.record(z.string(), z.unknown()),
+    out_of_office_message: text,
+    working_hours: z.array(z.record(z.string(), z.unknown())),
+    timezone: z.string(),
+    callback_webhook_url: z.null(),
+    allow_messages_after_resolved: z.boolean(),
+    lock_to_single_conversation: z.boolean(),
+    sender_name_type: z.enum(SENDER_NAME_TYPES),
+    business_name: text,
+    allowed_domains: text.describe("the website channel's, comma separated"),
+    widget_color: text,
+    website_url: text,
+    hmac_mandatory: z.boolean(),
+    welcome_title: text,
+    welcome_tagline: text,
+    selected_feature_flags: z.array(z.enum(WIDGET_FEATURES)).nullable(),
+    reply_time: z.enum(REPLY_TIMES).nullable(),
+    messaging_service_sid: z.null(),
+    phone_number: z.null(),
+    provider: z.null(),
+    pre_chat_form_enabled: z.boolean().optional().describe("website channel"),
+    pre_chat_form_options: z.record(z.string(), z.unknown()).optional().describe("website channel"),
+    continuity_via_email: z.boolean().optional().describe("website channel"),
+    webhook_url: text.optional().describe("API channel"),
+    additional_attributes: z.record(z.string(), z.unknown()).optional().describe("API channel"),
+    website_token: text.describe("the website channel's public token"),
+    web_widget_script: text.describe("the website channel's embed snippet"),
+    inbox_identifier: z.string().optional().describe("the API channel's public identifier"),
+    hmac_token: z.string().optional().describe("administrators only: the key of identity validation"),
+  })
+  .meta({ id: "Inbox" });
+
+/** GET /inboxes/:id/agent_bot */
+export const InboxAgentBot = z.looseObject({ agent_bot: AgentBot.nullable() });
+
+/** DELETE /inboxes/:id */
+export const InboxDeleted = z.looseObject({ message: z.string() });

@@ -19,3 +19,17 @@ export const HookCreate = wrapped(
 
 /** PATCH/PUT /integrations/hooks/:id: Chatwoot lets only these change. */
 export const HookUpdate = wrapped("hook", z.object({ status: HookStatus.optional(), settings: JsonObject.optional() }));
+
+/** An integration app (src/views/integrations.ts): the specification's fields and Chatwoot's short_description. */
+export const IntegrationApp = z
+  .looseObject({
+    id: z.string(),
+    name: z.string(),
+    short_description: z.string(),
+    description: z.string(),
+    hook_type: z.enum(["account", "inbox"]),
+    enabled: z.boolean(),
+    allow_multiple_hooks: z.boolean(),
+    hooks: z.array(z.unknown()).describe("always empty: webhooks and dashboard apps have their own routes"),
+  })
+  .meta({ id: "IntegrationApp" });

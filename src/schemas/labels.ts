@@ -32,3 +32,14 @@ export const LabelCreate = wrapped("label", z.object(fields));
 
 /** PATCH/PUT /labels/:id */
 export const LabelUpdate = wrapped("label", z.object(fields).partial());
+
+/** A label (src/views/labels.ts). */
+export const Label = z
+  .looseObject({
+    id: z.number().int(),
+    title: z.string(),
+    description: z.string().nullable(),
+    color: z.string(),
+    show_on_sidebar: z.boolean(),
+  })
+  .meta({ id: "Label" });

@@ -25,3 +25,6 @@ export const AgentBotCreate = z.object({
 
 export const PlatformAgentBotCreate = AgentBotCreate.extend({ account_id: Id.nullish() });
 export const PlatformAgentBotUpdate = PlatformAgentBotCreate.partial();
+
+/** A user's membership of an account (the platform API's account_users). */
+export const AccountUser = z.looseObject({ account_id: z.number().int(), user_id: z.number().int(), role: z.enum(ROLES) }).meta({ id: "AccountUser" });

@@ -8,6 +8,7 @@ import { DIMENSIONS } from "../domain/reports/facts";
 import { REPORT_METRIC_NAMES } from "../domain/reports/rollups";
 import { Bool, Id, Int } from "./common";
 import { UnixSeconds } from "./conversations";
+import { SUMMARY_METRICS } from "../domain/reports/summary";
 
 const DAY = 86_400;
 /** The longest window a report reads (its cost follows its hours). */
@@ -110,3 +111,71 @@ export const CsatQuery = z
     sort: z.enum(["created_at", "-created_at"]).optional(),
   })
   .superRefine((q, ctx) => checkWindow(q, ctx, Number.MAX_SAFE_INTEGER));
+
+// ---------------------------------------------------------------- answers (src/views/reports.ts)
+
+const number = z.number();
+const secondsOrNull = z.number().nullable().describe("seconds; null when nothing was measured in the window");
+const metrics = Object.fromEntries(SUMMARY_METRICS.map((m) => [m, number])) as Record<(typeof SUMMARY_METRICS)[number], typeof number>;
+
+/** GET reports: one point per period. */
+export const SeriesPoint = z.looseObject({
+  value: number,
+  timestamp: z.number().int().describe("the period's start, Unix seconds"),
+  count: z.number().int().optional().describe("for averages: how many values were averaged"),
+});
+
+/** GET reports/summary: the window's metrics, and `previous` for the preceding window of the same length. */
+export const SummaryReport = z
+  .looseObject({ ...metrics, previous: z.looseObject(metrics) })
+  .meta({ id: "SummaryReport" });
+
+/** GET reports/conversations: the account's live counts (type=account), or one entry per agent (type=agent). */
+export const LiveConversationsReport = z.union([
+  z.looseObject({ open: z.number().int(), unattended: z.number().int(), unassigned: z.number().int() }),
+  z.array(
+    z.looseObject({
+      id: z.number().int(),
+      name: z.string(),
+      email: z.string(),
+      thumbnail: z.string(),
+      availability: z.enum(["online", "offline", "busy"]),
+      metric: z.looseObject({ open: z.number().int(), unattended: z.number().int() }),
+    }),
+  ),
+]);
+
+/** One entry of summary_reports/{agent,team,inbox,label}. */
+export const GroupSummary = z.looseObject({
+  id: z.number().int(),
+  conversations_count: z.number().int(),
+  resolved_conversations_count: z.number().int(),
+  avg_resolution_time: secondsOrNull,
+  avg_first_response_time: secondsOrNull,
+  avg_reply_time: secondsOrNull,
+});
+
+const person = { id: z.number().int(), name: z.string().nullable(), email: z.string().nullable(), thumbnail: z.string() };
+
+/** A CSAT survey response as Chatwoot's list shows it (conversation_id is the display id). */
+export const CsatResponse = z
+  .looseObject({
+    id: z.number().int(),
+    rating: z.number().int(),
+    feedback_message: z.string().nullable(),
+    csat_review_notes: z.null(),
+    review_notes_updated_at: z.null(),
+    account_id: z.number().int(),
+    message_id: z.number().int(),
+    conversation_id: z.number().int(),
+    contact: z.looseObject({ ...person, phone_number: z.string().nullable() }).nullable(),
+    assigned_agent: z.looseObject(person).nullable(),
+    created_at: z.number().int().nullable().describe("when it was answered, Unix seconds"),
+  })
+  .meta({ id: "CsatResponse" });
+
+export const CsatMetrics = z.looseObject({
+  total_count: z.number().int(),
+  ratings_count: z.record(z.string(), z.number().int()).describe("responses per rating"),
+  total_sent_messages_count: z.number().int(),
+});

@@ -18,3 +18,15 @@ export const TeamMembersReplace = z.object({ user_ids: UserIds });
 
 /** POST and DELETE /teams/:id/team_members */
 export const TeamMembersChange = z.object({ user_ids: UserIds.pipe(z.array(z.number()).min(1)) });
+
+/** A team (src/views/teams.ts); `is_member` is the caller's membership. */
+export const Team = z
+  .looseObject({
+    id: z.number().int(),
+    name: z.string(),
+    description: z.string().nullable(),
+    allow_auto_assign: z.boolean(),
+    account_id: z.number().int(),
+    is_member: z.boolean().describe("whether the caller is a member"),
+  })
+  .meta({ id: "Team" });

@@ -1,5 +1,7 @@
 import { z } from "zod";
+import { ACCOUNT_STATUSES, AVAILABILITIES, ROLES } from "../domain/kernel/enums";
 import { Email, JsonObject, ShortText, wrapped } from "./common";
+import { isoTime } from "./responses";
 
 /** Chatwoot's password rule: 6 to 128 characters with an upper-case and a lower-case letter, a digit and a symbol. */
 export const Password = z
@@ -52,3 +54,56 @@ export const ProfileUpdate = wrapped(
       path: ["current_password"],
     }),
 );
+
+/**
+ * A user as the platform API and the profile show it (src/views/users.ts). `account_id` and `role` are
+ * those of the most recently active account; `hmac_identifier` is empty without DESK_USER_HMAC_KEY.
+ */
+export const User = z
+  .looseObject({
+    id: z.number().int(),
+    access_token: z.string(),
+    account_id: z.number().int().nullable(),
+    available_name: z.string(),
+    avatar_url: z.string(),
+    confirmed: z.boolean(),
+    display_name: z.string().nullable(),
+    message_signature: z.string().nullable(),
+    email: z.string(),
+    hmac_identifier: z.string(),
+    inviter_id: z.number().int().nullable(),
+    name: z.string(),
+    provider: z.string(),
+    pubsub_token: z.string(),
+    role: z.enum(ROLES).nullable(),
+    ui_settings: z.record(z.string(), z.unknown()),
+    uid: z.string(),
+    type: z.string().nullable(),
+    custom_attributes: z.record(z.string(), z.unknown()).optional().describe("present when the user has any"),
+    accounts: z.array(
+      z.looseObject({
+        id: z.number().int(),
+        name: z.string(),
+        status: z.enum(ACCOUNT_STATUSES),
+        active_at: isoTime.nullable(),
+        role: z.enum(ROLES),
+        permissions: z.array(z.string()),
+        availability: z.enum(AVAILABILITIES),
+        availability_status: z.enum(AVAILABILITIES),
+        auto_offline: z.boolean(),
+        custom_role_id: z.null(),
+        custom_role: z.null(),
+      }),
+    ),
+  })
+  .meta({ id: "User" });
+
+/** GET /platform/api/v1/users/:id/login */
+export const LoginLink = z.looseObject({ url: z.string().describe("a one-time link that signs the user in") });
+
+/** POST /platform/api/v1/users/:id/token */
+export const UserToken = z.looseObject({
+  access_token: z.string(),
+  expiry: z.null(),
+  user: z.looseObject({ id: z.number().int(), name: z.string(), display_name: z.string().nullable(), email: z.string(), pubsub_token: z.string() }),
+});

@@ -2,6 +2,8 @@
 import { z } from "zod";
 import { PhoneNumber } from "./contacts";
 import { Email, HttpUrl, Id, Int, JsonObject, LongText, ShortText, wrapped } from "./common";
+import { CONVERSATION_STATUSES } from "../domain/kernel/enums";
+import { Attachment, Sender, seconds } from "./responses";
 
 /** Public identifiers in paths: the inbox identifier and a contact's source id are opaque text. */
 const PublicIdentifier = z.string().trim().min(1).max(255);
@@ -61,3 +63,84 @@ export const PublicMessageUpdate = z.object({ submitted_values: z.array(Submitte
 
 /** POST .../contacts/{source_id}/events: the widget reports itself opened (webwidget_triggered). */
 export const WidgetEvent = z.object({ name: ShortText.trim().min(1), event_info: JsonObject.optional() });
+
+// ---------------------------------------------------------------- answers (src/views/widget.ts)
+
+const int = z.number().int();
+const text = z.string().nullable();
+const object = z.record(z.string(), z.unknown());
+
+/** GET /public/api/v1/inboxes/{inbox_identifier}: what a widget needs to render itself. */
+export const PublicInbox = z
+  .looseObject({
+    identifier: z.string(),
+    name: z.string(),
+    channel_type: z.string(),
+    timezone: z.string(),
+    working_hours_enabled: z.boolean(),
+    working_hours: z.array(object),
+    out_of_office_message: text,
+    csat_survey_enabled: z.boolean(),
+    greeting_enabled: z.boolean(),
+    greeting_message: text,
+    enable_email_collect: z.boolean(),
+    avatar_url: z.string(),
+    widget_color: z.string().optional().describe("website channel"),
+    welcome_title: text.optional(),
+    welcome_tagline: text.optional(),
+    reply_time: int.optional(),
+    pre_chat_form_enabled: z.boolean().optional(),
+    pre_chat_form_options: object.optional(),
+  })
+  .meta({ id: "PublicInbox" });
+
+/** The visitor as the widget knows it (create and show); `source_id` addresses it in later calls. */
+export const PublicContact = z
+  .looseObject({ id: int, source_id: z.string(), pubsub_token: z.string(), name: text, email: text, phone_number: text })
+  .meta({ id: "PublicContact" });
+
+/** The visitor after an update: everything the widget may know of its own contact. */
+export const PublicContactRecord = PublicContact.extend({
+  identifier: text,
+  avatar_url: z.string(),
+  additional_attributes: object,
+  custom_attributes: object,
+  hmac_verified: z.boolean(),
+});
+
+/** Public Message: never a private note or an activity message. */
+export const PublicMessage = z
+  .looseObject({
+    id: int,
+    content: text,
+    content_type: z.string(),
+    content_attributes: object,
+    message_type: int.describe("0 incoming, 1 outgoing, 3 template"),
+    created_at: seconds,
+    conversation_id: int.describe("the conversation's display id"),
+    sender: Sender.nullable(),
+    attachments: z.array(Attachment).optional().describe("present when the message has files"),
+    echo_id: z.string().optional().describe("the client's echo id, when it sent one"),
+  })
+  .meta({ id: "PublicMessage" });
+
+/** Public Conversation: `messages` holds the latest public message (the full history is the messages list). */
+export const PublicConversation = z
+  .looseObject({
+    id: int.describe("the display id"),
+    uuid: z.string(),
+    inbox_id: int,
+    status: z.enum(CONVERSATION_STATUSES),
+    contact_last_seen_at: seconds.nullable(),
+    agent_last_seen_at: seconds.nullable(),
+    custom_attributes: object,
+    messages: z.array(PublicMessage).max(1),
+    contact: z.looseObject({ id: int, name: text, email: text, phone_number: text, identifier: text, custom_attributes: object }).nullable(),
+  })
+  .meta({ id: "PublicConversation" });
+
+/** POST .../events */
+export const PublicEventAnswer = z.looseObject({ event: z.literal("webwidget_triggered"), name: z.string() });
+
+/** POST .../toggle_typing */
+export const PublicTypingAnswer = z.looseObject({ conversation_id: int, typing_status: z.enum(["on", "off"]) });

@@ -7,6 +7,8 @@ import { describe, expect, it } from "vitest";
 import { app } from "../../src/app";
 import { openApiPath } from "../../src/http/openapi";
 import { flagOf } from "../../src/http/route-flags";
+import { z } from "zod";
+import { PLACEHOLDER, Unspecified } from "../../src/schemas/responses";
 import { call, get } from "../support/http";
 import { createWorld } from "../support/world";
 
@@ -35,6 +37,27 @@ function documentedOperations(): Map<string, any> {
   }
   return operations;
 }
+
+/** Whether a schema (following local $refs) contains a placeholder for an answer not detailed yet. */
+function hasPlaceholder(value: any, seen = new Set<string>()): boolean {
+  if (Array.isArray(value)) return value.some((v) => hasPlaceholder(v, seen));
+  if (value === null || typeof value !== "object") return false;
+  if (typeof value.$ref === "string") {
+    if (seen.has(value.$ref)) return false;
+    seen.add(value.$ref);
+    return hasPlaceholder(value.$ref.slice(2).split("/").reduce((node: any, key: string) => node[key], document), seen);
+  }
+  if (typeof value.description === "string" && value.description.startsWith(PLACEHOLDER)) return true;
+  return Object.values(value).some((v) => hasPlaceholder(v, seen));
+}
+
+/**
+ * The operations whose success answer is not detailed yet (an `Unspecified` of src/schemas/responses.ts).
+ * Issue 14 wants every success described, and today every one is: this list stays empty. A route
+ * declared with a placeholder fails the test until it is listed here, so a gap is always visible.
+ */
+const NOT_DETAILED_YET: string[] = [
+];
 
 describe("the API document", () => {
   it("is served without a key as OpenAPI 3.1 with the three security schemes and the error body", async () => {
@@ -83,5 +106,17 @@ describe("the API document", () => {
     expect(create.parameters).toContainEqual({ $ref: "#/components/parameters/IdempotencyKey" });
     expect(create.responses["422"]).toEqual({ $ref: "#/components/responses/Invalid" });
     expect(create.responses["429"]).toEqual({ $ref: "#/components/responses/RateLimited" });
+  });
+
+  it("lists the operations whose success answer is still a placeholder (the gap is visible, and only shrinks)", () => {
+    const undetailed: string[] = [];
+    for (const [key, operation] of documentedOperations()) {
+      const successes = Object.entries<any>(operation.responses ?? {}).filter(([status]) => status.startsWith("2"));
+      if (successes.some(([, response]) => hasPlaceholder(response))) undetailed.push(key);
+    }
+    expect(undetailed.sort()).toEqual([...NOT_DETAILED_YET].sort());
+    // the check sees a placeholder, alone or inside a list
+    expect(hasPlaceholder(z.toJSONSchema(Unspecified))).toBe(true);
+    expect(hasPlaceholder(z.toJSONSchema(z.looseObject({ payload: z.array(Unspecified) })))).toBe(true);
   });
 });

@@ -4,18 +4,17 @@ import { updateAccount } from "../../domain/identity/accounts";
 import type { AppEnv } from "../../http/app-env";
 import { requireAdministrator } from "../../http/auth";
 import { validate } from "../../http/validate";
-import { AccountUpdate, COMPANY_FIELDS, SETTINGS_FIELDS } from "../../schemas/accounts";
+import { Account, AccountUpdate, COMPANY_FIELDS, SETTINGS_FIELDS } from "../../schemas/accounts";
 import { accountView } from "../../views/accounts";
 import { doc } from "../../http/openapi";
-import { AnyObject } from "../../schemas/responses";
 
 const pick = (body: Record<string, unknown>, keys: readonly string[]) =>
   Object.fromEntries(keys.filter((k) => body[k] !== undefined).map((k) => [k, body[k]]));
 
 /** GET/PATCH /api/v1/accounts/:account_id: the account itself. */
 export const accountSelfApi = new Hono<AppEnv>()
-  .get("/", doc({ summary: "Show the account", response: AnyObject }), (c) => c.json(accountView(c.var.account, pkg.version)))
-  .on(["PATCH", "PUT"], "/", doc({ summary: "Update the account (administrators)", response: AnyObject }), requireAdministrator, validate("json", AccountUpdate), async (c) => {
+  .get("/", doc({ summary: "Show the account", response: Account }), (c) => c.json(accountView(c.var.account, pkg.version)))
+  .on(["PATCH", "PUT"], "/", doc({ summary: "Update the account (administrators)", response: Account }), requireAdministrator, validate("json", AccountUpdate), async (c) => {
     const account = c.var.account;
     const body = c.req.valid("json");
     const updated = await updateAccount(c.var.db, account, {

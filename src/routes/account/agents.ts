@@ -3,17 +3,17 @@ import { createAgent, deleteAgent, listAgents, updateAgent } from "../../domain/
 import { type AppEnv, accountScope } from "../../http/app-env";
 import { requireAdministrator } from "../../http/auth";
 import { validate } from "../../http/validate";
-import { AgentCreate, AgentUpdate } from "../../schemas/agents";
+import { Agent, AgentCreate, AgentUpdate } from "../../schemas/agents";
 import { IdParam } from "../../schemas/common";
 import { agentView, agentsView } from "../../views/agents";
 import { idempotent } from "../../http/idempotency";
 import { doc } from "../../http/openapi";
-import { Record, Unspecified } from "../../schemas/responses";
+import { Empty } from "../../schemas/responses";
 
 /** /api/v1/accounts/:account_id/agents */
 export const agentsApi = new Hono<AppEnv>()
-  .get("/", doc({ summary: "List the account's agents", response: Unspecified }), async (c) => c.json(agentsView(await listAgents(accountScope(c)), c.var.account.id)))
-  .post("/", doc({ summary: "Add an agent to the account", response: Record }), requireAdministrator, idempotent(), validate("json", AgentCreate), async (c) => {
+  .get("/", doc({ summary: "List the account's agents", response: Agent.array() }), async (c) => c.json(agentsView(await listAgents(accountScope(c)), c.var.account.id)))
+  .post("/", doc({ summary: "Add an agent to the account", response: Agent }), requireAdministrator, idempotent(), validate("json", AgentCreate), async (c) => {
     const body = c.req.valid("json");
     const agent = await createAgent(accountScope(c), {
       email: body.email,
@@ -24,7 +24,7 @@ export const agentsApi = new Hono<AppEnv>()
     });
     return c.json(agentView(agent, c.var.account.id));
   })
-  .on(["PATCH", "PUT"], "/:id", doc({ summary: "Update an agent's role or availability", response: Record }), requireAdministrator, validate("param", IdParam), validate("json", AgentUpdate), async (c) => {
+  .on(["PATCH", "PUT"], "/:id", doc({ summary: "Update an agent's role or availability", response: Agent }), requireAdministrator, validate("param", IdParam), validate("json", AgentUpdate), async (c) => {
     const body = c.req.valid("json");
     const agent = await updateAgent(accountScope(c), c.req.valid("param").id, {
       name: body.name,
@@ -34,7 +34,7 @@ export const agentsApi = new Hono<AppEnv>()
     });
     return c.json(agentView(agent, c.var.account.id));
   })
-  .delete("/:id", doc({ summary: "Remove an agent from the account", response: Unspecified }), requireAdministrator, validate("param", IdParam), async (c) => {
+  .delete("/:id", doc({ summary: "Remove an agent from the account", response: Empty }), requireAdministrator, validate("param", IdParam), async (c) => {
     await deleteAgent(accountScope(c), c.req.valid("param").id);
     return c.json({});
   });

@@ -27,7 +27,7 @@ import { contactInboxView, contactView } from "../../views/contacts";
 import { conversationView } from "../../views/conversations";
 import { idempotent } from "../../http/idempotency";
 import { doc } from "../../http/openapi";
-import { AnyObject, Contact, ContactInbox, Conversation, pageOf, payloadOf } from "../../schemas/responses";
+import { Contact, Empty, ContactInbox, Conversation, pageOf, payloadOf } from "../../schemas/responses";
 
 const toInput = (body: z.infer<typeof ContactUpdate>): ContactInput => ({
   name: body.name,
@@ -109,7 +109,7 @@ export const contactsApi = new Hono<AppEnv>()
     const record = await updateContact(accountScope(c), c.req.valid("param").id, toInput(c.req.valid("json")), true);
     return c.json({ payload: contactView(record) });
   })
-  .delete("/:id", doc({ summary: "Delete a contact (administrators)", response: AnyObject }), requireAdministrator, validate("param", IdParam), async (c) => {
+  .delete("/:id", doc({ summary: "Delete a contact (administrators)", response: Empty }), requireAdministrator, validate("param", IdParam), async (c) => {
     await deleteContact(accountScope(c), c.req.valid("param").id);
     return c.json({});
   })

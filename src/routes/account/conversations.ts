@@ -35,6 +35,13 @@ import {
   LabelsBody,
   TogglePriority,
   ToggleStatus,
+  AssignmentAnswer,
+  ConversationAttachments,
+  ConversationCounts,
+  ConversationFilterPage,
+  ConversationList,
+  CustomAttributesAnswer,
+  StatusToggle,
 } from "../../schemas/conversations";
 import { conversationView, countsView, statusToggleView } from "../../views/conversations";
 import { agentView } from "../../views/agents";
@@ -42,7 +49,7 @@ import { agentBotSlimView, teamRecordView } from "../../views/people";
 import { z } from "zod";
 import { idempotent } from "../../http/idempotency";
 import { doc } from "../../http/openapi";
-import { Conversation, Unspecified, payloadOf } from "../../schemas/responses";
+import { Conversation, Empty, payloadOf } from "../../schemas/responses";
 
 const ASSIGNEE_TYPES = new Set(["me", "unassigned", "assigned"]);
 
@@ -67,16 +74,16 @@ const ms = (seconds: number | null | undefined) => (seconds === null || seconds 
 
 /** /api/v1/accounts/:account_id/conversations */
 export const conversationsApi = new Hono<AppEnv>()
-  .get("/", doc({ summary: "List conversations", response: Unspecified }), validate("query", ConversationListQuery), async (c) => {
+  .get("/", doc({ summary: "List conversations", response: ConversationList }), validate("query", ConversationListQuery), async (c) => {
     const page = await listConversations(accountScope(c), listInput(c.req.valid("query")));
     linkNext(c, page.nextCursor);
     return c.json({ data: { meta: { ...countsView(page.counts), ...scanMeta(page), ...nextCursorMeta(page.nextCursor) }, payload: page.records.map(conversationView) } });
   })
-  .get("/meta", doc({ summary: "Count conversations by assignment", response: Unspecified }), validate("query", ConversationListQuery), async (c) => {
+  .get("/meta", doc({ summary: "Count conversations by assignment", response: ConversationCounts }), validate("query", ConversationListQuery), async (c) => {
     const counts = await conversationCounts(accountScope(c), listInput(c.req.valid("query")));
     return c.json({ meta: { ...countsView(counts.counts), ...scanMeta(counts) } });
   })
-  .post("/filter", doc({ summary: "Filter conversations", response: Unspecified }), validate("query", FilterQuery), validate("json", ConversationFilterBody), async (c) => {
+  .post("/filter", doc({ summary: "Filter conversations", response: ConversationFilterPage }), validate("query", FilterQuery), validate("json", ConversationFilterBody), async (c) => {
     const body = c.req.valid("json");
     const query = c.req.valid("query");
     const page = await filterConversations(accountScope(c), body.payload, { page: body.page ?? query.page ?? 1, cursor: query.cursor });
@@ -103,29 +110,29 @@ export const conversationsApi = new Hono<AppEnv>()
   .get("/:conversation_id", doc({ summary: "Show a conversation", response: Conversation }), validate("param", ConversationParam), async (c) => {
     return c.json(conversationView(await showConversation(accountScope(c), c.req.valid("param").conversation_id)));
   })
-  .delete("/:conversation_id", doc({ summary: "Delete a conversation (administrators)", response: Unspecified }), requireAdministrator, validate("param", ConversationParam), async (c) => {
+  .delete("/:conversation_id", doc({ summary: "Delete a conversation (administrators)", response: Empty }), requireAdministrator, validate("param", ConversationParam), async (c) => {
     await deleteConversation(accountScope(c), c.req.valid("param").conversation_id);
     return c.json({});
   })
-  .get("/:conversation_id/attachments", doc({ summary: "List a conversation's attachments", response: Unspecified }), validate("param", ConversationParam), validate("query", AttachmentListQuery), async (c) => {
+  .get("/:conversation_id/attachments", doc({ summary: "List a conversation's attachments", response: ConversationAttachments }), validate("param", ConversationParam), validate("query", AttachmentListQuery), async (c) => {
     const list = await listConversationAttachments(accountScope(c), c.req.valid("param").conversation_id, c.req.valid("query").page ?? 1);
     return c.json(conversationAttachmentsView(list));
   })
-  .on(["PATCH", "PUT"], "/:conversation_id", doc({ summary: "Update a conversation's priority or SLA", response: Unspecified }), allowBots(), validate("param", ConversationParam), validate("json", ConversationUpdate), async (c) => {
+  .on(["PATCH", "PUT"], "/:conversation_id", doc({ summary: "Update a conversation's priority or SLA", response: Conversation }), allowBots(), validate("param", ConversationParam), validate("json", ConversationUpdate), async (c) => {
     const body = c.req.valid("json");
     const record = await updateConversation(accountScope(c), c.req.valid("param").conversation_id, { priority: body.priority, slaPolicyId: body.sla_policy_id });
     return c.json(conversationView(record));
   })
-  .post("/:conversation_id/toggle_status", doc({ summary: "Open, resolve, snooze or set pending", response: Unspecified }), allowBots(), validate("param", ConversationParam), validate("json", ToggleStatus), async (c) => {
+  .post("/:conversation_id/toggle_status", doc({ summary: "Open, resolve, snooze or set pending", response: StatusToggle }), allowBots(), validate("param", ConversationParam), validate("json", ToggleStatus), async (c) => {
     const body = c.req.valid("json");
     const result = await toggleStatus(accountScope(c), c.req.valid("param").conversation_id, { status: body.status, snoozedUntil: ms(body.snoozed_until) });
     return c.json(statusToggleView(result));
   })
-  .post("/:conversation_id/toggle_priority", doc({ summary: "Set a conversation's priority", response: Unspecified }), allowBots(), validate("param", ConversationParam), validate("json", TogglePriority), async (c) => {
+  .post("/:conversation_id/toggle_priority", doc({ summary: "Set a conversation's priority", description: "Answers an empty body." }), allowBots(), validate("param", ConversationParam), validate("json", TogglePriority), async (c) => {
     await togglePriority(accountScope(c), c.req.valid("param").conversation_id, c.req.valid("json").priority ?? null);
     return c.body(null, 200);
   })
-  .post("/:conversation_id/assignments", doc({ summary: "Assign a conversation to an agent or a team", response: Unspecified }), allowBots(), validate("param", ConversationParam), validate("json", AssignmentBody), async (c) => {
+  .post("/:conversation_id/assignments", doc({ summary: "Assign a conversation to an agent or a team", response: AssignmentAnswer }), allowBots(), validate("param", ConversationParam), validate("json", AssignmentBody), async (c) => {
     const body = c.req.valid("json");
     const result = await assignConversation(accountScope(c), c.req.valid("param").conversation_id, {
       assigneeId: body.assignee_id,
@@ -143,21 +150,21 @@ export const conversationsApi = new Hono<AppEnv>()
   .post("/:conversation_id/labels", doc({ summary: "Replace a conversation's labels", response: payloadOf(z.array(z.string())) }), validate("param", ConversationParam), validate("json", LabelsBody), async (c) => {
     return c.json({ payload: await replaceLabels(accountScope(c), c.req.valid("param").conversation_id, c.req.valid("json").labels) });
   })
-  .post("/:conversation_id/custom_attributes", doc({ summary: "Set a conversation's custom attributes", response: Unspecified }), allowBots(), validate("param", ConversationParam), validate("json", CustomAttributesBody), async (c) => {
+  .post("/:conversation_id/custom_attributes", doc({ summary: "Set a conversation's custom attributes", response: CustomAttributesAnswer }), allowBots(), validate("param", ConversationParam), validate("json", CustomAttributesBody), async (c) => {
     const values = await replaceCustomAttributes(accountScope(c), c.req.valid("param").conversation_id, c.req.valid("json").custom_attributes);
     return c.json({ custom_attributes: values });
   })
-  .post("/:conversation_id/mute", doc({ summary: "Mute a conversation (blocks its contact)", response: Unspecified }), validate("param", ConversationParam), async (c) => {
+  .post("/:conversation_id/mute", doc({ summary: "Mute a conversation (blocks its contact)", description: "Answers an empty body." }), validate("param", ConversationParam), async (c) => {
     await setMuted(accountScope(c), c.req.valid("param").conversation_id, true);
     return c.body(null, 200);
   })
-  .post("/:conversation_id/unmute", doc({ summary: "Unmute a conversation", response: Unspecified }), validate("param", ConversationParam), async (c) => {
+  .post("/:conversation_id/unmute", doc({ summary: "Unmute a conversation", description: "Answers an empty body." }), validate("param", ConversationParam), async (c) => {
     await setMuted(accountScope(c), c.req.valid("param").conversation_id, false);
     return c.body(null, 200);
   })
-  .post("/:conversation_id/unread", doc({ summary: "Mark a conversation unread", response: Unspecified }), validate("param", ConversationParam), async (c) => {
+  .post("/:conversation_id/unread", doc({ summary: "Mark a conversation unread", response: Conversation }), validate("param", ConversationParam), async (c) => {
     return c.json(conversationView(await markUnread(accountScope(c), c.req.valid("param").conversation_id)));
   })
-  .post("/:conversation_id/update_last_seen", doc({ summary: "Mark a conversation seen by the agent", response: Unspecified }), validate("param", ConversationParam), async (c) => {
+  .post("/:conversation_id/update_last_seen", doc({ summary: "Mark a conversation seen by the agent", response: Conversation }), validate("param", ConversationParam), async (c) => {
     return c.json(conversationView(await updateLastSeen(accountScope(c), c.req.valid("param").conversation_id)));
   });

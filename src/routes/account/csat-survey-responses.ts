@@ -5,8 +5,7 @@ import { type AppEnv, accountScope } from "../../http/app-env";
 import { requireAdministrator } from "../../http/auth";
 import { doc } from "../../http/openapi";
 import { validate } from "../../http/validate";
-import { CsatQuery } from "../../schemas/reports";
-import { AnyObject } from "../../schemas/responses";
+import { CsatMetrics, CsatQuery, CsatResponse } from "../../schemas/reports";
 import { csatCsv } from "../../views/report-csv";
 import { csatResponseView } from "../../views/reports";
 
@@ -22,12 +21,12 @@ const filtersOf = (q: z.infer<typeof CsatQuery>): CsatFilters => ({
 /** /csat_survey_responses: administrators only, as Chatwoot's reports. */
 export const csatSurveyResponsesApi = new Hono<AppEnv>()
   .use("*", requireAdministrator)
-  .get("/", doc({ summary: "List CSAT survey responses (administrators)", response: AnyObject.array() }), validate("query", CsatQuery), async (c) => {
+  .get("/", doc({ summary: "List CSAT survey responses (administrators)", response: CsatResponse.array() }), validate("query", CsatQuery), async (c) => {
     const q = c.req.valid("query");
     const rows = await listCsatResponses(accountScope(c), filtersOf(q), q.page ?? 1, q.sort === "created_at" ? "asc" : "desc");
     return c.json(rows.map(csatResponseView));
   })
-  .get("/metrics", doc({ summary: "CSAT metrics: responses, ratings, surveys sent (administrators)", response: AnyObject }), validate("query", CsatQuery), async (c) => {
+  .get("/metrics", doc({ summary: "CSAT metrics: responses, ratings, surveys sent (administrators)", response: CsatMetrics }), validate("query", CsatQuery), async (c) => {
     const m = await csatMetrics(accountScope(c), filtersOf(c.req.valid("query")));
     return c.json({ total_count: m.totalCount, ratings_count: m.ratingsCount, total_sent_messages_count: m.totalSentMessagesCount });
   })

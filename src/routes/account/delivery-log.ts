@@ -5,8 +5,7 @@ import { idempotent } from "../../http/idempotency";
 import { doc } from "../../http/openapi";
 import { validate } from "../../http/validate";
 import { IdParam } from "../../schemas/common";
-import { Unspecified } from "../../schemas/responses";
-import { DeliveryListQuery, DeliveryParams } from "../../schemas/webhooks";
+import { DeliveryDetail, DeliveryListQuery, DeliveryPage, DeliveryParams } from "../../schemas/webhooks";
 import { deliveryDetailView, deliveryPageView } from "../../views/webhook-deliveries";
 import { type LogTarget, listDeliveries, redeliver, showDelivery } from "../../webhooks/log";
 
@@ -24,15 +23,15 @@ const RECEIVER: Record<LogTarget["type"], string> = {
  */
 export function deliveryLogApi(type: LogTarget["type"]) {
   return new Hono<AppEnv>()
-    .get("/:id/deliveries", doc({ summary: `List the deliveries to ${RECEIVER[type]} (the delivery log)`, response: Unspecified }), requireAdministrator, validate("param", IdParam), validate("query", DeliveryListQuery), async (c) => {
+    .get("/:id/deliveries", doc({ summary: `List the deliveries to ${RECEIVER[type]} (the delivery log)`, response: DeliveryPage }), requireAdministrator, validate("param", IdParam), validate("query", DeliveryListQuery), async (c) => {
       const page = await listDeliveries(accountScope(c), { type, id: c.req.valid("param").id }, c.req.valid("query"));
       return c.json(deliveryPageView(page));
     })
-    .get("/:id/deliveries/:delivery_id", doc({ summary: `Show a delivery to ${RECEIVER[type]} and its attempts`, response: Unspecified }), requireAdministrator, validate("param", DeliveryParams), async (c) => {
+    .get("/:id/deliveries/:delivery_id", doc({ summary: `Show a delivery to ${RECEIVER[type]} and its attempts`, response: DeliveryDetail }), requireAdministrator, validate("param", DeliveryParams), async (c) => {
       const { id, delivery_id } = c.req.valid("param");
       return c.json(deliveryDetailView(await showDelivery(accountScope(c), { type, id }, delivery_id)));
     })
-    .post("/:id/deliveries/:delivery_id/redeliver", doc({ summary: `Deliver a logged event to ${RECEIVER[type]} again`, response: Unspecified, status: 202 }), requireAdministrator, idempotent(), validate("param", DeliveryParams), async (c) => {
+    .post("/:id/deliveries/:delivery_id/redeliver", doc({ summary: `Deliver a logged event to ${RECEIVER[type]} again`, response: DeliveryDetail, status: 202 }), requireAdministrator, idempotent(), validate("param", DeliveryParams), async (c) => {
       const { id, delivery_id } = c.req.valid("param");
       return c.json(deliveryDetailView(await redeliver(accountScope(c), { type, id }, delivery_id)), 202);
     });

@@ -23,38 +23,44 @@ import {
   PortalParam,
   PortalShowQuery,
   PortalUpdate,
+  Article,
+  ArticleList,
+  Category,
+  CategoryList,
+  Portal,
+  PortalList,
 } from "../../schemas/help-center";
 import { articleListMeta, articleView, categoryView, portalView } from "../../views/help-center";
 import { idempotent } from "../../http/idempotency";
 import { doc } from "../../http/openapi";
-import { Unspecified } from "../../schemas/responses";
+import { Empty, payloadOf } from "../../schemas/responses";
 
 const categoriesApi = new Hono<AppEnv>()
-  .get("/", doc({ summary: "List a portal's categories", response: Unspecified }), validate("param", PortalParam), validate("query", CategoryListQuery), async (c) => {
+  .get("/", doc({ summary: "List a portal's categories", response: CategoryList }), validate("param", PortalParam), validate("query", CategoryListQuery), async (c) => {
     const { locale, page = 1 } = c.req.valid("query");
     const result = await listCategories(accountScope(c), c.req.valid("param").portal_slug, locale, page);
     return c.json({ payload: result.categories.map(categoryView), meta: { current_page: page, categories_count: result.total } });
   })
-  .post("/", doc({ summary: "Create a category", response: Unspecified }), requireAdministrator, idempotent(), validate("param", PortalParam), validate("json", CategoryCreate), async (c) => {
+  .post("/", doc({ summary: "Create a category", response: payloadOf(Category) }), requireAdministrator, idempotent(), validate("param", PortalParam), validate("json", CategoryCreate), async (c) => {
     const record = await createCategory(accountScope(c), c.req.valid("param").portal_slug, c.req.valid("json"));
     return c.json({ payload: categoryView(record) });
   })
-  .get("/:id", doc({ summary: "Show a category", response: Unspecified }), requireAdministrator, validate("param", PortalItemParam), async (c) => {
+  .get("/:id", doc({ summary: "Show a category", response: payloadOf(Category) }), requireAdministrator, validate("param", PortalItemParam), async (c) => {
     const { portal_slug, id } = c.req.valid("param");
     return c.json({ payload: categoryView(await showCategory(accountScope(c), portal_slug, id)) });
   })
-  .on(["PATCH", "PUT"], "/:id", doc({ summary: "Update a category", response: Unspecified }), requireAdministrator, validate("param", PortalItemParam), validate("json", CategoryUpdate), async (c) => {
+  .on(["PATCH", "PUT"], "/:id", doc({ summary: "Update a category", response: payloadOf(Category) }), requireAdministrator, validate("param", PortalItemParam), validate("json", CategoryUpdate), async (c) => {
     const { portal_slug, id } = c.req.valid("param");
     return c.json({ payload: categoryView(await updateCategory(accountScope(c), portal_slug, id, c.req.valid("json"))) });
   })
-  .delete("/:id", doc({ summary: "Delete a category", response: Unspecified }), requireAdministrator, validate("param", PortalItemParam), async (c) => {
+  .delete("/:id", doc({ summary: "Delete a category", response: Empty }), requireAdministrator, validate("param", PortalItemParam), async (c) => {
     const { portal_slug, id } = c.req.valid("param");
     await deleteCategory(accountScope(c), portal_slug, id);
     return c.json({});
   });
 
 const articlesApi = new Hono<AppEnv>()
-  .get("/", doc({ summary: "List a portal's articles", response: Unspecified }), validate("param", PortalParam), validate("query", ArticleListQuery), async (c) => {
+  .get("/", doc({ summary: "List a portal's articles", response: ArticleList }), validate("param", PortalParam), validate("query", ArticleListQuery), async (c) => {
     const { page = 1, category_slug, author_id, ...filters } = c.req.valid("query");
     const result = await listArticles(accountScope(c), c.req.valid("param").portal_slug, {
       ...filters,
@@ -64,46 +70,46 @@ const articlesApi = new Hono<AppEnv>()
     });
     return c.json({ payload: result.articles.map(articleView), meta: articleListMeta(result.tallies, page) });
   })
-  .post("/reorder", doc({ summary: "Reorder articles", response: Unspecified }), requireAdministrator, validate("param", PortalParam), validate("json", ArticleReorder), async (c) => {
+  .post("/reorder", doc({ summary: "Reorder articles", response: Empty }), requireAdministrator, validate("param", PortalParam), validate("json", ArticleReorder), async (c) => {
     await reorderArticles(accountScope(c), c.req.valid("param").portal_slug, c.req.valid("json").positions_hash);
     return c.json({});
   })
-  .post("/", doc({ summary: "Create an article", response: Unspecified }), requireAdministrator, idempotent(), validate("param", PortalParam), validate("json", ArticleCreate), async (c) => {
+  .post("/", doc({ summary: "Create an article", response: payloadOf(Article) }), requireAdministrator, idempotent(), validate("param", PortalParam), validate("json", ArticleCreate), async (c) => {
     const record = await createArticle(accountScope(c), c.req.valid("param").portal_slug, c.req.valid("json"));
     return c.json({ payload: articleView(record) });
   })
-  .get("/:id", doc({ summary: "Show an article", response: Unspecified }), requireAdministrator, validate("param", PortalItemParam), async (c) => {
+  .get("/:id", doc({ summary: "Show an article", response: payloadOf(Article) }), requireAdministrator, validate("param", PortalItemParam), async (c) => {
     const { portal_slug, id } = c.req.valid("param");
     return c.json({ payload: articleView(await showArticle(accountScope(c), portal_slug, id)) });
   })
-  .on(["PATCH", "PUT"], "/:id", doc({ summary: "Update an article", response: Unspecified }), requireAdministrator, validate("param", PortalItemParam), validate("json", ArticleUpdate), async (c) => {
+  .on(["PATCH", "PUT"], "/:id", doc({ summary: "Update an article", response: payloadOf(Article) }), requireAdministrator, validate("param", PortalItemParam), validate("json", ArticleUpdate), async (c) => {
     const { portal_slug, id } = c.req.valid("param");
     return c.json({ payload: articleView(await updateArticle(accountScope(c), portal_slug, id, c.req.valid("json"))) });
   })
-  .delete("/:id", doc({ summary: "Delete an article", response: Unspecified }), requireAdministrator, validate("param", PortalItemParam), async (c) => {
+  .delete("/:id", doc({ summary: "Delete an article", response: Empty }), requireAdministrator, validate("param", PortalItemParam), async (c) => {
     const { portal_slug, id } = c.req.valid("param");
     await deleteArticle(accountScope(c), portal_slug, id);
     return c.json({});
   });
 
 export const portalsApi = new Hono<AppEnv>()
-  .get("/", doc({ summary: "List portals", response: Unspecified }), async (c) => {
+  .get("/", doc({ summary: "List portals", response: PortalList }), async (c) => {
     const records = await listPortals(accountScope(c));
     return c.json({ payload: records.map(portalView), meta: { current_page: 1, portals_count: records.length } });
   })
-  .post("/", doc({ summary: "Create a portal", response: Unspecified }), requireAdministrator, idempotent(), validate("json", PortalCreate), async (c) =>
+  .post("/", doc({ summary: "Create a portal", response: Portal }), requireAdministrator, idempotent(), validate("json", PortalCreate), async (c) =>
     c.json(portalView(await createPortal(accountScope(c), c.req.valid("json")))),
   )
   .route("/:portal_slug/categories", categoriesApi)
   .route("/:portal_slug/articles", articlesApi)
-  .get("/:portal_slug", doc({ summary: "Show a portal", response: Unspecified }), validate("param", PortalParam), validate("query", PortalShowQuery), async (c) => {
+  .get("/:portal_slug", doc({ summary: "Show a portal", response: Portal }), validate("param", PortalParam), validate("query", PortalShowQuery), async (c) => {
     const record = await showPortal(accountScope(c), c.req.valid("param").portal_slug, c.req.valid("query").locale);
     return c.json(portalView(record));
   })
-  .on(["PATCH", "PUT"], "/:portal_slug", doc({ summary: "Update a portal", response: Unspecified }), requireAdministrator, validate("param", PortalParam), validate("json", PortalUpdate), async (c) =>
+  .on(["PATCH", "PUT"], "/:portal_slug", doc({ summary: "Update a portal", response: Portal }), requireAdministrator, validate("param", PortalParam), validate("json", PortalUpdate), async (c) =>
     c.json(portalView(await updatePortal(accountScope(c), c.req.valid("param").portal_slug, c.req.valid("json")))),
   )
-  .delete("/:portal_slug", doc({ summary: "Delete a portal", response: Unspecified }), requireAdministrator, validate("param", PortalParam), async (c) => {
+  .delete("/:portal_slug", doc({ summary: "Delete a portal", response: Empty }), requireAdministrator, validate("param", PortalParam), async (c) => {
     await deletePortal(accountScope(c), c.req.valid("param").portal_slug);
     return c.json({});
   });

@@ -6,13 +6,14 @@ import { type AppContext, type AppEnv, accountScope } from "../../http/app-env";
 import { requireAdministrator } from "../../http/auth";
 import { validate } from "../../http/validate";
 import { IdParam } from "../../schemas/common";
-import { InboxCreate, InboxUpdate, SetAgentBot } from "../../schemas/inboxes";
+import { Inbox, InboxAgentBot, InboxCreate, InboxDeleted, InboxUpdate, SetAgentBot } from "../../schemas/inboxes";
+import { Agent } from "../../schemas/agents";
 import { agentsView } from "../../views/agents";
 import { accountAgentBotView } from "../../views/agent-bots";
 import { inboxView } from "../../views/inboxes";
 import { idempotent } from "../../http/idempotency";
 import { doc } from "../../http/openapi";
-import { Record, Unspecified } from "../../schemas/responses";
+import { Empty, payloadOf } from "../../schemas/responses";
 import { deliveryLogApi } from "./delivery-log";
 
 type InboxBody = z.infer<typeof InboxUpdate>;
@@ -59,33 +60,33 @@ const view = (c: AppContext, record: InboxRecord) =>
 
 /** /api/v1/accounts/:account_id/inboxes */
 export const inboxesApi = new Hono<AppEnv>()
-  .get("/", doc({ summary: "List inboxes", response: Unspecified }), async (c) => c.json({ payload: (await listInboxes(accountScope(c))).map((r) => view(c, r)) }))
-  .post("/", doc({ summary: "Create an inbox (administrators)", response: Record }), requireAdministrator, idempotent(), validate("json", InboxCreate), async (c) => {
+  .get("/", doc({ summary: "List inboxes", response: payloadOf(Inbox.array()) }), async (c) => c.json({ payload: (await listInboxes(accountScope(c))).map((r) => view(c, r)) }))
+  .post("/", doc({ summary: "Create an inbox (administrators)", response: Inbox }), requireAdministrator, idempotent(), validate("json", InboxCreate), async (c) => {
     const body = c.req.valid("json");
     const channel = { ...toChannelInput(body.channel), type: body.channel.type };
     const record = await createInbox(accountScope(c), { ...toInboxInput(body), name: body.name }, channel);
     return c.json(view(c, record));
   })
-  .get("/:id/assignable_agents", doc({ summary: "List the agents who may be assigned in an inbox", response: Unspecified }), validate("param", IdParam), async (c) => {
+  .get("/:id/assignable_agents", doc({ summary: "List the agents who may be assigned in an inbox", response: payloadOf(Agent.array()) }), validate("param", IdParam), async (c) => {
     const agents = await listAssignableAgents(accountScope(c), c.req.valid("param").id);
     return c.json({ payload: agentsView(agents, c.var.account.id) });
   })
-  .get("/:id/agent_bot", doc({ summary: "Show an inbox's agent bot", response: Unspecified }), validate("param", IdParam), async (c) => {
+  .get("/:id/agent_bot", doc({ summary: "Show an inbox's agent bot", response: InboxAgentBot }), validate("param", IdParam), async (c) => {
     const record = await getInboxAgentBot(accountScope(c), c.req.valid("param").id);
     const isAdministrator = c.var.role === "administrator";
     return c.json({ agent_bot: record && accountAgentBotView(record, { accountId: c.var.account.id, isAdministrator }) });
   })
-  .post("/:id/set_agent_bot", doc({ summary: "Connect or disconnect an inbox's agent bot", response: Unspecified }), requireAdministrator, validate("param", IdParam), validate("json", SetAgentBot), async (c) => {
+  .post("/:id/set_agent_bot", doc({ summary: "Connect or disconnect an inbox's agent bot", response: Empty }), requireAdministrator, validate("param", IdParam), validate("json", SetAgentBot), async (c) => {
     await setInboxAgentBot(accountScope(c), c.req.valid("param").id, c.req.valid("json").agent_bot ?? null);
     return c.json({});
   })
-  .get("/:id", doc({ summary: "Show an inbox", response: Record }), validate("param", IdParam), async (c) => c.json(view(c, await getInbox(accountScope(c), c.req.valid("param").id))))
-  .on(["PATCH", "PUT"], "/:id", doc({ summary: "Update an inbox", response: Record }), requireAdministrator, validate("param", IdParam), validate("json", InboxUpdate), async (c) => {
+  .get("/:id", doc({ summary: "Show an inbox", response: Inbox }), validate("param", IdParam), async (c) => c.json(view(c, await getInbox(accountScope(c), c.req.valid("param").id))))
+  .on(["PATCH", "PUT"], "/:id", doc({ summary: "Update an inbox", response: Inbox }), requireAdministrator, validate("param", IdParam), validate("json", InboxUpdate), async (c) => {
     const body = c.req.valid("json");
     const record = await updateInbox(accountScope(c), c.req.valid("param").id, toInboxInput(body), toChannelInput(body.channel));
     return c.json(view(c, record));
   })
-  .delete("/:id", doc({ summary: "Delete an inbox", response: Unspecified }), requireAdministrator, validate("param", IdParam), async (c) => {
+  .delete("/:id", doc({ summary: "Delete an inbox", response: InboxDeleted }), requireAdministrator, validate("param", IdParam), async (c) => {
     await deleteInbox(accountScope(c), c.req.valid("param").id);
     return c.json({ message: "The inbox has been deleted." });
   })

@@ -16,19 +16,19 @@ import { joinRoom } from "../../realtime/join";
 import { ConversationParam } from "../../schemas/conversations";
 import { Bool } from "../../schemas/common";
 import { doc } from "../../http/openapi";
-import { Unspecified } from "../../schemas/responses";
+import { LiveTicket, TypingAnswer } from "../../schemas/conversations";
 
 const TypingStatusBody = z.object({ typing_status: z.enum(["on", "off"]), is_private: Bool.optional() });
 const TicketQuery = z.object({ ticket: z.string().max(300).optional() });
 
 export const conversationLiveApi = new Hono<AppEnv>()
-  .post("/toggle_typing_status", doc({ summary: "Show or stop the agent typing in a conversation", response: Unspecified }), validate("param", ConversationParam), validate("json", TypingStatusBody), async (c) => {
+  .post("/toggle_typing_status", doc({ summary: "Show or stop the agent typing in a conversation", response: TypingAnswer }), validate("param", ConversationParam), validate("json", TypingStatusBody), async (c) => {
     const { conversation_id } = c.req.valid("param");
     const { typing_status, is_private } = c.req.valid("json");
     const result = await toggleTyping(accountScope(c), conversation_id, { on: typing_status === "on", isPrivate: is_private });
     return c.json({ conversation_id, typing_status: result.typingStatus });
   })
-  .post("/live_ticket", doc({ summary: "Get a ticket for the conversation's live-room WebSocket", response: Unspecified }), validate("param", ConversationParam), async (c) => {
+  .post("/live_ticket", doc({ summary: "Get a ticket for the conversation's live-room WebSocket", response: LiveTicket }), validate("param", ConversationParam), async (c) => {
     const { conversation_id } = c.req.valid("param");
     const { ticket, expiresAt } = await issueLiveTicket(accountScope(c), conversation_id);
     return c.json({ ticket, expires_at: expiresAt, url: `/api/v1/live?ticket=${ticket}` });

@@ -8,7 +8,7 @@ import { userView } from "../../views/users";
 import { userHmacIdentifier } from "../user-identity";
 import { rateLimited } from "../../http/rate-limit";
 import { doc } from "../../http/openapi";
-import { AnyObject } from "../../schemas/responses";
+import { User } from "../../schemas/users";
 
 function currentUser(c: AppContext) {
   if (c.var.actor.type !== "user") throw new Error("profile routes run behind userAuth");
@@ -23,8 +23,8 @@ async function renderProfile(c: AppContext) {
 /** /api/v1/profile: the calling user's own record. */
 export const profileApi = new Hono<AppEnv>()
   .use("*", userAuth, rateLimited("account_api"))
-  .get("/", doc({ summary: "Show the calling user's profile", response: AnyObject }), (c) => renderProfile(c))
-  .on(["PUT", "PATCH"], "/", doc({ summary: "Update the calling user's profile or password", response: AnyObject }), validate("json", ProfileUpdate), async (c) => {
+  .get("/", doc({ summary: "Show the calling user's profile", response: User }), (c) => renderProfile(c))
+  .on(["PUT", "PATCH"], "/", doc({ summary: "Update the calling user's profile or password", response: User }), validate("json", ProfileUpdate), async (c) => {
     const user = currentUser(c);
     const body = c.req.valid("json");
     if (body.password !== undefined) await changeOwnPassword(c.var.db, user, body.current_password, body.password);

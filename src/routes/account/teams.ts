@@ -4,17 +4,18 @@ import { type AppEnv, accountScope } from "../../http/app-env";
 import { requireAdministrator } from "../../http/auth";
 import { validate } from "../../http/validate";
 import { IdParam } from "../../schemas/common";
-import { TeamCreate, TeamMembersChange, TeamMembersReplace, TeamUpdate } from "../../schemas/teams";
+import { Team, TeamCreate, TeamMembersChange, TeamMembersReplace, TeamUpdate } from "../../schemas/teams";
 import { agentsView } from "../../views/agents";
 import { teamView } from "../../views/teams";
 import { idempotent } from "../../http/idempotency";
 import { doc } from "../../http/openapi";
-import { Record, Unspecified } from "../../schemas/responses";
+import { Agent } from "../../schemas/agents";
+import { Empty } from "../../schemas/responses";
 
 /** /api/v1/accounts/:account_id/teams and their team_members */
 export const teamsApi = new Hono<AppEnv>()
-  .get("/", doc({ summary: "List teams", response: Unspecified }), async (c) => c.json((await listTeams(accountScope(c))).map(teamView)))
-  .post("/", doc({ summary: "Create a team", response: Record }), requireAdministrator, idempotent(), validate("json", TeamCreate), async (c) => {
+  .get("/", doc({ summary: "List teams", response: Team.array() }), async (c) => c.json((await listTeams(accountScope(c))).map(teamView)))
+  .post("/", doc({ summary: "Create a team", response: Team }), requireAdministrator, idempotent(), validate("json", TeamCreate), async (c) => {
     const body = c.req.valid("json");
     const team = await createTeam(accountScope(c), {
       name: body.name,
@@ -23,23 +24,23 @@ export const teamsApi = new Hono<AppEnv>()
     });
     return c.json(teamView(team));
   })
-  .get("/:id/team_members", doc({ summary: "List a team's members", response: Unspecified }), validate("param", IdParam), async (c) =>
+  .get("/:id/team_members", doc({ summary: "List a team's members", response: Agent.array() }), validate("param", IdParam), async (c) =>
     c.json(agentsView(await listTeamMembers(accountScope(c), c.req.valid("param").id), c.var.account.id)),
   )
-  .post("/:id/team_members", doc({ summary: "Add members to a team", response: Unspecified }), requireAdministrator, validate("param", IdParam), validate("json", TeamMembersChange), async (c) => {
+  .post("/:id/team_members", doc({ summary: "Add members to a team", response: Agent.array().describe("the agents added") }), requireAdministrator, validate("param", IdParam), validate("json", TeamMembersChange), async (c) => {
     const added = await addTeamMembers(accountScope(c), c.req.valid("param").id, c.req.valid("json").user_ids);
     return c.json(agentsView(added, c.var.account.id));
   })
-  .patch("/:id/team_members", doc({ summary: "Replace a team's members", response: Unspecified }), requireAdministrator, validate("param", IdParam), validate("json", TeamMembersReplace), async (c) => {
+  .patch("/:id/team_members", doc({ summary: "Replace a team's members", response: Agent.array() }), requireAdministrator, validate("param", IdParam), validate("json", TeamMembersReplace), async (c) => {
     const members = await replaceTeamMembers(accountScope(c), c.req.valid("param").id, c.req.valid("json").user_ids);
     return c.json(agentsView(members, c.var.account.id));
   })
-  .delete("/:id/team_members", doc({ summary: "Remove members from a team", response: Unspecified }), requireAdministrator, validate("param", IdParam), validate("json", TeamMembersChange), async (c) => {
+  .delete("/:id/team_members", doc({ summary: "Remove members from a team", response: Empty }), requireAdministrator, validate("param", IdParam), validate("json", TeamMembersChange), async (c) => {
     await removeTeamMembers(accountScope(c), c.req.valid("param").id, c.req.valid("json").user_ids);
     return c.json({});
   })
-  .get("/:id", doc({ summary: "Show a team", response: Record }), validate("param", IdParam), async (c) => c.json(teamView(await getTeam(accountScope(c), c.req.valid("param").id))))
-  .on(["PATCH", "PUT"], "/:id", doc({ summary: "Update a team", response: Record }), requireAdministrator, validate("param", IdParam), validate("json", TeamUpdate), async (c) => {
+  .get("/:id", doc({ summary: "Show a team", response: Team }), validate("param", IdParam), async (c) => c.json(teamView(await getTeam(accountScope(c), c.req.valid("param").id))))
+  .on(["PATCH", "PUT"], "/:id", doc({ summary: "Update a team", response: Team }), requireAdministrator, validate("param", IdParam), validate("json", TeamUpdate), async (c) => {
     const body = c.req.valid("json");
     const team = await updateTeam(accountScope(c), c.req.valid("param").id, {
       name: body.name,
@@ -48,7 +49,7 @@ export const teamsApi = new Hono<AppEnv>()
     });
     return c.json(teamView(team));
   })
-  .delete("/:id", doc({ summary: "Delete a team", response: Unspecified }), requireAdministrator, validate("param", IdParam), async (c) => {
+  .delete("/:id", doc({ summary: "Delete a team", response: Empty }), requireAdministrator, validate("param", IdParam), async (c) => {
     await deleteTeam(accountScope(c), c.req.valid("param").id);
     return c.json({});
   });

@@ -8,12 +8,12 @@ import type { AppEnv } from "../../http/app-env";
 import { validate } from "../../http/validate";
 import { PlatformAccountCreate, PlatformAccountUpdate } from "../../schemas/accounts";
 import { IdParam } from "../../schemas/common";
-import { AccountIdParam, AccountUserCreate, AccountUserDelete } from "../../schemas/platform";
+import { AccountIdParam, AccountUser, AccountUserCreate, AccountUserDelete } from "../../schemas/platform";
 import { platformAccountView } from "../../views/accounts";
 import { platformScope } from "./scope";
 import { idempotent } from "../../http/idempotency";
 import { doc } from "../../http/openapi";
-import { PlatformAccount, Unspecified } from "../../schemas/responses";
+import { Empty, PlatformAccount } from "../../schemas/responses";
 
 const accountUserView = (r: { accountId: number; userId: number; role: number }) => ({
   account_id: r.accountId,
@@ -48,25 +48,25 @@ export const platformAccounts = new Hono<AppEnv>()
     const account = await ownedAccount(scope, c.req.valid("param").id);
     return c.json(platformAccountView(await updateAccount(scope.db, account, toAccountInput(c.req.valid("json")))));
   })
-  .delete("/:id", doc({ summary: "Delete an account and everything in it", response: Unspecified }), validate("param", IdParam), async (c) => {
+  .delete("/:id", doc({ summary: "Delete an account and everything in it", response: Empty }), validate("param", IdParam), async (c) => {
     const scope = platformScope(c);
     const account = await ownedAccount(scope, c.req.valid("param").id);
     await deleteAccount(scope.db, account.id);
     return c.json({});
   })
-  .get("/:account_id/account_users", doc({ summary: "List an account's users", response: Unspecified }), validate("param", AccountIdParam), async (c) => {
+  .get("/:account_id/account_users", doc({ summary: "List an account's users", response: AccountUser.array() }), validate("param", AccountIdParam), async (c) => {
     const scope = platformScope(c);
     const account = await ownedAccount(scope, c.req.valid("param").account_id);
     return c.json((await listAccountUsers(scope.db, account.id)).map(accountUserView));
   })
-  .post("/:account_id/account_users", doc({ summary: "Add a user to an account", response: Unspecified }), idempotent(), validate("param", AccountIdParam), validate("json", AccountUserCreate), async (c) => {
+  .post("/:account_id/account_users", doc({ summary: "Add a user to an account", response: AccountUser }), idempotent(), validate("param", AccountIdParam), validate("json", AccountUserCreate), async (c) => {
     const scope = platformScope(c);
     const accountId = c.req.valid("param").account_id;
     const { user_id: userId, role } = c.req.valid("json");
     await assertOwnsAccountAndUser(scope, accountId, userId);
     return c.json(accountUserView(await upsertAccountUser(scope.db, accountId, userId, role)));
   })
-  .delete("/:account_id/account_users", doc({ summary: "Remove a user from an account", response: Unspecified }), validate("param", AccountIdParam), validate("json", AccountUserDelete), async (c) => {
+  .delete("/:account_id/account_users", doc({ summary: "Remove a user from an account", response: Empty }), validate("param", AccountIdParam), validate("json", AccountUserDelete), async (c) => {
     const scope = platformScope(c);
     const account = await ownedAccount(scope, c.req.valid("param").account_id);
     await removeAccountUser(scope.db, account.id, c.req.valid("json").user_id);

@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { z } from "zod";
+import type { z } from "zod";
 import { type AgentBotRecord, createAgentBot, deleteAgentBot, updateAgentBot } from "../../domain/people/agent-bots";
 import { listOwnedAgentBots, ownedAccount, ownedAgentBot } from "../../domain/platform/ownership";
 import type { AppEnv } from "../../http/app-env";
@@ -10,7 +10,8 @@ import { agentBotView } from "../../views/agent-bots";
 import { platformScope } from "./scope";
 import { idempotent } from "../../http/idempotency";
 import { doc } from "../../http/openapi";
-import { Record, Unspecified } from "../../schemas/responses";
+import { Empty } from "../../schemas/responses";
+import { AgentBot } from "../../schemas/agent-bots";
 
 const toBotInput = (body: z.infer<typeof PlatformAgentBotUpdate>) => ({
   name: body.name,
@@ -23,8 +24,8 @@ const toBotInput = (body: z.infer<typeof PlatformAgentBotUpdate>) => ({
 const view = (record: AgentBotRecord) => agentBotView(record, { withKey: true });
 
 export const platformAgentBots = new Hono<AppEnv>()
-  .get("/", doc({ summary: "List the agent bots this platform app created", response: z.array(Record) }), async (c) => c.json((await listOwnedAgentBots(platformScope(c))).map(view)))
-  .post("/", doc({ summary: "Create an agent bot", response: Record }), idempotent(), validate("json", PlatformAgentBotCreate), async (c) => {
+  .get("/", doc({ summary: "List the agent bots this platform app created", response: AgentBot.array() }), async (c) => c.json((await listOwnedAgentBots(platformScope(c))).map(view)))
+  .post("/", doc({ summary: "Create an agent bot", response: AgentBot }), idempotent(), validate("json", PlatformAgentBotCreate), async (c) => {
     const body = c.req.valid("json");
     const scope = platformScope(c);
     // A bot may belong to an account only when this app created that account (Chatwoot does not check).
@@ -32,8 +33,8 @@ export const platformAgentBots = new Hono<AppEnv>()
     const record = await createAgentBot(scope, accountId, { ...toBotInput(body), name: body.name }, scope);
     return c.json(view(record));
   })
-  .get("/:id", doc({ summary: "Show an agent bot", response: Record }), validate("param", IdParam), async (c) => c.json(view(await ownedAgentBot(platformScope(c), c.req.valid("param").id))))
-  .on(["PATCH", "PUT"], "/:id", doc({ summary: "Update an agent bot", response: Record }), validate("param", IdParam), validate("json", PlatformAgentBotUpdate), async (c) => {
+  .get("/:id", doc({ summary: "Show an agent bot", response: AgentBot }), validate("param", IdParam), async (c) => c.json(view(await ownedAgentBot(platformScope(c), c.req.valid("param").id))))
+  .on(["PATCH", "PUT"], "/:id", doc({ summary: "Update an agent bot", response: AgentBot }), validate("param", IdParam), validate("json", PlatformAgentBotUpdate), async (c) => {
     const scope = platformScope(c);
     const { bot } = await ownedAgentBot(scope, c.req.valid("param").id);
     const body = c.req.valid("json");
@@ -41,13 +42,13 @@ export const platformAgentBots = new Hono<AppEnv>()
     const input = { ...toBotInput(body), ...(body.account_id !== undefined && { accountId: body.account_id }) };
     return c.json(view(await updateAgentBot(scope, bot, input)));
   })
-  .delete("/:id", doc({ summary: "Delete an agent bot", response: Unspecified }), validate("param", IdParam), async (c) => {
+  .delete("/:id", doc({ summary: "Delete an agent bot", response: Empty }), validate("param", IdParam), async (c) => {
     const scope = platformScope(c);
     const { bot } = await ownedAgentBot(scope, c.req.valid("param").id);
     await deleteAgentBot(scope.db, bot.id);
     return c.json({});
   })
-  .delete("/:id/avatar", doc({ summary: "Remove an agent bot's avatar", response: Unspecified }), validate("param", IdParam), async (c) => {
+  .delete("/:id/avatar", doc({ summary: "Remove an agent bot's avatar", response: AgentBot }), validate("param", IdParam), async (c) => {
     const scope = platformScope(c);
     const { bot } = await ownedAgentBot(scope, c.req.valid("param").id);
     return c.json(view(await updateAgentBot(scope, bot, { avatarUrl: null })));

@@ -4,14 +4,14 @@ import { deleteUser, findOrCreateUser, issueLoginToken, loadUserRecord, updateUs
 import type { AppContext, AppEnv } from "../../http/app-env";
 import { validate } from "../../http/validate";
 import { IdParam } from "../../schemas/common";
-import { PlatformUserCreate, PlatformUserUpdate } from "../../schemas/users";
+import { LoginLink, PlatformUserCreate, PlatformUserUpdate, User, UserToken } from "../../schemas/users";
 import { userHmacIdentifier } from "../user-identity";
 import { userView } from "../../views/users";
 import { ownedUser } from "../../domain/platform/ownership";
 import { platformScope } from "./scope";
 import { idempotent } from "../../http/idempotency";
 import { doc } from "../../http/openapi";
-import { Record, Unspecified } from "../../schemas/responses";
+import { Empty } from "../../schemas/responses";
 
 const toUserInput = (body: z.infer<typeof PlatformUserUpdate>) => ({
   name: body.name,
@@ -26,24 +26,24 @@ async function render(c: AppContext, record: UserRecord) {
 }
 
 export const platformUsers = new Hono<AppEnv>()
-  .post("/", doc({ summary: "Create a user (answers the user's access token)", response: Record }), idempotent(), validate("json", PlatformUserCreate), async (c) => {
+  .post("/", doc({ summary: "Create a user (answers the user's access token)", response: User }), idempotent(), validate("json", PlatformUserCreate), async (c) => {
     const body = c.req.valid("json");
     const input = { ...toUserInput(body), name: body.name, email: body.email };
     const scope = platformScope(c);
     return render(c, await findOrCreateUser(scope.db, input, scope));
   })
-  .get("/:id", doc({ summary: "Show a user", response: Record }), validate("param", IdParam), async (c) => render(c, await ownedUser(platformScope(c), c.req.valid("param").id)))
-  .on(["PATCH", "PUT"], "/:id", doc({ summary: "Update a user", response: Record }), validate("param", IdParam), validate("json", PlatformUserUpdate), async (c) => {
+  .get("/:id", doc({ summary: "Show a user", response: User }), validate("param", IdParam), async (c) => render(c, await ownedUser(platformScope(c), c.req.valid("param").id)))
+  .on(["PATCH", "PUT"], "/:id", doc({ summary: "Update a user", response: User }), validate("param", IdParam), validate("json", PlatformUserUpdate), async (c) => {
     const { user } = await ownedUser(platformScope(c), c.req.valid("param").id);
     await updateUser(c.var.db, user, toUserInput(c.req.valid("json")));
     return render(c, (await loadUserRecord(c.var.db, user.id))!);
   })
-  .delete("/:id", doc({ summary: "Delete a user", response: Unspecified }), validate("param", IdParam), async (c) => {
+  .delete("/:id", doc({ summary: "Delete a user", response: Empty }), validate("param", IdParam), async (c) => {
     const { user } = await ownedUser(platformScope(c), c.req.valid("param").id);
     await deleteUser(c.var.db, user.id);
     return c.json({});
   })
-  .get("/:id/login", doc({ summary: "Get a one-time login link for a user", response: Unspecified }), validate("param", IdParam), async (c) => {
+  .get("/:id/login", doc({ summary: "Get a one-time login link for a user", response: LoginLink }), validate("param", IdParam), async (c) => {
     const { user } = await ownedUser(platformScope(c), c.req.valid("param").id);
     const token = await issueLoginToken(c.var.db, user.id);
     const url = new URL("/app/login", c.env.FRONTEND_URL);
@@ -51,7 +51,7 @@ export const platformUsers = new Hono<AppEnv>()
     url.searchParams.set("sso_auth_token", token);
     return c.json({ url: url.toString() });
   })
-  .post("/:id/token", doc({ summary: "Show a user's access token", response: Unspecified }), validate("param", IdParam), async (c) => {
+  .post("/:id/token", doc({ summary: "Show a user's access token", response: UserToken }), validate("param", IdParam), async (c) => {
     const { user, accessToken } = await ownedUser(platformScope(c), c.req.valid("param").id);
     return c.json({
       access_token: accessToken,

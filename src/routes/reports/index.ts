@@ -13,12 +13,11 @@ import type { ReportTarget } from "../../domain/reports/targets";
 import { type AppContext, type AppEnv, accountScope } from "../../http/app-env";
 import { accountAuth, requireAdministrator } from "../../http/auth";
 import { validate } from "../../http/validate";
-import { LiveConversationsQuery, SeriesQuery, SummaryQuery, WindowQuery } from "../../schemas/reports";
+import { GroupSummary, LiveConversationsQuery, LiveConversationsReport, SeriesPoint, SeriesQuery, SummaryQuery, SummaryReport, WindowQuery } from "../../schemas/reports";
 import { groupCsv, summaryCsv, trafficCsv } from "../../views/report-csv";
 import { agentLiveView, groupView, summaryView } from "../../views/reports";
 import { rateLimited } from "../../http/rate-limit";
 import { doc } from "../../http/openapi";
-import { AnyObject } from "../../schemas/responses";
 
 const WEEK_MS = 7 * 86_400_000;
 
@@ -39,7 +38,7 @@ function csvResponse(c: AppContext, name: string, body: string) {
 const GROUP_DOWNLOADS: Record<string, GroupDimension> = { agents: "agent", inboxes: "inbox", labels: "label", teams: "team" };
 
 const reportsApi = new Hono<AppEnv>()
-  .get("/", doc({ summary: "A metric's series over time (administrators)", response: AnyObject.array() }), validate("query", SeriesQuery), async (c) => {
+  .get("/", doc({ summary: "A metric's series over time (administrators)", response: SeriesPoint.array() }), validate("query", SeriesQuery), async (c) => {
     const q = c.req.valid("query");
     const points = await reportSeries(accountScope(c), {
       metric: q.metric!,
@@ -50,11 +49,11 @@ const reportsApi = new Hono<AppEnv>()
     });
     return c.json(points);
   })
-  .get("/summary", doc({ summary: "Summary report of the account, an agent, inbox, label or team (administrators)", response: AnyObject }), validate("query", SummaryQuery), async (c) => {
+  .get("/summary", doc({ summary: "Summary report of the account, an agent, inbox, label or team (administrators)", response: SummaryReport }), validate("query", SummaryQuery), async (c) => {
     const q = c.req.valid("query");
     return c.json(summaryView(await summaryReport(accountScope(c), targetOf(q), windowOf(q))));
   })
-  .get("/conversations", doc({ summary: "Live conversation counts, of the account or per agent (administrators)", response: AnyObject }), validate("query", LiveConversationsQuery), async (c) => {
+  .get("/conversations", doc({ summary: "Live conversation counts, of the account or per agent (administrators)", response: LiveConversationsReport }), validate("query", LiveConversationsQuery), async (c) => {
     const q = c.req.valid("query");
     if (q.type === "account") return c.json(await accountLiveReport(accountScope(c)));
     return c.json((await agentLiveReport(accountScope(c), { userId: q.user_id, page: q.page ?? 1 })).map(agentLiveView));
@@ -82,7 +81,7 @@ for (const [download, dimension] of Object.entries(GROUP_DOWNLOADS)) {
 /** summary_reports/{agent,team,inbox,label}: each member of the dimension with the window's figures. */
 const summaryReportsApi = new Hono<AppEnv>();
 for (const dimension of ["agent", "team", "inbox", "label"] as const) {
-  summaryReportsApi.get(`/${dimension}`, doc({ summary: `Summary of each ${dimension} (administrators)`, response: AnyObject.array() }), validate("query", WindowQuery), async (c) => {
+  summaryReportsApi.get(`/${dimension}`, doc({ summary: `Summary of each ${dimension} (administrators)`, response: GroupSummary.array() }), validate("query", WindowQuery), async (c) => {
     const rows = await groupReport(accountScope(c), dimension, windowOf(c.req.valid("query") as z.infer<typeof WindowQuery>));
     return c.json(rows.map(groupView));
   });
