@@ -115,6 +115,17 @@ describe("finding 3: contact takeover past the identity hash", () => {
     const clear = await patch(`${strict.base}/contacts/${v.body.source_id}`, null, { identifier: null, identifier_hash: hash });
     expect(clear.status).toBe(422);
     expect(clear.body.errors[0]).toMatchObject({ field: "identifier", code: "immutable" });
+    // even the site's own proof of an identifier another contact holds does not move it (no merge)
+    const anonymous = await post(`${w.inbox.base}/contacts`, null, { name: "Anon" });
+    const anonymousBefore = await snapshot(anonymous.body.id);
+    const proven = await patch(`${w.inbox.base}/contacts/${anonymous.body.source_id}`, null, {
+      identifier: "victim-7",
+      identifier_hash: await hmacHex(w.inbox.hmacToken, "victim-7"),
+    });
+    expect(proven.status).toBe(422);
+    expect(proven.body.errors).toEqual([{ field: "identifier", message: "has already been taken", code: "taken" }]);
+    leaksNothingOf(proven.body);
+    expect(await snapshot(anonymous.body.id)).toEqual(anonymousBefore);
     expect(await snapshot(v.body.id)).toEqual(visitorBefore);
     expect(await snapshot(victimId)).toEqual(victimBefore);
     expect(before.contact).toMatchObject({ identifier: null });
@@ -176,6 +187,11 @@ describe("finding 10: unbounded public contact attributes", () => {
     expect(additional.body.errors[0]).toMatchObject({ field: "additional_attributes", code: "too_many_keys" });
     expect(await snapshot(v.body.id)).toEqual(before);
     expect((await patch(path, null, { custom_attributes: many(20, "b") })).status).toBe(200);
+    // a new conversation's attributes too
+    const conversation = await post(`${path}/conversations`, null, { custom_attributes: many(51) });
+    expect(conversation.status).toBe(422);
+    expect(conversation.body.errors[0]).toMatchObject({ field: "custom_attributes", code: "too_many_keys" });
+    expect((await get(`${path}/conversations`)).body).toEqual([]);
   });
 
   it("counts public contact updates against the public_update rate limit", async () => {
