@@ -11,6 +11,7 @@ interface __BaseEnv_Env {
 	RATE_LIMIT_PLATFORM_API: string;
 	RATE_LIMIT_PUBLIC_API: string;
 	RATE_LIMIT_PUBLIC_CREATE: string;
+	RATE_LIMIT_PUBLIC_UPDATE: string;
 	FILES_BASE_URL: string;
 	CONVERSATION_ROOM: DurableObjectNamespace<import("./src/index").ConversationRoom>;
 	RATE_LIMITER: DurableObjectNamespace<import("./src/index").RateLimiter>;
@@ -27,7 +28,7 @@ type StringifyValues<EnvType extends Record<string, unknown>> = {
 	[Binding in keyof EnvType]: EnvType[Binding] extends string ? EnvType[Binding] : string;
 };
 declare namespace NodeJS {
-	interface ProcessEnv extends StringifyValues<Pick<Cloudflare.Env, "FRONTEND_URL" | "WEBHOOK_TARGET_POLICY" | "RATE_LIMIT_ACCOUNT_API" | "RATE_LIMIT_PLATFORM_API" | "RATE_LIMIT_PUBLIC_API" | "RATE_LIMIT_PUBLIC_CREATE" | "FILES_BASE_URL">> {}
+	interface ProcessEnv extends StringifyValues<Pick<Cloudflare.Env, "FRONTEND_URL" | "WEBHOOK_TARGET_POLICY" | "RATE_LIMIT_ACCOUNT_API" | "RATE_LIMIT_PLATFORM_API" | "RATE_LIMIT_PUBLIC_API" | "RATE_LIMIT_PUBLIC_CREATE" | "RATE_LIMIT_PUBLIC_UPDATE" | "FILES_BASE_URL">> {}
 }
 declare module "*.txt" {
 	const value: string;

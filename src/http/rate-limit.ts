@@ -3,7 +3,8 @@
  * - account API (/api/v1, /api/v2): per API key (the user's or agent bot's key, whichever account it calls);
  * - platform API: per platform key;
  * - public API: per client address and inbox (or portal), for every request; contact and conversation
- *   creation also count against a much tighter policy declared on those routes with `rateLimited()`.
+ *   creation also count against a much tighter policy declared on those routes with `rateLimited()`, and
+ *   contact updates against one of their own.
  * Each policy is "<requests>/<seconds>" in a wrangler.toml var, read per request, so `wrangler dev --var`
  * and the test configuration can change it. Every answer carries the IETF draft's `RateLimit-Policy` and
  * `RateLimit` headers for the policies it counted against; a refused request is a 429 with the error
@@ -20,6 +21,7 @@ export const POLICIES = {
   platform_api: { variable: "RATE_LIMIT_PLATFORM_API", durable: false },
   public_api: { variable: "RATE_LIMIT_PUBLIC_API", durable: false },
   public_create: { variable: "RATE_LIMIT_PUBLIC_CREATE", durable: true },
+  public_update: { variable: "RATE_LIMIT_PUBLIC_UPDATE", durable: true },
 } as const;
 
 export type PolicyName = keyof typeof POLICIES;

@@ -33,17 +33,20 @@ describe("public inbox and contacts", () => {
     expect(inAccount.body.payload.custom_attributes).toEqual({ plan: "gold" });
   });
 
-  it("reuses the account's contact by identifier, then email, then phone, with a new contact inbox", async () => {
+  it("reuses the account's contact by a proven identifier only; a known e-mail or phone makes a new contact without it", async () => {
     const w = await widgetWorld();
-    const byEmail = await createContact(w.accountId, { name: "Known", email: "known@example.com" });
-    const v = await post(`${w.inbox.base}/contacts`, null, { email: "known@example.com", source_id: "visitor-1" });
-    expect(v.body).toMatchObject({ id: byEmail, source_id: "visitor-1", name: "Known" });
-    const first = await visitor(w.inbox, { identifier: "cust-9", phone_number: "+4915112345678" });
-    const byIdentifier = await post(`${w.inbox.base}/contacts`, null, { identifier: "cust-9", email: "someone@example.com" });
-    expect(byIdentifier.body.id).toBe(first.contactId);
+    const known = await createContact(w.accountId, { name: "Known", email: "known@example.com" });
+    const v = await post(`${w.inbox.base}/contacts`, null, { email: "known@example.com", source_id: "visitor-1", name: "Typed" });
+    expect(v.body).toMatchObject({ source_id: "visitor-1", name: "Typed", email: null });
+    expect(v.body.id).not.toBe(known);
+    const hash = await hmacHex(w.inbox.hmacToken, "cust-9");
+    const first = await visitor(w.inbox, { identifier: "cust-9", identifier_hash: hash, phone_number: "+4915112345678" });
+    const byIdentifier = await post(`${w.inbox.base}/contacts`, null, { identifier: "cust-9", identifier_hash: hash, email: "someone@example.com" });
+    expect(byIdentifier.body).toMatchObject({ id: first.contactId, email: null, phone_number: "+4915112345678" });
     expect(byIdentifier.body.source_id).not.toBe(first.sourceId);
     const byPhone = await post(`${w.inbox.base}/contacts`, null, { phone_number: "+4915112345678" });
-    expect(byPhone.body.id).toBe(first.contactId);
+    expect(byPhone.body).toMatchObject({ phone_number: null });
+    expect(byPhone.body.id).not.toBe(first.contactId);
   });
 
   it("gives an anonymous visitor a two-word name", async () => {
@@ -61,10 +64,11 @@ describe("public inbox and contacts", () => {
     expect(malformed.status).toBe(400);
   });
 
-  it("updates the contact; an identifier may be set once, never changed", async () => {
+  it("updates the contact; an identifier may be set once with its hash, never changed", async () => {
     const w = await widgetWorld();
     const v = await visitor(w.inbox, { name: "Anon" });
-    const res = await patch(v.base, null, { name: "Vera", email: "vera@example.com", identifier: "u-1", custom_attributes: { tier: 2 } });
+    const identifier_hash = await hmacHex(w.inbox.hmacToken, "u-1");
+    const res = await patch(v.base, null, { name: "Vera", email: "vera@example.com", identifier: "u-1", identifier_hash, custom_attributes: { tier: 2 } });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ id: v.contactId, name: "Vera", email: "vera@example.com", identifier: "u-1", custom_attributes: { tier: 2 } });
     const change = await patch(v.base, null, { identifier: "u-2" });
@@ -116,7 +120,7 @@ describe("identity validation (identifier_hash)", () => {
 
   it("requires the hash on every contact action when the inbox makes it mandatory", async () => {
     const w = await widgetWorld();
-    const v = await visitor(w.inbox, { identifier: "m-1" });
+    const v = await visitor(w.inbox, { identifier: "m-1", identifier_hash: await hmacHex(w.inbox.hmacToken, "m-1") });
     await env.DB.prepare("UPDATE inboxes SET hmac_mandatory = 1 WHERE id = ?").bind(w.inbox.id).run();
     const missing = await post(`${w.inbox.base}/contacts`, null, { identifier: "m-2" });
     expect(missing.status).toBe(401);

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { call, get, patch, post } from "../support/http";
-import { conversationRowId, defineConversationAttribute, outboxFor } from "../support/fixtures";
+import { conversationRowId, createContactInbox, defineConversationAttribute, outboxFor } from "../support/fixtures";
 import { hmacHex, publicInbox, visitor, visitorConversation, widgetWorld } from "./widget-support";
 
 describe("public conversations", () => {
@@ -60,10 +60,11 @@ describe("public conversations", () => {
     expect(a.contactId).toBe(b.contactId);
     expect((await get(`${a.base}/conversations/${b.displayId}`)).status).toBe(200);
     expect((await get(`${a.base}/conversations`)).body).toHaveLength(2);
-    // an unverified contact inbox of the same contact sees only its own
-    const plain = await visitorConversation(w.inbox, { identifier: "vip-1" });
-    expect(plain.contactId).toBe(a.contactId);
-    expect((await get(`${plain.base}/conversations/${a.displayId}`)).status).toBe(404);
+    // an unverified contact inbox of the same contact (made on the account API) sees only its own
+    const plain = await createContactInbox(w.accountId, a.contactId, w.inbox.id);
+    const plainBase = `${w.inbox.base}/contacts/${plain.sourceId}`;
+    expect((await get(`${plainBase}/conversations/${a.displayId}`)).status).toBe(404);
+    expect((await get(`${plainBase}/conversations`)).body).toHaveLength(0);
   });
 
   it("toggle_status only resolves, with the contact as actor", async () => {

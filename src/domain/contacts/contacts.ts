@@ -81,8 +81,8 @@ async function readContactRecord(scope: AccountScope, contactId: number, withInb
   return record;
 }
 
-/** Email, phone number and identifier each belong to one contact of the account. */
-function uniquenessQuery(scope: AccountScope, fields: Pick<ContactInput, "email" | "phoneNumber" | "identifier">, exceptId?: number) {
+/** Email, phone number and identifier each belong to one contact of the account: the contacts holding any of them. */
+export function uniquenessQuery(scope: AccountScope, fields: Pick<ContactInput, "email" | "phoneNumber" | "identifier">, exceptId?: number) {
   const { db, accountId } = scope;
   const clauses = [
     fields.email ? eq(contacts.email, fields.email) : undefined,

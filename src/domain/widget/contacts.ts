@@ -5,12 +5,13 @@
  */
 import { and, eq, sql } from "drizzle-orm";
 import { type Database, type Statement, schema } from "../../db/client";
-import { contactInboxInsert, createContact, newSourceId, updateContact, type ContactInput } from "../contacts/contacts";
+import { contactInboxInsert, createContact, newSourceId, uniquenessQuery, updateContact, type ContactInput } from "../contacts/contacts";
 import type { ContactInboxRow } from "../contacts/rows";
 import { invalidField } from "../kernel/errors";
 import { systemScope } from "../kernel/scope";
 import { type ContactChain, contactScope, findContactChain, findPublicInbox } from "./chain";
-import { checkIdentifierHash, checkSameIdentifier } from "./identity";
+import { checkIdentifierHash, checkSameIdentifier, requireIdentifierProof } from "./identity";
+import { checkPublicAttributes } from "./attributes";
 import type { PublicContact } from "./rows";
 import { batch } from "../kernel/batch";
 
@@ -39,29 +40,32 @@ const markVerified = (db: Database, contactInbox: ContactInboxRow) =>
   db.update(contactInboxes).set({ hmacVerified: true, updatedAt: Date.now() }).where(eq(contactInboxes.id, contactInbox.id));
 
 /**
- * POST .../contacts: (1) the contact inbox with this source_id, else (2) the account's contact with the
- * same identifier, email or phone number (in that order) gets a new contact inbox, else (3) a new
- * contact with its contact inbox. A valid identifier_hash marks the contact inbox verified.
+ * POST .../contacts: (1) the contact inbox with this source_id (the visitor's own credential), else
+ * (2) with a proven identifier (valid identifier_hash), the account's contact with that identifier gets
+ * a new, verified contact inbox, else (3) a new contact with its contact inbox.
+ * An e-mail or phone number never selects a contact: anyone can type a customer's. One that another
+ * contact already holds is left off the new contact (both are unique in the account), so the answer
+ * never shows what another contact stored.
  */
 export async function createPublicContact(db: Database, env: Env, identifier: string, input: PublicContactInput): Promise<PublicContact> {
   const { inbox } = await findPublicInbox(db, identifier);
+  requireIdentifierProof(input.identifier, null, input.identifierHash);
   const verified = await checkIdentifierHash(inbox, input.identifier, input.identifierHash);
+  const proven = verified && input.identifier ? input.identifier : null;
+  checkPublicAttributes({ custom_attributes: input.customAttributes, additional_attributes: input.additionalAttributes });
   const scope = systemScope(db, env, inbox.accountId);
-  const match = (column: typeof contacts.identifier | typeof contacts.email | typeof contacts.phoneNumber, value: string | null | undefined) =>
-    db.select().from(contacts).where(and(eq(contacts.accountId, inbox.accountId), value ? eq(column, value) : sql`0`)).limit(1);
-  const [existing, existingContacts, byIdentifier, byEmail, byPhone] = await batch(db, [
+  const [existing, existingContacts, byIdentifier, taken] = await batch(db, [
     db.select().from(contactInboxes).where(and(eq(contactInboxes.inboxId, inbox.id), eq(contactInboxes.sourceId, input.sourceId ?? ""))),
     db.select().from(contacts).where(sql`${contacts.id} = (SELECT ${contactInboxes.contactId} FROM ${contactInboxes} WHERE ${contactInboxes.inboxId} = ${inbox.id} AND ${contactInboxes.sourceId} = ${input.sourceId ?? ""})`),
-    match(contacts.identifier, input.identifier),
-    match(contacts.email, input.email),
-    match(contacts.phoneNumber, input.phoneNumber),
+    db.select().from(contacts).where(and(eq(contacts.accountId, inbox.accountId), proven ? eq(contacts.identifier, proven) : sql`0`)).limit(1),
+    uniquenessQuery(scope, { email: input.email, phoneNumber: input.phoneNumber }),
   ]);
 
   const contactInbox = existing[0];
   if (contactInbox && existingContacts[0]) {
     const contact = existingContacts[0];
-    if (verified) checkSameIdentifier(contact.identifier, input.identifier);
-    if (verified && !contactInbox.hmacVerified && contact.identifier === input.identifier) {
+    if (proven) checkSameIdentifier(contact.identifier, proven);
+    if (proven && !contactInbox.hmacVerified && contact.identifier === proven) {
       await batch(db, [markVerified(db, contactInbox)]);
       return toPublic({ contact, contactInbox: { ...contactInbox, hmacVerified: true } });
     }
@@ -69,24 +73,25 @@ export async function createPublicContact(db: Database, env: Env, identifier: st
   }
 
   const sourceId = newSourceId(input.sourceId);
-  const found = byIdentifier[0] ?? byEmail[0] ?? byPhone[0];
+  const found = byIdentifier[0];
   if (found) {
-    if (verified) checkSameIdentifier(found.identifier, input.identifier);
-    const [rows] = await batch(db, [contactInboxInsert(scope, found.id, inbox.id, sourceId, verified && found.identifier === input.identifier).returning()]);
+    // found by the proven identifier alone: nothing else of the request is written on it
+    const [rows] = await batch(db, [contactInboxInsert(scope, found.id, inbox.id, sourceId, true).returning()]);
     return toPublic({ contact: found, contactInbox: rows[0] });
   }
 
+  const free = <K extends "email" | "phoneNumber">(key: K) => (input[key] && !taken.some((t) => t[key] === input[key]) ? input[key] : null);
   await createContact(scope, {
     name: input.name || randomHandle(),
-    email: input.email,
-    phoneNumber: input.phoneNumber,
-    identifier: input.identifier,
+    email: free("email"),
+    phoneNumber: free("phoneNumber"),
+    identifier: proven,
     avatarUrl: input.avatarUrl,
     additionalAttributes: input.additionalAttributes,
     customAttributes: input.customAttributes,
     inboxId: inbox.id,
     sourceId,
-    hmacVerified: verified,
+    hmacVerified: proven !== null,
   });
   // read back: the contact inbox's pubsub_token is made inside the write
   return toPublic(await findContactChain(db, identifier, sourceId));
@@ -101,17 +106,26 @@ export async function showPublicContact(db: Database, identifier: string, source
 
 /**
  * PATCH .../contacts/{source_id}: the site tells what it knows of its visitor. An identifier may be set
- * once; changing an existing one is a 422 (Chatwoot: "identifier cannot change here").
+ * once, with its identifier_hash; changing or clearing an existing one is a 422 (Chatwoot: "identifier
+ * cannot change here"). An e-mail, phone number or identifier another contact holds is a 422 `taken`
+ * (Chatwoot merges the two contacts), so the visitor's record never reaches another one.
  */
 export async function updatePublicContact(db: Database, env: Env, identifier: string, sourceId: string, input: PublicContactInput): Promise<PublicContact> {
   const chain = await findContactChain(db, identifier, sourceId);
   const stored = chain.contact.identifier;
-  if (input.identifier && stored && input.identifier !== stored) {
+  if (input.identifier !== undefined && stored && input.identifier !== stored) {
     throw invalidField("identifier", "cannot be changed through the public API", "immutable");
   }
-  const verified = await checkIdentifierHash(chain.inbox, input.identifier ?? stored, input.identifierHash);
+  requireIdentifierProof(input.identifier, stored, input.identifierHash);
+  const claimed = input.identifier ?? stored;
+  const verified = await checkIdentifierHash(chain.inbox, claimed, input.identifierHash);
+  checkPublicAttributes({
+    custom_attributes: input.customAttributes && { ...chain.contact.customAttributes, ...input.customAttributes },
+    additional_attributes: input.additionalAttributes && { ...chain.contact.additionalAttributes, ...input.additionalAttributes },
+  });
   const { sourceId: _source, identifierHash: _hash, ...fields } = input;
-  const proven = verified && !chain.contactInbox.hmacVerified;
+  // verified only for an identifier the contact holds once this write is done (a taken one is refused)
+  const proven = verified && claimed !== null && claimed !== "" && !chain.contactInbox.hmacVerified;
   const precede: Statement[] = proven ? [markVerified(db, chain.contactInbox)] : [];
   await updateContact(contactScope(db, env, chain), chain.contact.id, fields, false, precede);
   return toPublic(await findContactChain(db, identifier, sourceId));

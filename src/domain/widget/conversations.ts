@@ -22,6 +22,7 @@ import { CONTENT_TYPE, CONVERSATION_STATUS, MESSAGE_TYPE } from "../kernel/enums
 import { invalidField, notFound } from "../kernel/errors";
 import { performer } from "../kernel/scope";
 import { type ContactChain, type ConversationChain, contactScope } from "./chain";
+import { checkPublicAttributes } from "./attributes";
 import type { PublicConversation } from "./rows";
 import { batch } from "../kernel/batch";
 
@@ -80,6 +81,7 @@ export async function showPublicConversation(db: Database, chain: ConversationCh
 
 /** A new conversation of this contact inbox (custom attributes checked against their definitions). */
 export async function createPublicConversation(db: Database, env: Env, chain: ContactChain, input: { customAttributes?: Record<string, unknown> }) {
+  checkPublicAttributes({ custom_attributes: input.customAttributes });
   const record = await createConversation(contactScope(db, env, chain), {
     inboxId: chain.inbox.id,
     contactId: chain.contact.id,

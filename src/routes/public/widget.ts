@@ -96,7 +96,7 @@ export const publicInboxesApi = new Hono<AppEnv>()
     const { inbox_identifier, contact_identifier } = c.req.valid("param");
     return c.json(publicContactView(await showPublicContact(c.var.db, inbox_identifier, contact_identifier, c.req.valid("query").identifier_hash)));
   })
-  .patch("/:inbox_identifier/contacts/:contact_identifier", doc({ summary: "Update the visitor", response: PublicContactRecord }), validate("param", ContactPath), validate("json", PublicContactUpdate), async (c) => {
+  .patch("/:inbox_identifier/contacts/:contact_identifier", doc({ summary: "Update the visitor", response: PublicContactRecord }), rateLimited("public_update"), validate("param", ContactPath), validate("json", PublicContactUpdate), async (c) => {
     const { inbox_identifier, contact_identifier } = c.req.valid("param");
     const contact = await updatePublicContact(c.var.db, c.env, inbox_identifier, contact_identifier, contactInput(c.req.valid("json")));
     return c.json(publicContactRecordView(contact));
