@@ -84,12 +84,12 @@ export const emailTaken = () => invalidField("email", "has already been taken", 
  * Refuses an address another user has, or is waiting to confirm (a pending change holds its address, so
  * that nobody else can take it while the link is on its way).
  */
-export async function assertEmailFree(db: Database, email: string, exceptUserId?: number) {
+export async function assertEmailFree(db: Database, email: string, exceptUserId: number) {
   const [rows] = await batch(db, [
     db
       .select({ id: users.id })
       .from(users)
-      .where(and(or(eq(users.email, email), eq(users.unconfirmedEmail, email)), exceptUserId === undefined ? undefined : ne(users.id, exceptUserId)))
+      .where(and(or(eq(users.email, email), eq(users.unconfirmedEmail, email)), ne(users.id, exceptUserId)))
       .limit(1),
   ]);
   if (rows[0]) throw emailTaken();
