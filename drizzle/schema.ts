@@ -68,11 +68,21 @@ export const users = sqliteTable(
     type: text("type"),
     confirmedAt: integer("confirmed_at"),
     inviterId: integer("inviter_id"),
+    /**
+     * An address the user asked to change to, waiting for its confirmation link (lower-cased). Until then
+     * nobody finds the user by it; no two users wait for the same address.
+     */
+    unconfirmedEmail: text("unconfirmed_email"),
+    /** SHA-256 of the single-use confirmation token mailed to `unconfirmed_email` (never the token) */
+    confirmationTokenDigest: text("confirmation_token_digest"),
+    confirmationExpiresAt: integer("confirmation_expires_at"),
     ...timestamps,
   },
   (t) => [
     uniqueIndex("users_email_unique").on(t.email),
     uniqueIndex("users_pubsub_token_unique").on(t.pubsubToken),
+    uniqueIndex("users_unconfirmed_email_unique").on(t.unconfirmedEmail),
+    uniqueIndex("users_confirmation_token_digest_unique").on(t.confirmationTokenDigest),
   ],
 );
 
@@ -739,20 +749,22 @@ export const automationRuleRuns = sqliteTable(
 );
 
 /**
- * Mail that automation rules asked for (send_email_to_team, send_email_transcript). The service sends no
- * mail itself: a mail integration reads the pending rows and marks them sent.
+ * Mail the service asks for: automation rules (send_email_to_team, send_email_transcript) and e-mail
+ * confirmation links. The service sends no mail itself: a mail integration reads the pending rows and
+ * marks them sent.
  */
 export const outgoingEmails = sqliteTable(
   "outgoing_emails",
   {
     id: id(),
-    accountId: integer("account_id").notNull(),
-    /** "team_notification" | "transcript" */
+    /** null for mail that belongs to no account (an e-mail confirmation) */
+    accountId: integer("account_id"),
+    /** "team_notification" | "transcript" | "email_confirmation" */
     kind: text("kind").notNull(),
     recipients: json<string[]>("recipients").notNull(),
     subject: text("subject").notNull(),
     body: text("body").notNull(),
-    conversationId: integer("conversation_id").notNull(),
+    conversationId: integer("conversation_id"),
     automationRuleId: integer("automation_rule_id"),
     /** "pending" until a mail integration takes it */
     status: text("status").notNull().default("pending"),

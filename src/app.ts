@@ -13,6 +13,7 @@ import { tooLarge } from "./domain/kernel/errors";
 import { renderError, renderUnknownRoute } from "./http/errors";
 import { requestId, secureHeaders } from "./http/secure";
 import { applicationApi } from "./routes/account";
+import { authApi } from "./routes/auth";
 import { platformApi } from "./routes/platform";
 import { publicApi } from "./routes/public";
 import { reportsV2Api } from "./routes/reports";
@@ -95,6 +96,7 @@ app.route("/api/v2", reportsV2Api);
 app.route("/public/api/v1", publicApi);
 app.route("/widget-demo", widgetDemo);
 app.route("/files", filesApi);
+app.route("/auth", authApi);
 
 /** The OpenAPI 3.1 document of every route above, and a reference page over it; no key needed. */
 app.get("/openapi.json", undocumented("the API document itself"), async (c) => c.json(await openApiDocument(app)));

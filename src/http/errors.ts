@@ -26,12 +26,16 @@ export function errorBody(description: string, errors: ErrorEntry[]) {
  * SQLite constraint failures are the safety net for races the domain's own checks cannot see (two
  * requests creating the same email at once): the client gets the 422 it would have got one request later.
  */
+/** Columns that hold a value under another name than the field a client sent it as. */
+const FIELD_OF_COLUMN: Record<string, string> = { unconfirmed_email: "email" };
+
 function fromConstraintFailure(error: unknown): DomainError | null {
   const text = String((error as { message?: unknown })?.message ?? "") + String((error as { cause?: unknown })?.cause ?? "");
   // "UNIQUE constraint failed: contacts.account_id, contacts.email": the last column names the field.
   const match = /UNIQUE constraint failed: ((?:\w+\.\w+(?:, )?)+)/.exec(text);
   if (!match) return null;
-  const field = match[1].split(", ").at(-1)!.split(".")[1];
+  const column = match[1].split(", ").at(-1)!.split(".")[1];
+  const field = FIELD_OF_COLUMN[column] ?? column;
   return invalidField(field, "has already been taken", "taken");
 }
 

@@ -79,6 +79,7 @@ export const User = z
     ui_settings: z.record(z.string(), z.unknown()),
     uid: z.string(),
     type: z.string().nullable(),
+    unconfirmed_email: z.string().nullable().describe("a new address the user asked for, until its confirmation link is followed"),
     custom_attributes: z.record(z.string(), z.unknown()).optional().describe("present when the user has any"),
     accounts: z.array(
       z.looseObject({
@@ -97,6 +98,14 @@ export const User = z
     ),
   })
   .meta({ id: "User" });
+
+/** GET /auth/confirmation */
+export const EmailConfirmationQuery = z.object({
+  confirmation_token: z.string().min(1).max(256).describe("the token of the link mailed to the new address"),
+});
+
+/** GET /auth/confirmation, confirmed */
+export const EmailConfirmed = z.looseObject({ email: z.string(), confirmed: z.literal(true) }).meta({ id: "EmailConfirmed" });
 
 /** GET /platform/api/v1/users/:id/login */
 export const LoginLink = z.looseObject({ url: z.string().describe("a one-time link that signs the user in") });

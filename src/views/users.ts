@@ -29,6 +29,7 @@ export function userView(record: UserRecord, hmacIdentifier: string) {
     ui_settings: user.uiSettings,
     uid: user.email,
     type: user.type,
+    unconfirmed_email: user.unconfirmedEmail,
     ...(Object.keys(user.customAttributes).length > 0 && { custom_attributes: user.customAttributes }),
     accounts: memberships.map((m) => {
       const role = enumName(ROLES, m.role);

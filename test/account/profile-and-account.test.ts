@@ -67,8 +67,11 @@ describe("/api/v1/profile", () => {
     const res = await put("/api/v1/profile", world.agent.key, { phone_number: "555-1234", email: world.admin.email });
     expect(res.status).toBe(422);
     expect(res.body.errors).toEqual([{ field: "phone_number", message: "should be in e164 format", code: "invalid_format" }]);
-    const taken = await put("/api/v1/profile", world.agent.key, { email: world.admin.email });
+    const taken = await put("/api/v1/profile", world.agent.key, { email: world.admin.email, current_password: "Passw0rd!long" });
     expect(taken.body.errors[0]).toMatchObject({ field: "email", code: "taken" });
+    // the password comes first: without it, the answer tells nothing about who has the address
+    const unproven = await put("/api/v1/profile", world.agent.key, { email: world.admin.email });
+    expect(unproven.body.errors).toEqual([{ field: "current_password", message: "is required to change the email", code: "required" }]);
   });
 });
 

@@ -1,8 +1,9 @@
 /** Real answers match the schemas the API document gives for them (a sample of operations, and errors). */
+import { env } from "cloudflare:workers";
 import { Validator } from "@cfworker/json-schema";
 import { describe, expect, it } from "vitest";
 import { call, get, patch, post } from "../support/http";
-import { createWorld } from "../support/world";
+import { createUser, createWorld } from "../support/world";
 import { addInboxMember, createInbox } from "../support/fixtures";
 import { publicInbox } from "../public/widget-support";
 import { receiver } from "../support/receivers";
@@ -272,6 +273,17 @@ describe("answers match their documented schemas", () => {
     expect(await conforms("DELETE", members, template, { key: world.platformKey, body: { user_id: id } })).toMatchObject(ok);
     expect(await conforms("DELETE", `${U}/${id}`, `${U}/{id}`, { key: world.platformKey })).toMatchObject(ok);
     expect(await conforms("DELETE", `/platform/api/v1/accounts/${account}`, "/platform/api/v1/accounts/{id}", { key: world.platformKey })).toMatchObject(ok);
+  });
+
+  it("an e-mail change and its confirmation link", async () => {
+    const ok = { status: 200, errors: [] };
+    const user = await createUser(world.platformKey, "Mover");
+    const wanted = "mover.new@example.com";
+    expect(await conforms("PUT", "/api/v1/profile", "/api/v1/profile", { key: user.key, body: { email: wanted, current_password: "Passw0rd!long" } })).toMatchObject(ok);
+    const mail = await env.DB.prepare("SELECT body FROM outgoing_emails WHERE kind = 'email_confirmation' AND recipients = ?").bind(JSON.stringify([wanted])).first<{ body: string }>();
+    const token = /confirmation_token=([0-9a-f]+)/.exec(mail!.body)![1];
+    expect(await conforms("GET", `/auth/confirmation?confirmation_token=${token}`, "/auth/confirmation")).toMatchObject(ok);
+    expect(await conforms("GET", `/auth/confirmation?confirmation_token=${token}`, "/auth/confirmation")).toMatchObject({ status: 422, errors: [] });
   });
 
   it("help center: portals, categories and articles, and the public help center", async () => {

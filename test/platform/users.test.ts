@@ -1,9 +1,18 @@
 import { describe, expect, it } from "vitest";
-import { createPlatformApp, del, get, patch, post } from "../support/http";
+import { env } from "cloudflare:workers";
+import { call, createPlatformApp, del, get, patch, post, put } from "../support/http";
 import { addToAccount, uniqueEmail } from "../support/world";
 
 const appKey = await createPlatformApp("Users app");
 const otherAppKey = await createPlatformApp("Other users app");
+
+/** How many platform apps own the user (rows of platform_app_permissibles). */
+async function grantsOn(userId: number) {
+  const row = await env.DB.prepare("SELECT count(*) AS n FROM platform_app_permissibles WHERE permissible_type = 'User' AND permissible_id = ?")
+    .bind(userId)
+    .first<{ n: number }>();
+  return row!.n;
+}
 
 describe("POST /platform/api/v1/users", () => {
   it("creates a confirmed user with its own API key and every field of the User record", async () => {
@@ -35,6 +44,7 @@ describe("POST /platform/api/v1/users", () => {
       ui_settings: {},
       uid: email,
       type: null,
+      unconfirmed_email: null,
       custom_attributes: { team: "compilers" },
       accounts: [],
     });
@@ -42,14 +52,53 @@ describe("POST /platform/api/v1/users", () => {
     expect(profile.body.id).toBe(res.body.id);
   });
 
-  it("returns an existing user unchanged, and the calling app comes to own it", async () => {
+  it("returns a user the calling app already made, unchanged (a Chatwoot client creating it twice)", async () => {
     const email = uniqueEmail("linus");
     const first = await post("/platform/api/v1/users", appKey, { name: "Linus", email });
-    const again = await post("/platform/api/v1/users", otherAppKey, { name: "Someone Else", email: email.toUpperCase() });
+    const again = await post("/platform/api/v1/users", appKey, { name: "Someone Else", email: email.toUpperCase() });
     expect(again.status).toBe(200);
-    expect(again.body.id).toBe(first.body.id);
-    expect(again.body.name).toBe("Linus");
-    expect((await get(`/platform/api/v1/users/${first.body.id}`, otherAppKey)).status).toBe(200);
+    expect(again.body).toMatchObject({ id: first.body.id, name: "Linus", access_token: first.body.access_token });
+    expect(await grantsOn(first.body.id)).toBe(1);
+  });
+
+  it("refuses the email of a user another app made: 422 taken, nothing of the user shown, nothing granted", async () => {
+    const email = uniqueEmail("victim");
+    const { body: victim } = await post("/platform/api/v1/users", appKey, { name: "Victim", email, password: "Passw0rd!long" });
+    const res = await post("/platform/api/v1/users", otherAppKey, { name: "Someone Else", email: email.toUpperCase() });
+    expect(res.status).toBe(422);
+    expect(res.body).toEqual({
+      description: "email has already been taken",
+      errors: [{ field: "email", message: "has already been taken", code: "taken" }],
+    });
+    expect(JSON.stringify(res.body)).not.toContain(victim.access_token);
+    expect(JSON.stringify(res.body)).not.toContain(String(victim.id));
+    expect(await grantsOn(victim.id)).toBe(1);
+    // the other app still reaches nothing of the user
+    for (const [method, path] of [
+      ["GET", `/platform/api/v1/users/${victim.id}`],
+      ["PATCH", `/platform/api/v1/users/${victim.id}`],
+      ["DELETE", `/platform/api/v1/users/${victim.id}`],
+      ["GET", `/platform/api/v1/users/${victim.id}/login`],
+      ["POST", `/platform/api/v1/users/${victim.id}/token`],
+    ]) {
+      const denied = await call(method, path, { key: otherAppKey, body: method === "PATCH" ? { name: "Hijacked" } : undefined });
+      expect(denied.status, `${method} ${path}`).toBe(403);
+    }
+    const mine = await get(`/platform/api/v1/users/${victim.id}`, appKey);
+    expect(mine.body).toMatchObject({ name: "Victim", email, access_token: victim.access_token });
+  });
+
+  it("refuses the email of a user no platform app made (an invited agent)", async () => {
+    const { body: account } = await post("/platform/api/v1/accounts", appKey, { name: "Inviting Co" });
+    const { body: admin } = await post("/platform/api/v1/users", appKey, { name: "Inviter", email: uniqueEmail("inviter") });
+    await addToAccount(appKey, account.id, admin.id, "administrator");
+    const invitee = uniqueEmail("invitee");
+    const invited = await post(`/api/v1/accounts/${account.id}/agents`, admin.access_token, { name: "Invitee", email: invitee });
+    expect(invited.status).toBe(200);
+    const res = await post("/platform/api/v1/users", appKey, { name: "Invitee", email: invitee });
+    expect(res.status).toBe(422);
+    expect(res.body.errors).toEqual([{ field: "email", message: "has already been taken", code: "taken" }]);
+    expect(await grantsOn(invited.body.id)).toBe(0);
   });
 
   it("checks the email, the name and the password rule", async () => {
@@ -106,13 +155,37 @@ describe("GET/PATCH/DELETE /platform/api/v1/users/:id", () => {
     expect(res.body).toMatchObject({ name: "Merged", email: newEmail, custom_attributes: { a: 1, b: 3, c: 4 } });
   });
 
-  it("refuses an email another user has", async () => {
+  it("refuses an email another user has, and changes nothing", async () => {
     const taken = uniqueEmail("taken");
     await post("/platform/api/v1/users", appKey, { name: "Holder", email: taken });
-    const { body: user } = await post("/platform/api/v1/users", appKey, { name: "Wanter", email: uniqueEmail() });
-    const res = await patch(`/platform/api/v1/users/${user.id}`, appKey, { email: taken });
+    const own = uniqueEmail();
+    const { body: user } = await post("/platform/api/v1/users", appKey, { name: "Wanter", email: own });
+    const res = await patch(`/platform/api/v1/users/${user.id}`, appKey, { name: "Renamed", email: taken.toUpperCase() });
     expect(res.status).toBe(422);
-    expect(res.body.errors[0]).toMatchObject({ field: "email", code: "taken" });
+    expect(res.body.errors).toEqual([{ field: "email", message: "has already been taken", code: "taken" }]);
+    expect((await get(`/platform/api/v1/users/${user.id}`, appKey)).body).toMatchObject({ name: "Wanter", email: own });
+  });
+
+  it("refuses an email another user is waiting to confirm, and changes nothing", async () => {
+    const { body: squatter } = await post("/platform/api/v1/users", appKey, { name: "Squatter", email: uniqueEmail(), password: "Passw0rd!long" });
+    const pending = uniqueEmail("pending");
+    const change = await put("/api/v1/profile", squatter.access_token, { email: pending, current_password: "Passw0rd!long" });
+    expect(change.body.unconfirmed_email).toBe(pending);
+    const own = uniqueEmail();
+    const { body: user } = await post("/platform/api/v1/users", appKey, { name: "Wanter", email: own });
+    const res = await patch(`/platform/api/v1/users/${user.id}`, appKey, { email: pending });
+    expect(res.status).toBe(422);
+    expect(res.body.errors).toEqual([{ field: "email", message: "has already been taken", code: "taken" }]);
+    expect((await get(`/platform/api/v1/users/${user.id}`, appKey)).body.email).toBe(own);
+  });
+
+  it("changes the email at once, dropping the user's own pending change", async () => {
+    const { body: user } = await post("/platform/api/v1/users", appKey, { name: "Mover", email: uniqueEmail(), password: "Passw0rd!long" });
+    await put("/api/v1/profile", user.access_token, { email: uniqueEmail("wanted"), current_password: "Passw0rd!long" });
+    const set = uniqueEmail("set");
+    const res = await patch(`/platform/api/v1/users/${user.id}`, appKey, { email: set });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ email: set, uid: set, unconfirmed_email: null });
   });
 
   it("deletes a user: its key stops working", async () => {

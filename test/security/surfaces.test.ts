@@ -1,5 +1,6 @@
 /** Each kind of key against each surface: only the right kind gets in, and only to its own objects. */
 import { describe, expect, it } from "vitest";
+import { app } from "../../src/app";
 import { call, get, patch, post } from "../support/http";
 import { createWorld } from "../support/world";
 
@@ -20,6 +21,28 @@ describe("no key or an unknown key", () => {
     const unknown = await call(method, path, { key: "no-such-key-anywhere" });
     expect(unknown.status).toBe(401);
     expect(unknown.body.errors[0].code).toBe("invalid_key");
+  });
+});
+
+describe("routes that take no key", () => {
+  // every route outside the keyed surfaces (platform, account, profile, reports, public) is named here,
+  // so a route cannot join the keyless ones unnoticed
+  it("are exactly the known ones", () => {
+    const keyed = /^\/(platform\/api\/v1|public\/api\/v1|api\/v2)\/|^\/api\/v1\/(accounts|profile)(\/|$)/;
+    const keyless = new Set(app.routes.filter((r) => r.method !== "ALL" && !keyed.test(r.path)).map((r) => `${r.method} ${r.path}`));
+    expect([...keyless].sort()).toEqual(KEYLESS.sort());
+  });
+
+  it("the e-mail confirmation link answers the same whatever key comes with it, and never 401", async () => {
+    const path = "/auth/confirmation?confirmation_token=no-such-token";
+    const anonymous = await get(path);
+    expect(anonymous.status).toBe(422);
+    expect(anonymous.body.errors[0]).toMatchObject({ field: "confirmation_token", code: "invalid_token" });
+    for (const key of [acme.admin.key, acme.platformKey, "not-a-key"]) {
+      const res = await get(path, key);
+      expect(res.status).toBe(422);
+      expect(res.body).toEqual(anonymous.body);
+    }
   });
 });
 
@@ -118,3 +141,15 @@ describe("a suspended account", () => {
     expect((await get(world.base, world.admin.key)).status).toBe(200);
   });
 });
+
+/** The routes that need no key, each for its reason. */
+const KEYLESS = [
+  "GET /api", // the server version
+  "GET /api/v1/live", // the live socket: a short-lived ticket instead
+  "GET /auth/confirmation", // an e-mail confirmation link: the token is the credential
+  "GET /docs", // the API reference
+  "GET /openapi.json",
+  "GET /files/:collection/:account_id/:file_id/:file_name?", // a signed, expiring file URL
+  "GET /widget-demo",
+  "GET /widget-demo/app.js",
+];

@@ -5,13 +5,14 @@
  * action, which no route has, write here. An action that throws is recorded by the engine and skipped.
  */
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
-import { now, schema } from "../../db/client";
+import { schema } from "../../db/client";
 import { assignConversation, conversationLabels, replaceLabels, setMuted, toggleStatus, togglePriority } from "../conversations/conversations";
 import { createMessage } from "../conversations/messages";
 import type { ConversationRow, MessageRow } from "../conversations/rows";
 import { batchNamed, write } from "../kernel/batch";
 import { CONVERSATION_STATUS, CONVERSATION_STATUSES, MESSAGE_TYPE, PRIORITIES, enumValue } from "../kernel/enums";
 import { invalidField } from "../kernel/errors";
+import { outgoingEmailStatement } from "../kernel/outgoing-email";
 import type { AccountScope } from "../kernel/scope";
 import type { Action } from "./rows";
 import { CONTACT_EMAIL_VARIABLE, asId, splitRecipients } from "./validation";
@@ -19,7 +20,7 @@ import { NIL } from "./vocabulary";
 import { ruleWebhookStatement } from "./webhook-adapter";
 import { ruleFileForMessage } from "./rule-files";
 
-const { teamMembers, teams, users, contacts, messages, agentBots, outgoingEmails } = schema;
+const { teamMembers, teams, users, contacts, messages, agentBots } = schema;
 
 /** The most messages a transcript carries (the latest ones). */
 export const TRANSCRIPT_LIMIT = 500;
@@ -112,17 +113,14 @@ export async function runAction(act: RuleAct, action: Action): Promise<void> {
 }
 
 function emailStatement(act: RuleAct, kind: string, recipients: string[], subject: string, body: string) {
-  const at = now();
-  return act.scope.db.insert(outgoingEmails).values({
-    accountId: act.scope.accountId,
+  return outgoingEmailStatement(act.scope.db, {
     kind,
     recipients,
     subject,
     body,
+    accountId: act.scope.accountId,
     conversationId: act.conversation.id,
     automationRuleId: act.rule.id,
-    createdAt: at,
-    updatedAt: at,
   });
 }
 

@@ -1,4 +1,4 @@
-import { and, desc, eq, sql } from "drizzle-orm";
+import { and, desc, eq, ne, or, sql } from "drizzle-orm";
 import { type Database, lastInsertedId, now, schema } from "../../db/client";
 import { batch, write } from "../kernel/batch";
 import { hashPassword, randomKey, randomToken, sha256Hex, toHex, verifyPassword } from "./keys";
@@ -77,23 +77,52 @@ export async function loadUserRecord(db: Database, userId: number): Promise<User
   return toUserRecord(...(await batch(db, userRecordQueries(db, userId))));
 }
 
-async function assertEmailFree(db: Database, email: string, exceptUserId?: number) {
-  const [rows] = await batch(db, [db.select({ id: users.id }).from(users).where(eq(users.email, email))]);
-  if (rows[0] && rows[0].id !== exceptUserId) throw invalidField("email", "has already been taken", "taken");
+/** The refusal of an address that is someone else's, the same whichever user holds it and however. */
+export const emailTaken = () => invalidField("email", "has already been taken", "taken");
+
+/**
+ * Refuses an address another user has, or is waiting to confirm (a pending change holds its address, so
+ * that nobody else can take it while the link is on its way).
+ */
+export async function assertEmailFree(db: Database, email: string, exceptUserId: number) {
+  const [rows] = await batch(db, [
+    db
+      .select({ id: users.id })
+      .from(users)
+      .where(and(or(eq(users.email, email), eq(users.unconfirmedEmail, email)), ne(users.id, exceptUserId)))
+      .limit(1),
+  ]);
+  if (rows[0]) throw emailTaken();
 }
 
 /**
- * Chatwoot's platform rule: a user with this email (case-insensitive) is returned unchanged, otherwise
- * one is created, confirmed, with its own API key. Either way the calling platform app comes to own it.
+ * The platform's user create. A user with this email (case-insensitive) that the calling app made is
+ * returned unchanged, so a client that creates the same user twice gets it back (Chatwoot's rule). A user
+ * that the app did not make is refused as taken: returning it would hand the app its key and make it its
+ * owner. Otherwise the user is created, confirmed, with its own API key, and the app owns it. A user found
+ * only by a pending (unconfirmed) address is not this user: the address is nobody's yet.
  */
 export async function findOrCreateUser(
   db: Database,
   input: UserInput & { name: string; email: string },
   createdBy: { platformAppId: number },
 ): Promise<UserRecord> {
-  const [existing] = await batch(db, [db.select({ id: users.id }).from(users).where(eq(users.email, input.email))]);
+  const [existing, owned] = await batch(db, [
+    db.select({ id: users.id }).from(users).where(eq(users.email, input.email)),
+    db
+      .select({ userId: platformAppPermissibles.permissibleId })
+      .from(platformAppPermissibles)
+      .innerJoin(users, eq(users.id, platformAppPermissibles.permissibleId))
+      .where(
+        and(
+          eq(platformAppPermissibles.platformAppId, createdBy.platformAppId),
+          eq(platformAppPermissibles.permissibleType, "User"),
+          eq(users.email, input.email),
+        ),
+      ),
+  ]);
   if (existing[0]) {
-    await write(db, [grantStatement(db, createdBy.platformAppId, "User", existing[0].id)]);
+    if (owned.length === 0) throw emailTaken();
     return (await loadUserRecord(db, existing[0].id))!;
   }
   const created = await newUserStatements(db, {
@@ -131,30 +160,44 @@ export async function newUserStatements(db: Database, fields: NewUser) {
   return { statements, userId, key };
 }
 
-/** Applies `input`; custom attributes and UI settings are merged into the stored ones. */
-export async function updateUser(db: Database, user: UserRow, input: UserInput): Promise<void> {
-  if (input.email !== undefined && input.email !== user.email) await assertEmailFree(db, input.email, user.id);
+/** The changes of `input` as column values; custom attributes and UI settings merge into the stored ones. */
+export async function userChanges(user: UserRow, input: Omit<UserInput, "email">) {
   const { password, customAttributes, uiSettings, ...fields } = input;
+  return {
+    ...fields,
+    ...(password !== undefined && { passwordHash: await hashPassword(password) }),
+    ...(customAttributes && { customAttributes: { ...user.customAttributes, ...customAttributes } }),
+    ...(uiSettings && { uiSettings: { ...user.uiSettings, ...uiSettings } }),
+    updatedAt: now(),
+  };
+}
+
+/** What clears a user's pending e-mail change and its confirmation link. */
+export const NO_PENDING_EMAIL = { unconfirmedEmail: null, confirmationTokenDigest: null, confirmationExpiresAt: null } as const;
+
+/**
+ * Applies `input` as the platform app that owns the user asks: a new email takes effect at once (the app
+ * administers the user's account) and replaces any change the user was waiting to confirm; an address
+ * another user has or waits for is refused.
+ */
+export async function updateUser(db: Database, user: UserRow, input: UserInput): Promise<void> {
+  const { email, ...rest } = input;
+  const newEmail = email !== undefined && email !== user.email ? email : undefined;
+  if (newEmail !== undefined) await assertEmailFree(db, newEmail, user.id);
   await write(db, [
     db
       .update(users)
-      .set({
-        ...fields,
-        ...(password !== undefined && { passwordHash: await hashPassword(password) }),
-        ...(customAttributes && { customAttributes: { ...user.customAttributes, ...customAttributes } }),
-        ...(uiSettings && { uiSettings: { ...user.uiSettings, ...uiSettings } }),
-        updatedAt: now(),
-      })
+      .set({ ...(await userChanges(user, rest)), ...(newEmail !== undefined && { email: newEmail, ...NO_PENDING_EMAIL }) })
       .where(eq(users.id, user.id)),
   ]);
 }
 
-/** A password change from the user's own profile needs the current password. */
-export async function changeOwnPassword(db: Database, user: UserRow, currentPassword: string | undefined, password: string) {
-  if (!(await verifyPassword(currentPassword ?? "", user.passwordHash))) {
+/** Refuses a change of the user's own password or e-mail without the current password. */
+export async function assertCurrentPassword(user: UserRow, currentPassword: string | undefined, change: "password" | "email") {
+  if (currentPassword === undefined) throw invalidField("current_password", `is required to change the ${change}`, "required");
+  if (!(await verifyPassword(currentPassword, user.passwordHash))) {
     throw invalidField("current_password", "is not correct", "invalid_current_password");
   }
-  await updateUser(db, user, { password });
 }
 
 /** Deletes the user, its key and memberships; conversations it was assigned to become unassigned. */

@@ -1,5 +1,7 @@
 import { Hono } from "hono";
-import { changeOwnPassword, loadUserRecord, updateUser } from "../../domain/identity/users";
+import { loadUserRecord } from "../../domain/identity/users";
+import { updateOwnProfile } from "../../domain/identity/profile";
+import { confirmationLink } from "../auth";
 import type { AppContext, AppEnv } from "../../http/app-env";
 import { userAuth } from "../../http/auth";
 import { validate } from "../../http/validate";
@@ -24,17 +26,23 @@ async function renderProfile(c: AppContext) {
 export const profileApi = new Hono<AppEnv>()
   .use("*", userAuth, rateLimited("account_api"))
   .get("/", doc({ summary: "Show the calling user's profile", response: User }), (c) => renderProfile(c))
-  .on(["PUT", "PATCH"], "/", doc({ summary: "Update the calling user's profile or password", response: User }), validate("json", ProfileUpdate), async (c) => {
+  .on(["PUT", "PATCH"], "/", doc({ summary: "Update the calling user's profile or password; a new email waits for its confirmation link", response: User }), validate("json", ProfileUpdate), async (c) => {
     const user = currentUser(c);
     const body = c.req.valid("json");
-    if (body.password !== undefined) await changeOwnPassword(c.var.db, user, body.current_password, body.password);
-    await updateUser(c.var.db, user, {
-      name: body.name,
-      displayName: body.display_name,
-      email: body.email,
-      messageSignature: body.message_signature,
-      uiSettings: body.ui_settings,
-      ...(body.phone_number !== undefined && { customAttributes: { phone_number: body.phone_number } }),
-    });
+    await updateOwnProfile(
+      c.var.db,
+      user,
+      {
+        name: body.name,
+        displayName: body.display_name,
+        email: body.email,
+        password: body.password,
+        currentPassword: body.current_password,
+        messageSignature: body.message_signature,
+        uiSettings: body.ui_settings,
+        ...(body.phone_number !== undefined && { customAttributes: { phone_number: body.phone_number } }),
+      },
+      (token) => confirmationLink(c.env, token),
+    );
     return renderProfile(c);
   });

@@ -457,6 +457,8 @@ function widgetRoutes(w: World): Route[] {
       query: { expires: "n", signature: "s" },
     },
     { method: "GET", path: "/api/v1/live", params: {}, key: null, query: { ticket: "s" } },
+    // the link of an e-mail confirmation: no key, the token is the credential
+    { method: "GET", path: "/auth/confirmation", params: {}, key: null, query: { confirmation_token: "s" } },
   ];
 }
 

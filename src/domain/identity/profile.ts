@@ -1,0 +1,104 @@
+/**
+ * A user's changes to their own record (PUT /api/v1/profile), and the confirmation of a new e-mail.
+ *
+ * An e-mail change does not take effect when asked, as with Chatwoot's reconfirmable sign-in: the address
+ * waits as `unconfirmed_email` and a single-use link goes to it. Until it is followed the user keeps the
+ * old address and nobody finds the user by the new one, so a user cannot claim an address they do not
+ * receive mail at (a platform app provisioning that address later gets a new user, never this one).
+ */
+import { and, eq } from "drizzle-orm";
+import { type Database, now, schema } from "../../db/client";
+import { batch, write } from "../kernel/batch";
+import { invalidField } from "../kernel/errors";
+import { outgoingEmailStatement } from "../kernel/outgoing-email";
+import { sha256Hex, toHex } from "./keys";
+import type { UserRow } from "./rows";
+import { NO_PENDING_EMAIL, type UserInput, assertCurrentPassword, assertEmailFree, userChanges } from "./users";
+
+const { users } = schema;
+
+const CONFIRMATION_TTL_MS = 24 * 60 * 60 * 1000;
+
+export type ProfileInput = Omit<UserInput, "email" | "password"> & {
+  email?: string;
+  password?: string;
+  currentPassword?: string;
+};
+
+/**
+ * Applies the user's own changes in one write, or none of them: a password or e-mail change needs the
+ * current password; a new e-mail another user has or waits for is refused. `confirmationLink` turns the
+ * token into the link the mail carries (the route knows the service's address).
+ */
+export async function updateOwnProfile(
+  db: Database,
+  user: UserRow,
+  input: ProfileInput,
+  confirmationLink: (token: string) => string,
+): Promise<void> {
+  const { email, currentPassword, ...rest } = input;
+  const newEmail = email !== undefined && email !== user.email ? email : undefined;
+  if (rest.password !== undefined) await assertCurrentPassword(user, currentPassword, "password");
+  else if (newEmail !== undefined) await assertCurrentPassword(user, currentPassword, "email");
+  if (newEmail !== undefined) await assertEmailFree(db, newEmail, user.id);
+
+  const changes = await userChanges(user, rest);
+  if (newEmail === undefined) {
+    await write(db, [db.update(users).set(changes).where(eq(users.id, user.id))]);
+    return;
+  }
+  // A new request replaces any earlier one: only the latest link works.
+  const token = toHex(crypto.getRandomValues(new Uint8Array(32)));
+  await write(db, [
+    db
+      .update(users)
+      .set({
+        ...changes,
+        unconfirmedEmail: newEmail,
+        confirmationTokenDigest: await sha256Hex(token),
+        confirmationExpiresAt: now() + CONFIRMATION_TTL_MS,
+      })
+      .where(eq(users.id, user.id)),
+    outgoingEmailStatement(db, {
+      kind: "email_confirmation",
+      recipients: [newEmail],
+      subject: "Confirm your new e-mail address",
+      body: [
+        `Hello ${user.name},`,
+        "",
+        `you asked to change the e-mail address of your edgedesk user to ${newEmail}.`,
+        `Confirm it by opening this link within 24 hours (it works once): ${confirmationLink(token)}`,
+        "",
+        "If you did not ask for this, ignore this message: nothing changes.",
+      ].join("\n"),
+    }),
+  ]);
+}
+
+const invalidToken = () => invalidField("confirmation_token", "is invalid or has expired", "invalid_token");
+
+/**
+ * Follows a confirmation link: the user's pending address becomes its e-mail. An unknown, used, replaced
+ * or expired token is one and the same refusal, so the answer tells nothing about which tokens existed.
+ * An address that another user took while the link waited stays theirs (422 taken; nothing changes).
+ */
+export async function confirmEmail(db: Database, token: string): Promise<{ email: string }> {
+  const digest = await sha256Hex(token);
+  const [rows] = await batch(db, [db.select().from(users).where(eq(users.confirmationTokenDigest, digest))]);
+  const user = rows[0];
+  if (!user || !user.unconfirmedEmail || (user.confirmationExpiresAt ?? 0) <= now()) throw invalidToken();
+  const email = user.unconfirmedEmail;
+  await assertEmailFree(db, email, user.id);
+  const at = now();
+  // Guarded by the digest, so two requests racing with one link confirm once; the unique index on
+  // email refuses an address taken between the check above and this write.
+  const [updated] = await batch(db, [
+    db
+      .update(users)
+      .set({ email, ...NO_PENDING_EMAIL, confirmedAt: user.confirmedAt ?? at, updatedAt: at })
+      .where(and(eq(users.id, user.id), eq(users.confirmationTokenDigest, digest)))
+      .returning({ id: users.id }),
+  ]);
+  if (updated.length === 0) throw invalidToken();
+  return { email };
+}
