@@ -5,7 +5,7 @@
  * Their ids are negative, so they never meet an outbox id, and random, so that a queue message delivered
  * twice still makes one delivery per webhook.
  */
-import type { OutboxRow } from "./outbox";
+import type { OutboxRow } from "../domain/kernel/outbox";
 
 export type LiveEventMessage = {
   kind: "live_event";

@@ -16,8 +16,8 @@ import { buildWebhookPayload } from "../events/payloads";
 import { onFinalFailure } from "../domain/conversations/delivery-failures";
 import { type AttemptOutcome, postDelivery } from "./post";
 import { RETRY_WINDOW_MS, hopDelaySeconds, nextAttemptAt } from "./schedule";
-import { FORBIDDEN_TARGET_MESSAGE, isForbiddenTarget, targetPolicy } from "./target-url";
-import type { OutboxRow } from "../events/outbox";
+import { FORBIDDEN_TARGET_MESSAGE, isForbiddenTarget, targetPolicy } from "../domain/kernel/target-url";
+import type { OutboxRow } from "../domain/kernel/outbox";
 import { type Target, type TargetType, eventWithTargets, liveEventTargets, targetQueries } from "./targets";
 
 const { webhooks, webhookDeliveries, webhookDeliveryAttempts } = schema;

@@ -4,7 +4,7 @@ import { eq } from "drizzle-orm";
 import { createDb, schema } from "../../src/db/client";
 import { createInbox, updateInbox } from "../../src/domain/inboxes/inboxes";
 import type { AccountScope } from "../../src/domain/kernel/scope";
-import { FORBIDDEN_TARGET_MESSAGE } from "../../src/webhooks/target-url";
+import { FORBIDDEN_TARGET_MESSAGE } from "../../src/domain/kernel/target-url";
 import { del, get, patch, post, put } from "../support/http";
 import { createWorld } from "../support/world";
 

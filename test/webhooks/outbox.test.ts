@@ -5,7 +5,7 @@ import { describe, expect, it, vi } from "vitest";
 import { createDb, schema } from "../../src/db/client";
 import { runScheduledWork } from "../../src/events/consumer";
 import { OUTBOX_RETENTION_MS, dispatchPendingEvents, pruneOutbox } from "../../src/events/dispatch";
-import { eventStatement } from "../../src/events/outbox";
+import { eventStatement } from "../../src/domain/kernel/outbox";
 import { enqueueWebhookDelivery } from "../../src/webhooks/deliveries";
 import { resendOverdueDeliveries, pruneDeliveryLog, LOG_RETENTION_MS } from "../../src/webhooks/sweep";
 import { post } from "../support/http";

@@ -21,8 +21,8 @@ import { SQLiteDeleteBase, SQLiteInsertBase, SQLiteUpdateBase } from "drizzle-or
 import { and, asc, desc, eq, is, sql } from "drizzle-orm";
 import { type Database, type Statement, now, schema } from "../../db/client";
 import { dispatchPendingEvents } from "../../events/dispatch";
-import type { ChangedAttributes } from "../../events/outbox";
-import type { OutboxRow } from "../../events/outbox";
+import type { ChangedAttributes } from "../kernel/outbox";
+import type { OutboxRow } from "../kernel/outbox";
 import type { ConversationRow, MessageRow } from "../conversations/rows";
 import { batchNamed, write } from "../kernel/batch";
 import { DomainError } from "../kernel/errors";

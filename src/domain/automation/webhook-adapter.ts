@@ -10,8 +10,8 @@
  */
 import { and, eq } from "drizzle-orm";
 import { type Database, schema } from "../../db/client";
-import { eventStatement } from "../../events/outbox";
-import type { OutboxRow } from "../../events/outbox";
+import { eventStatement } from "../kernel/outbox";
+import type { OutboxRow } from "../kernel/outbox";
 import { buildWebhookPayload } from "../../events/payloads";
 import { enqueueWebhookDelivery } from "../../webhooks/deliveries";
 import { batchNamed } from "../kernel/batch";

@@ -6,7 +6,7 @@
  */
 import { and, desc, eq, lt, ne, sql, type SQL } from "drizzle-orm";
 import { type Database, now, schema } from "../../db/client";
-import { eventStatement } from "../../events/outbox";
+import { eventStatement } from "../kernel/outbox";
 import { publishMessage } from "../../realtime/publish";
 import { createConversation, toggleStatus, updateLastSeen } from "../conversations/conversations";
 import { createMessage } from "../conversations/messages";
