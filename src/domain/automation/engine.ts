@@ -27,6 +27,7 @@ import type { ConversationRow, MessageRow } from "../conversations/rows";
 import { batchNamed, write } from "../kernel/batch";
 import { DomainError } from "../kernel/errors";
 import type { AccountScope } from "../kernel/scope";
+import { installedPorts } from "../kernel/ports";
 import { runAction } from "./actions";
 import { type EvaluationContext, ruleMatches } from "./conditions";
 import { resolveKey } from "./keys";
@@ -157,6 +158,7 @@ async function runRule(db: Database, env: Env, event: OutboxRow, rule: Automatio
       // a rule acts on every conversation of its account, as an administrator's route would
       role: "administrator",
       env,
+      ports: installedPorts(env),
     };
     let outcome: Outcome = { action_name: action.action_name, status: "done" };
     try {
