@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import { eq, inArray } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
 import { createDb, schema } from "../../src/db/client";
-import { runScheduledWork } from "../../src/events/consumer";
+import { runScheduledWork } from "../../src/jobs/cron";
 import { OUTBOX_RETENTION_MS, dispatchPendingEvents, pruneOutbox } from "../../src/events/dispatch";
 import { eventStatement } from "../../src/domain/kernel/outbox";
 import { enqueueWebhookDelivery } from "../../src/webhooks/deliveries";
