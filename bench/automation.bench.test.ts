@@ -8,7 +8,7 @@ import { env } from "cloudflare:workers";
 import { it } from "vitest";
 import { createDb } from "../src/db/client";
 import { QueryMeter, meterD1 } from "../src/db/metering";
-import { runAutomationForEvent } from "../src/domain/automation/engine";
+import { runAutomationForEvent } from "../src/jobs/automation";
 import { call } from "../test/support/http";
 import { createContact, createInbox } from "../test/support/fixtures";
 import { createWorld } from "../test/support/world";

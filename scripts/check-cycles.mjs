@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * Fails on import cycles (`npm run check:cycles`), two rules:
+ * Fails on import cycles and on imports across the house's layers (`npm run check:cycles`), three rules:
  *
  * 1. Files: no module of src/ reaches itself through its imports. Type-only imports count too: a
  *    cycle of types still ties two modules together (articles.ts and categories.ts once did that).
@@ -8,19 +8,63 @@
  *    in one direction only. An import of another folder's rows.ts does not count: row types are
  *    declared from drizzle/schema.ts alone, import nothing of the domain, and may be read anywhere
  *    (kernel/scope.ts names the actors' rows, for one).
+ * 3. Layers: the table LAYERS below says which parts of src/ a part may not import (a part is a folder
+ *    or a top-level file of src/, or a package). The domain reaches effects only through its ports.
+ *
+ * It checks the src/ of the directory it runs in: test/scripts/check-cycles-fixtures.mjs runs it on
+ * small trees that break each rule, and `npm run check:cycles` runs both.
  *
  * Usage: node scripts/check-cycles.mjs [--ignore <path>]...
  *   --ignore leaves a file or folder out of both rules (its imports, and imports of it), for a part of
  *   the tree that is being reworked; the check is meant to run over all of src/.
  *
  * Imports are read from the source text (comments and strings skipped), and resolved as the bundler
- * resolves them: relative specifiers, with `.ts` or `/index.ts` added. Packages are not followed.
+ * resolves them: relative specifiers, with `.ts` or `/index.ts` added. Packages are not followed, but
+ * their names count for rule 3.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 
 const ROOT = resolve("src");
 const DOMAIN = join(ROOT, "domain");
+
+/**
+ * Rule 3, one row per part: what it must not import, and why. Parts are named as under src/ ("jobs",
+ * "ports.ts"); "package:hono" names a package (and its subpaths). Type-only imports count too.
+ */
+const LAYERS = [
+  {
+    part: "domain",
+    mayNotImport: ["http", "routes", "schemas", "views", "events", "jobs", "webhooks", "realtime", "limits", "demo", "docs",
+      "app.ts", "index.ts", "ports.ts", "package:hono", "package:hono-openapi", "package:@hono/zod-validator"],
+    because: "the domain imports only domain/, db/ and drizzle/; effects go through its ports (domain/kernel/ports.ts)",
+  },
+  {
+    part: "events",
+    mayNotImport: ["views", "webhooks", "jobs", "realtime", "http", "routes", "ports.ts"],
+    because: "events/ is the low-level way onto the queue: it renders nothing and knows no consumer",
+  },
+  {
+    part: "realtime",
+    mayNotImport: ["views", "jobs", "webhooks", "http", "routes", "ports.ts"],
+    because: "a room sends the frames it is given; src/ports.ts renders them",
+  },
+  {
+    part: "webhooks",
+    mayNotImport: ["jobs", "realtime", "http", "routes", "ports.ts"],
+    because: "deliveries are machinery the jobs use; jobs are entered only from the entry points",
+  },
+  {
+    part: "views",
+    mayNotImport: ["http", "routes", "schemas", "events", "jobs", "realtime", "ports.ts"],
+    because: "views are pure functions from records to JSON (the delivery log's records come from webhooks/)",
+  },
+  {
+    part: "http",
+    mayNotImport: ["routes", "jobs", "app.ts", "index.ts"],
+    because: "http/ is the plumbing routes share; jobs are entered only from index.ts",
+  },
+];
 
 function parseArgs(argv) {
   const ignored = [];
@@ -114,13 +158,18 @@ function resolveImport(from, specifier) {
   return found && found.startsWith(ROOT + sep) ? found : null;
 }
 
-/** file -> [{ target, typeOnly }] for the imports that stay inside src/. */
+/** file -> [{ target, typeOnly }] for the imports that stay inside src/; packages -> the package names imported. */
+const packageImports = new Map();
+const packageName = (specifier) => specifier.split("/").slice(0, specifier.startsWith("@") ? 2 : 1).join("/");
+
 function importGraph(files) {
   const graph = new Map();
   for (const file of files) {
     const code = withoutComments(readFileSync(file, "utf8"));
     const imports = [];
+    const packages = new Set();
     const add = (specifier, typeOnly) => {
+      if (!specifier.startsWith(".")) return void packages.add(packageName(specifier));
       const target = resolveImport(file, specifier);
       if (target && !isIgnored(target)) imports.push({ target, typeOnly });
     };
@@ -128,6 +177,7 @@ function importGraph(files) {
     for (const m of code.matchAll(BARE_IMPORT)) add(m[1], false);
     for (const m of code.matchAll(DYNAMIC_IMPORT)) add(m[1], false);
     graph.set(file, imports);
+    packageImports.set(file, packages);
   }
   return graph;
 }
@@ -230,9 +280,25 @@ for (const component of cyclicComponents(folderEdges)) {
   problems.push(`domain folders: ${loop.join(" -> ")}\n${because.join("\n")}`);
 }
 
+// 3. layers
+/** The part of src/ a file belongs to: its first folder under src/, or its own name for a top-level file. */
+const partOf = (file) => relative(ROOT, file).split(sep)[0];
+for (const [file, imports] of graph) {
+  const rules = LAYERS.filter((rule) => rule.part === partOf(file));
+  for (const rule of rules) {
+    const reached = [
+      ...imports.map(({ target }) => ({ name: partOf(target), shown: show(target) })),
+      ...[...packageImports.get(file)].map((name) => ({ name: `package:${name}`, shown: `the package ${name}` })),
+    ];
+    for (const { name, shown } of reached) {
+      if (rule.mayNotImport.includes(name)) problems.push(`layers: ${show(file)} imports ${shown}: ${rule.because}`);
+    }
+  }
+}
+
 if (problems.length > 0) {
-  console.error(`Import cycles (${problems.length}):\n${problems.map((p) => `- ${p}`).join("\n")}`);
+  console.error(`Import cycles and layer breaches (${problems.length}):\n${problems.map((p) => `- ${p}`).join("\n")}`);
   process.exit(1);
 }
 const scope = ignored.length > 0 ? ` (ignoring ${ignored.map(show).join(", ")})` : "";
-console.log(`No import cycles: ${files.length} files of src/, ${folderEdges.size} folders of src/domain${scope}.`);
+console.log(`No import cycles and no layer breaches: ${files.length} files of src/, ${folderEdges.size} folders of src/domain, ${LAYERS.length} layer rules${scope}.`);

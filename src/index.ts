@@ -1,5 +1,6 @@
 import { app } from "./app";
-import { type QueueMessage, consumeQueue, runScheduledWork } from "./events/consumer";
+import { runScheduledWork } from "./jobs/cron";
+import { type QueueMessage, consumeQueue } from "./jobs/queue";
 
 export { ConversationRoom } from "./realtime/conversation-room";
 export { RateLimiter } from "./limits/rate-limiter";

@@ -1,11 +1,12 @@
 /**
  * Live events: events that change nothing stored, so they have no outbox row (toggling typing writes
- * nothing to D1). The conversation's room sends them straight to the events queue as one message that
- * carries the whole event; the consumer fans them out to subscribed webhooks like outbox events.
+ * nothing to D1). The conversation's room sends them straight to the events queue (`sendTypingEvent`)
+ * as one message that carries the whole event; the consumer fans them out to subscribed webhooks like
+ * outbox events.
  * Their ids are negative, so they never meet an outbox id, and random, so that a queue message delivered
  * twice still makes one delivery per webhook.
  */
-import type { OutboxRow } from "./outbox";
+import type { OutboxRow } from "../domain/kernel/outbox";
 
 export type LiveEventMessage = {
   kind: "live_event";
@@ -19,7 +20,7 @@ export function liveEventId(): number {
 }
 
 /** conversation_typing_on / conversation_typing_off for the typer in a conversation (by row id). */
-export function liveEventMessage(
+function typingEventMessage(
   context: { accountId: number; conversationId: number; user: { type: string; id: number }; isPrivate: boolean },
   on: boolean,
 ): LiveEventMessage {
@@ -35,6 +36,11 @@ export function liveEventMessage(
       createdAt: Date.now(),
     },
   };
+}
+
+/** Sends a typing change to the events queue, from the conversation's room that saw it. */
+export async function sendTypingEvent(queue: Queue, context: Parameters<typeof typingEventMessage>[0], on: boolean): Promise<void> {
+  await queue.send(typingEventMessage(context, on));
 }
 
 /** The full row shape the fan-out reads. */

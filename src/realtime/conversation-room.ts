@@ -1,8 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
-import { type LiveEventMessage, liveEventMessage } from "../events/live";
-
-/** Someone who can type in a conversation. */
-export type Participant = { type: "contact" | "user" | "agent_bot"; id: number };
+import type { Participant, TypingContext } from "../domain/kernel/ports";
+import { sendTypingEvent } from "../events/live";
 
 /**
  * A typing indicator left on expires after this long without a new "on": clients re-send "on" while
@@ -18,15 +16,6 @@ export type RoomFrame = { event: string; data: Record<string, unknown> };
 
 /** Who may receive a frame, and whose own action it was (nobody receives their own typing). */
 export type Delivery = { agentsOnly?: boolean; except?: Participant };
-
-/** What the room needs to announce a typing change to webhooks (the conversation by its row id). */
-export type TypingContext = {
-  accountId: number;
-  conversationId: number;
-  displayId: number;
-  user: Participant & { name: string };
-  isPrivate: boolean;
-};
 
 type TypingEntry = { context: TypingContext; until: number };
 
@@ -77,7 +66,7 @@ export class ConversationRoom extends DurableObject<Env> {
     return [...this.typingUntil.values()].filter((e) => e.until > now).map(({ context: { user } }) => ({ type: user.type, id: user.id }));
   }
 
-  /** Sends a frame to the room's subscribers (the domain calls this after a change has committed). */
+  /** Sends a frame to the room's subscribers (the live-room port calls this after a change has committed). */
   publish(frame: RoomFrame, delivery: Delivery = {}): number {
     const text = JSON.stringify(frame);
     let sent = 0;
@@ -132,9 +121,8 @@ export class ConversationRoom extends DurableObject<Env> {
       data: { conversation: { id: context.displayId }, user: { type: context.user.type, id: context.user.id, name: context.user.name }, is_private: context.isPrivate },
     };
     this.publish(frame, { agentsOnly: context.isPrivate, except: context.user });
-    const message: LiveEventMessage = liveEventMessage(context, on);
     try {
-      await this.env.EVENTS.send(message);
+      await sendTypingEvent(this.env.EVENTS, context, on);
     } catch (error) {
       // a lost typing webhook is not worth failing the toggle: the indicator is gone in seconds anyway
       console.error(JSON.stringify({ level: "error", typingEvent: String(error) }));

@@ -7,18 +7,17 @@
  *   claimed by a conditional update on that number, so a message that arrives twice makes one attempt;
  * - a wait longer than a queue's 12-hour delay limit is made of several hops of the same message;
  * - the minute sweep (sweep.ts) re-sends overdue deliveries whose message was lost.
+ * Fan-out (one delivery per receiver of an event) and what a final failure changes are the queue's jobs
+ * (src/jobs/fan-out.ts, src/jobs/deliveries.ts).
  */
 import { and, eq, isNull, lte, or, sql } from "drizzle-orm";
 import { type Database, now, schema } from "../db/client";
 import { chunks } from "../db/chunks";
 import { batch } from "../domain/kernel/batch";
-import { buildWebhookPayload } from "../events/payloads";
-import { onFinalFailure } from "../domain/conversations/delivery-failures";
 import { type AttemptOutcome, postDelivery } from "./post";
 import { RETRY_WINDOW_MS, hopDelaySeconds, nextAttemptAt } from "./schedule";
-import { FORBIDDEN_TARGET_MESSAGE, isForbiddenTarget, targetPolicy } from "./target-url";
-import type { OutboxRow } from "../events/outbox";
-import { type Target, type TargetType, eventWithTargets, liveEventTargets, targetQueries } from "./targets";
+import { FORBIDDEN_TARGET_MESSAGE, isForbiddenTarget, targetPolicy } from "../domain/kernel/target-url";
+import { type TargetType, targetQueries } from "./targets";
 
 const { webhooks, webhookDeliveries, webhookDeliveryAttempts } = schema;
 
@@ -35,7 +34,7 @@ export async function sendDeliveryMessages(queue: Queue, messages: DeliveryMessa
   }
 }
 
-const messageFor = (row: Pick<DeliveryRow, "id" | "accountId" | "attempts">, trigger?: AttemptTrigger): DeliveryMessage => ({
+export const messageFor = (row: Pick<DeliveryRow, "id" | "accountId" | "attempts">, trigger?: AttemptTrigger): DeliveryMessage => ({
   kind: "delivery",
   deliveryId: row.id,
   accountId: row.accountId,
@@ -43,7 +42,7 @@ const messageFor = (row: Pick<DeliveryRow, "id" | "accountId" | "attempts">, tri
   ...(trigger && { trigger }),
 });
 
-type NewDelivery = {
+export type NewDelivery = {
   accountId: number;
   targetType: TargetType;
   targetId: number;
@@ -61,7 +60,7 @@ type NewDelivery = {
 const ROWS_PER_INSERT = 6;
 
 /** Inserts the deliveries (those whose dedupe key is new) and answers the inserted rows. */
-async function insertDeliveries(db: Database, rows: NewDelivery[], at: number): Promise<Array<Pick<DeliveryRow, "id" | "accountId" | "attempts">>> {
+export async function insertDeliveries(db: Database, rows: NewDelivery[], at: number): Promise<Array<Pick<DeliveryRow, "id" | "accountId" | "attempts">>> {
   if (rows.length === 0) return [];
   const statements = chunks(rows, ROWS_PER_INSERT).map((part) =>
     db
@@ -80,44 +79,6 @@ async function insertDeliveries(db: Database, rows: NewDelivery[], at: number): 
       .returning({ id: webhookDeliveries.id, accountId: webhookDeliveries.accountId, attempts: webhookDeliveries.attempts }),
   );
   return (await batch(db, statements)).flat();
-}
-
-/**
- * Creates the deliveries of one outbox event, one per target, and answers one queue message per new
- * delivery. An event nobody receives costs one read: no payload is built and no row is written.
- */
-export async function fanOut(db: Database, env: Env, eventId: number, at = now()): Promise<DeliveryMessage[]> {
-  const found = await eventWithTargets(db, eventId);
-  if (!found) return [];
-  return createDeliveries(db, env, found.event, found.targets, at);
-}
-
-/** The fan-out of a live event (one with no outbox row, src/events/live.ts), which carries its whole row. */
-export async function fanOutLiveEvent(db: Database, env: Env, event: OutboxRow, at = now()): Promise<DeliveryMessage[]> {
-  return createDeliveries(db, env, event, await liveEventTargets(db, event), at);
-}
-
-async function createDeliveries(db: Database, env: Env, event: OutboxRow, targets: Target[], at: number): Promise<DeliveryMessage[]> {
-  if (targets.length === 0) return [];
-  const payload = await buildWebhookPayload(db, env, event);
-  if (!payload) return []; // the subject is gone: nothing true to say about it
-  const body = JSON.stringify(payload);
-  const inserted = await insertDeliveries(
-    db,
-    targets.map((target) => ({
-      accountId: event.accountId,
-      targetType: target.type,
-      targetId: target.id,
-      eventId: event.id,
-      eventName: event.eventName,
-      subjectType: event.subjectType,
-      subjectId: event.subjectId,
-      body,
-      dedupeKey: `event:${event.id}:${target.type}:${target.id}`,
-    })),
-    at,
-  );
-  return inserted.map((row) => messageFor(row));
 }
 
 /**
@@ -163,13 +124,16 @@ export async function enqueueWebhookDelivery(
 /** What the consumer does with a delivery message after its step. */
 export type DeliveryStep = { done: true } | { done: false; next: DeliveryMessage; delaySeconds: number };
 
-type Options = { fetcher?: typeof fetch; at?: number; random?: () => number };
+/** An attempt's step, and the delivery it failed for good (null unless this attempt was its last). */
+export type AttemptResult = { step: DeliveryStep; finalFailure: { delivery: DeliveryRow; outcome: AttemptOutcome; at: number } | null };
+
+export type AttemptOptions = { fetcher?: typeof fetch; at?: number; random?: () => number };
 
 /**
  * Handles one delivery message: makes the attempt it stands for when it is due, or waits another hop
  * when it is not, or drops it when another copy has already made the attempt.
  */
-export async function attemptDelivery(db: Database, env: Env, message: DeliveryMessage, options: Options = {}): Promise<DeliveryStep> {
+export async function makeAttempt(db: Database, env: Env, message: DeliveryMessage, options: AttemptOptions = {}): Promise<AttemptResult> {
   const at = options.at ?? now();
   const claimable = and(
     eq(webhookDeliveries.id, message.deliveryId),
@@ -188,11 +152,12 @@ export async function attemptDelivery(db: Database, env: Env, message: DeliveryM
     ...targetQueries(db, message.deliveryId),
   ]);
   const delivery = rows[0];
-  if (!delivery) return { done: true };
+  if (!delivery) return { step: { done: true }, finalFailure: null };
   if (claimed.length === 0) {
     // Not this message's turn: either another copy made (or is making) the attempt, or it is early.
     const early = delivery.status === "pending" && delivery.attempts === message.attempt && delivery.nextAttemptAt !== null && delivery.nextAttemptAt > at;
-    return early ? { done: false, next: message, delaySeconds: hopDelaySeconds(delivery.nextAttemptAt!, at) } : { done: true };
+    const step: DeliveryStep = early ? { done: false, next: message, delaySeconds: hopDelaySeconds(delivery.nextAttemptAt!, at) } : { done: true };
+    return { step, finalFailure: null };
   }
   const attempts = delivery.attempts; // already counts this attempt
   const hook = hookRows[0];
@@ -233,8 +198,8 @@ export async function attemptDelivery(db: Database, env: Env, message: DeliveryM
     }),
     ...(delivery.targetType === "webhook" && hook && !hook.disabledAt && target?.url ? [webhookHealthStatement(db, delivery, outcome, at)] : []),
   ]);
-  if (status === "failed") await onFinalFailure(db, env, delivery, outcome, at);
-  return next === null ? { done: true } : { done: false, next: messageFor({ ...delivery, attempts }), delaySeconds: hopDelaySeconds(next, at) };
+  const step: DeliveryStep = next === null ? { done: true } : { done: false, next: messageFor({ ...delivery, attempts }), delaySeconds: hopDelaySeconds(next, at) };
+  return { step, finalFailure: status === "failed" ? { delivery, outcome, at } : null };
 }
 
 /**

@@ -9,7 +9,7 @@
 import { type SQL, and, eq, inArray, isNotNull, isNull, or, sql } from "drizzle-orm";
 import { type Database, schema } from "../db/client";
 import { type BatchResults, batch } from "../domain/kernel/batch";
-import type { OutboxRow } from "../events/outbox";
+import type { OutboxRow } from "../domain/kernel/outbox";
 
 const { eventOutbox, webhooks, conversations, inboxes, apiChannels, agentBots, agentBotInboxes, messages } = schema;
 

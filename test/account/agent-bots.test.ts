@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { createDb } from "../../src/db/client";
 import { systemScope } from "../../src/domain/kernel/scope";
 import { createAccountAgentBot, updateAccountAgentBot } from "../../src/domain/people/agent-bots";
-import { FORBIDDEN_TARGET_MESSAGE } from "../../src/webhooks/target-url";
+import { FORBIDDEN_TARGET_MESSAGE } from "../../src/domain/kernel/target-url";
 import { del, get, patch, post, put } from "../support/http";
 import { createWorld } from "../support/world";
 

@@ -4,7 +4,8 @@ import { eq } from "drizzle-orm";
 import { createDb, schema } from "../../src/db/client";
 import { createInbox, updateInbox } from "../../src/domain/inboxes/inboxes";
 import type { AccountScope } from "../../src/domain/kernel/scope";
-import { FORBIDDEN_TARGET_MESSAGE } from "../../src/webhooks/target-url";
+import { FORBIDDEN_TARGET_MESSAGE } from "../../src/domain/kernel/target-url";
+import { livePorts } from "../../src/ports";
 import { del, get, patch, post, put } from "../support/http";
 import { createWorld } from "../support/world";
 
@@ -335,6 +336,7 @@ describe("an API inbox's webhook_url and the target policy", () => {
       actor: { type: "user", user },
       role: "administrator",
       env: { ...env, WEBHOOK_TARGET_POLICY: policy },
+      ports: livePorts(env),
     });
     const local = asAdministrator("allow-private");
     const strict = asAdministrator("public");

@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createDb } from "../../src/db/client";
 import { pruneIdempotencyKeys } from "../../src/db/idempotency-keys";
-import { runScheduledWork } from "../../src/events/consumer";
+import { runScheduledWork } from "../../src/jobs/cron";
 import { call, get } from "../support/http";
 import { createWorld } from "../support/world";
 import { addInboxMember, createContact, createInbox } from "../support/fixtures";

@@ -6,7 +6,7 @@
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createDb } from "../../src/db/client";
-import { runAutomationForEvent } from "../../src/domain/automation/engine";
+import { runAutomationForEvent } from "../../src/jobs/automation";
 import { hmacSha256Hex } from "../../src/domain/identity/keys";
 import { addInboxMember, createContact, createTeam } from "../support/fixtures";
 import { get, post } from "../support/http";

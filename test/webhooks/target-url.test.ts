@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
-import { isForbiddenTarget, targetPolicy } from "../../src/webhooks/target-url";
+import { isForbiddenTarget, targetPolicy } from "../../src/domain/kernel/target-url";
 
 describe("isForbiddenTarget", () => {
   it.each([

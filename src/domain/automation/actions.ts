@@ -26,7 +26,7 @@ const { teamMembers, teams, users, contacts, messages, agentBots } = schema;
 export const TRANSCRIPT_LIMIT = 500;
 
 export type RuleAct = {
-  /** the rule as the actor; its db records the rule's progress with each write (see ./engine.ts) */
+  /** the rule as the actor; its db records the rule's progress with each write (see src/jobs/automation.ts) */
   scope: AccountScope;
   rule: { id: number; name: string };
   conversation: ConversationRow;

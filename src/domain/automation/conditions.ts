@@ -11,7 +11,7 @@
  * - attribute_changed is a term like the others (Chatwoot applies it afterwards with set arithmetic that
  *   depends on the order of conditions; here it simply takes its place in the expression).
  */
-import type { ChangedAttributes } from "../../events/outbox";
+import type { ChangedAttributes } from "../kernel/outbox";
 import type { ContactRow } from "../contacts/rows";
 import type { ConversationRow, MessageRow } from "../conversations/rows";
 import type { AttributeDefinition } from "../custom-attributes/values";

@@ -8,7 +8,7 @@
  */
 import type { ErrorEntry } from "../kernel/errors";
 import type { AttributeDefinition } from "../custom-attributes/values";
-import { isForbiddenTarget } from "../../webhooks/target-url";
+import { isForbiddenTarget } from "../kernel/target-url";
 import { type ResolvedKey, resolveKey } from "./keys";
 import type { Action, Condition } from "./rows";
 import {

@@ -9,7 +9,7 @@ import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { JsonObject } from "../../../drizzle/schema";
 import { type Statement, lastInsertedId, now, schema } from "../../db/client";
 import { batch, write, writeThenRead } from "../kernel/batch";
-import { changedAttributes, eventStatement } from "../../events/outbox";
+import { changedAttributes, eventStatement } from "../kernel/outbox";
 import { type ContactFields, derivedContactColumns } from "./fields";
 import { type ContactRecord, contactRecordsQuery, oneContactIds, toContactRecords } from "./loader";
 import { counterMoves } from "../conversations/counters";

@@ -5,7 +5,7 @@
  */
 import { eq } from "drizzle-orm";
 import { type Statement, now, schema } from "../../db/client";
-import type { ChangedAttributes } from "../../events/outbox";
+import type { ChangedAttributes } from "../kernel/outbox";
 import { writeThenRead } from "../kernel/batch";
 import { CONVERSATION_STATUS } from "../kernel/enums";
 import { type AccountScope } from "../kernel/scope";

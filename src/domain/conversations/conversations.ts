@@ -23,7 +23,6 @@ import { contactUpdatedEventStatement, conversationEventStatement, messageEventS
 import { type ConversationRecord, assembleConversationRecords, conversationRecordQueries, loadConversationRecords } from "./loader";
 import { activeInboxBotQuery, activityMessageStatements, actorName, conversationChangeForMessage, messageInsertStatements, messageSender } from "./new-messages";
 import { type ConversationRow } from "./rows";
-import { publishMessage, publishStatusChange } from "../../realtime/publish";
 import { csatSurveyQueries, csatSurveyStatements } from "./csat";
 
 const { conversations, inboxes, contacts, contactInboxes, inboxMembers, teams, agentBots, taggings, messages } = schema;
@@ -286,9 +285,9 @@ export async function toggleStatus(scope: AccountScope, displayId: number, input
     loads: conversationRecordQueries(scope.db, scope.accountId, [after]),
   });
   const [record] = assembleConversationRecords([after], results.loads);
-  await publishStatusChange(scope.env, conversation, after);
+  await scope.ports.rooms.publishStatusChange(conversation, after);
   const surveyMessage = results.survey[0]?.[0];
-  if (surveyMessage) await publishMessage(scope.env, after, { message: surveyMessage, sender: null }, "message.created");
+  if (surveyMessage) await scope.ports.rooms.publishMessage(after, { message: surveyMessage, sender: null }, "message.created");
   return { success: handoff ? null : true, record };
 }
 

@@ -4,11 +4,10 @@
  *   `external_error` (which emits `message_updated`, as in Chatwoot);
  * - an agent bot that never took a message event of a pending conversation: the conversation moves to
  *   open with an activity message, so a person sees it.
+ * The queue's job that saw the failure (src/jobs/deliveries.ts) dispatches the events this writes.
  */
 import { and, eq, sql } from "drizzle-orm";
 import { type Database, type Statement, schema } from "../../db/client";
-import { dispatchPendingEvents } from "../../events/dispatch";
-import type { AttemptOutcome } from "../../webhooks/post";
 import { batch, write } from "../kernel/batch";
 import { CONVERSATION_STATUS, MESSAGE_STATUS, MESSAGE_STATUSES } from "../kernel/enums";
 import { systemScope } from "../kernel/scope";
@@ -24,9 +23,13 @@ const MESSAGE_EVENTS = new Set(["message_created", "message_updated"]);
 
 export const BOT_FAILURE_ACTIVITY = "Agent bot could not be reached, so the conversation was moved to open";
 
-export async function onFinalFailure(db: Database, env: Env, delivery: FailedDelivery, outcome: AttemptOutcome, at: number): Promise<void> {
-  if (delivery.subjectType !== "Message" || delivery.subjectId === null || !MESSAGE_EVENTS.has(delivery.eventName)) return;
-  if (delivery.targetType !== "api_inbox" && delivery.targetType !== "agent_bot") return;
+/** What the last attempt said (a webhook attempt's outcome carries it). */
+type FinalOutcome = { error: string | null };
+
+/** Answers whether it wrote anything (and so events that want dispatching). */
+export async function onFinalFailure(db: Database, env: Env, delivery: FailedDelivery, outcome: FinalOutcome, at: number): Promise<boolean> {
+  if (delivery.subjectType !== "Message" || delivery.subjectId === null || !MESSAGE_EVENTS.has(delivery.eventName)) return false;
+  if (delivery.targetType !== "api_inbox" && delivery.targetType !== "agent_bot") return false;
   const scope = systemScope(db, env, delivery.accountId);
   const [messageRows, conversationRows] = await batch(db, [
     db.select().from(messages).where(and(eq(messages.id, delivery.subjectId), eq(messages.accountId, delivery.accountId))),
@@ -42,7 +45,7 @@ export async function onFinalFailure(db: Database, env: Env, delivery: FailedDel
   ]);
   const message = messageRows[0];
   const conversation = conversationRows[0];
-  if (!message || !conversation) return;
+  if (!message || !conversation) return false;
   const writes: Statement[] = [];
 
   if (delivery.targetType === "api_inbox" && message.status !== MESSAGE_STATUS.failed) {
@@ -61,8 +64,7 @@ export async function onFinalFailure(db: Database, env: Env, delivery: FailedDel
     const { after, statements } = changeStatements(scope, conversation, { status: CONVERSATION_STATUS.open }, [], at);
     writes.push(...statements, ...activityMessageStatements(scope, after, BOT_FAILURE_ACTIVITY, at));
   }
-  if (writes.length === 0) return;
+  if (writes.length === 0) return false;
   await write(db, writes);
-  // Their events were written outside a request: nothing else would dispatch them before the cron.
-  await dispatchPendingEvents(db, env.EVENTS);
+  return true;
 }

@@ -5,7 +5,7 @@
  */
 import type { SQL } from "drizzle-orm";
 import type { Statement } from "../../db/client";
-import { type ChangedAttributes, eventStatement } from "../../events/outbox";
+import { type ChangedAttributes, eventStatement } from "../kernel/outbox";
 import { CONVERSATION_STATUS, CONVERSATION_STATUSES, MESSAGE_TYPE, PRIORITIES, enumName } from "../kernel/enums";
 import { type AccountScope, performer } from "../kernel/scope";
 import type { ConversationRow } from "./rows";

@@ -8,10 +8,18 @@
 import { sql, type SQL } from "drizzle-orm";
 import { schema } from "../../db/client";
 import { unionAll } from "../../db/chunks";
-import type { FilterCondition } from "../../schemas/conversations";
 import type { AttributeDefinition } from "../custom-attributes/values";
 import { ATTRIBUTE_MODELS, CONVERSATION_STATUSES, PRIORITIES, enumValue } from "../kernel/enums";
 import { type ErrorEntry, invalid } from "../kernel/errors";
+
+/** One condition of a conversation filter, as the filter API sends it (src/schemas/conversations.ts checks its shape). */
+export type FilterCondition = {
+  attribute_key: string;
+  filter_operator: string;
+  values: Array<string | number | boolean | null>;
+  query_operator?: string | null;
+  custom_attribute_type?: "conversation_attribute" | "contact_attribute" | null;
+};
 
 const { conversations: c } = schema;
 

@@ -19,7 +19,6 @@
  */
 import { and, eq, isNotNull, isNull, sql, type SQL } from "drizzle-orm";
 import { type Database, now, rawSql, schema } from "../../db/client";
-import type { FilterCondition } from "../../schemas/conversations";
 import { type AttributeDefinition, type AttributeModel, customAttributeDefinitionsQuery } from "../custom-attributes/values";
 import { batch, batchGroups } from "../kernel/batch";
 import { ATTRIBUTE_MODELS, CONVERSATION_STATUS, MESSAGE_TYPE, enumValue } from "../kernel/enums";
@@ -37,7 +36,7 @@ import {
   sumCounts,
   teamScopeKey,
 } from "./counters";
-import { filterCondition } from "./filter";
+import { type FilterCondition, filterCondition } from "./filter";
 import { type ConversationRecord, loadConversationRecords } from "./loader";
 import { beyond, decodeConversationCursor, encodeConversationCursor, listOrder, listOrderSql, positionOf } from "./order";
 import { type ConversationRow } from "./rows";

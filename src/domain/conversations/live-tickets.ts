@@ -12,6 +12,7 @@ import { readConversation } from "./access";
 import { ACCOUNT_STATUS, ROLES, enumName } from "../kernel/enums";
 import { DomainError, notFound } from "../kernel/errors";
 import type { AccountScope } from "../kernel/scope";
+import { installedPorts } from "../kernel/ports";
 import { hmacSha256Hex } from "../identity/keys";
 import { batch } from "../kernel/batch";
 
@@ -64,7 +65,7 @@ export async function redeemLiveTicket(db: Database, env: Env, ticket: string) {
   const account = accountRows[0];
   const membership = memberships[0];
   if (!account || !membership || account.status !== ACCOUNT_STATUS.active) throw notFound("Account", accountId, "account_id");
-  const scope: AccountScope = { db, env, accountId, actor: { type: "user", user: userRows[0] }, role: enumName(ROLES, membership.role) };
+  const scope: AccountScope = { db, env, accountId, actor: { type: "user", user: userRows[0] }, role: enumName(ROLES, membership.role), ports: installedPorts(env) };
   const { conversation } = await readConversation(scope, displayId, []);
   return { scope, conversation, user: userRows[0] };
 }

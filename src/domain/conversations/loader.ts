@@ -16,7 +16,7 @@ import { type AgentBotRow } from "../people/rows";
 import type { ContactInboxRow, ContactRow } from "../contacts/rows";
 import type { InboxRow } from "../inboxes/rows";
 import type { TeamRow } from "../people/rows";
-import type { ConversationRow, MessageRow } from "./rows";
+import type { ConversationRow, MessageRow, MessageWithSender, Sender } from "./rows";
 
 const { users, agentBots, contacts, contactInboxes, inboxes, teams, taggings, messages } = schema;
 
@@ -26,12 +26,8 @@ const { users, agentBots, contacts, contactInboxes, inboxes, teams, taggings, me
  */
 const inline = (value: number) => sql.raw(String(value));
 
-export type Sender =
-  | { type: "user"; user: AgentRow }
-  | { type: "contact"; contact: ContactRow }
-  | { type: "agent_bot"; bot: AgentBotRow };
-
-export type MessageWithSender = { message: MessageRow; sender: Sender | null };
+/** Declared with the rows (the live-room port names them without reaching this module). */
+export type { MessageWithSender, Sender };
 
 export type ConversationRecord = {
   conversation: ConversationRow;

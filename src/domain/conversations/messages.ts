@@ -28,7 +28,6 @@ import { type MessageRow } from "./rows";
 import { reindexMessages } from "./search-index";
 import { attachmentInsertStatements, attachmentKeysQuery } from "../attachments/attachments";
 import { type CheckedFile, removeObjects, storeFiles } from "../attachments/uploads";
-import { publishMessage, publishStatusChange } from "../../realtime/publish";
 import type { MessageList, MessageResult } from "./message-results";
 export type { MessageList, MessageResult };
 
@@ -136,8 +135,8 @@ export async function createMessage(scope: AccountScope, displayId: number, inpu
   const people: People = { agents: agentRows, contacts: contact ? [contact] : [], bots: scope.actor.type === "agent_bot" ? [scope.actor.bot] : botRows };
   const created = { message, sender: senderOf(message, people) };
   // live rooms hear of the committed change (not through the webhook path)
-  await publishMessage(scope.env, after, created, "message.created");
-  await publishStatusChange(scope.env, conversation, after);
+  await scope.ports.rooms.publishMessage(after, created, "message.created");
+  await scope.ports.rooms.publishStatusChange(conversation, after);
   return {
     message: created,
     conversation: after,
@@ -262,7 +261,7 @@ async function writeMessage(
   });
   const [[message]] = results.updated;
   const [unread] = results.unread;
-  await publishMessage(scope.env, read.conversation, { message, sender: read.sender }, "message.updated");
+  await scope.ports.rooms.publishMessage(read.conversation, { message, sender: read.sender }, "message.updated");
   return { message: { message, sender: read.sender }, conversation: read.conversation, unreadCount: Number(unread[0]?.unread ?? 0), sourceId: read.sourceId };
 }
 

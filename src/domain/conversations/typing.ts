@@ -1,12 +1,12 @@
 /**
  * Typing indicators: the one path for the public toggle_typing and the account API's
  * toggle_typing_status. The state lives in the conversation's room (a Durable Object, in memory, with
- * a time-to-live); nothing is written to D1. The room announces a change to its subscribers and sends
+ * a time-to-live), reached through the scope's live-room port; nothing is written to D1. The room announces a change to its subscribers and sends
  * conversation_typing_on / _off to the events queue for webhooks.
  */
 import { type AccountScope } from "../kernel/scope";
 import { forbidden } from "../kernel/errors";
-import { conversationRoom, type TypingContext } from "../../realtime/conversation-room";
+import type { TypingContext } from "../kernel/ports";
 import { readConversation } from "./access";
 import type { ConversationRow } from "./rows";
 
@@ -29,7 +29,7 @@ export async function toggleTypingIn(scope: AccountScope, conversation: Conversa
     // a contact never types privately; an agent's private typing (a note) is for agents only
     isPrivate: scope.actor.type === "user" && (input.isPrivate ?? false),
   };
-  const { changed } = await conversationRoom(scope.env, scope.accountId, conversation.id).toggleTyping(context, input.on);
+  const { changed } = await scope.ports.rooms.toggleTyping(context, input.on);
   return { typingStatus: input.on ? ("on" as const) : ("off" as const), changed };
 }
 

@@ -11,10 +11,8 @@
  * the service makes is the search snippet, which the view builds by escaping the text (views/help-center).
  */
 import { type SQL, type SQLWrapper, and, asc, desc, eq, getTableColumns, inArray, ne, or, sql } from "drizzle-orm";
-import type { z } from "zod";
 import { type Database, lastInsertedId, now, schema } from "../../db/client";
 import { batch, batchNamed, write, writeThenRead } from "../kernel/batch";
-import type { ArticleCreate, ArticleUpdate } from "../../schemas/help-center";
 import { articleSearch, matches, reindexArticles, searchRank, searchSnippet, searchTerms, unindexArticles } from "./article-search";
 import { type AgentRow, actorUserId, agentsQuery } from "../people/agents";
 import { type PortalRef, portalIdQuery, portalIds, portalLocales, portalQuery, requirePortal } from "./portals";
@@ -38,7 +36,22 @@ export type ArticleRecord = {
   snippet: string | null;
 };
 
-export type ArticleInput = z.infer<typeof ArticleUpdate>;
+/** An article's fields as the API sends them, checked and normalised by src/schemas/help-center.ts. */
+export type ArticleCreateInput = {
+  title: string;
+  slug?: string | null;
+  position?: number | null;
+  content: string;
+  description?: string | null;
+  category_id?: number | null;
+  author_id?: number;
+  associated_article_id?: number | null;
+  /** ARTICLE_STATUS */
+  status?: number;
+  locale?: string;
+  meta?: { title?: string | null; description?: string | null; tags?: string[] };
+};
+export type ArticleInput = Partial<ArticleCreateInput>;
 export type ArticleFilters = {
   page: number;
   status?: number;
@@ -304,7 +317,7 @@ const articleColumns = (input: ArticleInput) => ({
   meta: input.meta,
 });
 
-export async function createArticle(scope: AccountScope, slug: string, input: z.infer<typeof ArticleCreate>): Promise<ArticleRecord> {
+export async function createArticle(scope: AccountScope, slug: string, input: ArticleCreateInput): Promise<ArticleRecord> {
   const checked = await checkArticleInput(scope, slug, input, null);
   const db = scope.db;
   const at = now();

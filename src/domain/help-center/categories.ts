@@ -4,9 +4,7 @@
  * locale) must belong to the same portal.
  */
 import { type SQL, and, asc, eq, inArray, isNotNull, ne, or, sql } from "drizzle-orm";
-import type { z } from "zod";
 import { type Database, lastInsertedId, now, schema } from "../../db/client";
-import type { CategoryCreate, CategoryUpdate } from "../../schemas/help-center";
 import { batch, writeThenRead } from "../kernel/batch";
 import { ARTICLE_STATUS } from "../kernel/enums";
 import { type PortalRef, portalIdQuery, portalIds, portalLocales, portalQuery, requirePortal } from "./portals";
@@ -16,7 +14,18 @@ import { type ErrorEntry, invalid, notFound } from "../kernel/errors";
 
 const { categories, articles } = schema;
 
-export type CategoryInput = z.infer<typeof CategoryUpdate>;
+/** A category's fields as the API sends them, checked and normalised by src/schemas/help-center.ts. */
+export type CategoryCreateInput = {
+  name: string;
+  slug: string;
+  locale?: string;
+  description?: string | null;
+  position?: number;
+  icon?: string | null;
+  parent_category_id?: number | null;
+  associated_category_id?: number | null;
+};
+export type CategoryInput = Partial<CategoryCreateInput>;
 /** A category with the categories it points to and the number of its articles. */
 export type CategoryRecord = { category: CategoryRow; parent: CategoryRow | null; associated: CategoryRow | null; articlesCount: number };
 
@@ -163,7 +172,7 @@ const categoryColumns = (input: CategoryInput) => ({
   associatedCategoryId: input.associated_category_id,
 });
 
-export async function createCategory(scope: AccountScope, slug: string, input: z.infer<typeof CategoryCreate>): Promise<CategoryRecord> {
+export async function createCategory(scope: AccountScope, slug: string, input: CategoryCreateInput): Promise<CategoryRecord> {
   const { portal, locale } = await checkCategoryInput(scope, slug, input);
   const at = now();
   const db = scope.db;

@@ -7,6 +7,7 @@ import type { UserRow } from "../identity/rows";
 import type { AgentBotRow } from "../people/rows";
 import type { ContactRow } from "../contacts/rows";
 import type { Role } from "./enums";
+import { type Ports, installedPorts } from "./ports";
 
 export type Actor =
   | { type: "user"; user: UserRow }
@@ -19,12 +20,16 @@ export type Actor =
   /** the service itself, for scheduled work (no key is ever resolved to it) */
   | { type: "system" };
 
-/** What a domain function needs to act inside one account: the account comes from the caller's credentials. */
-export type AccountScope = { db: Database; accountId: number; actor: Actor; role: Role | null; env: Env };
+/**
+ * What a domain function needs to act inside one account: the account comes from the caller's
+ * credentials; `ports` are the effects it may ask for after a commit (live rooms), filled by whoever
+ * builds the scope.
+ */
+export type AccountScope = { db: Database; accountId: number; actor: Actor; role: Role | null; env: Env; ports: Ports };
 
 /** A scope for work the service does by itself in an account (the snooze wake-up, sweeps). */
 export function systemScope(db: Database, env: Env, accountId: number): AccountScope {
-  return { db, accountId, actor: { type: "system" }, role: null, env };
+  return { db, accountId, actor: { type: "system" }, role: null, env, ports: installedPorts(env) };
 }
 
 /** The user behind the scope, or null for bots, contacts, rules and the system. */

@@ -6,7 +6,7 @@ import { randomKey, randomToken, sha256Hex } from "../identity/keys";
 import { grantStatement } from "../identity/platform-apps";
 import { type AccountScope } from "../kernel/scope";
 import { invalid, notFound } from "../kernel/errors";
-import { refusedTarget } from "../../webhooks/target-url";
+import { refusedTarget } from "../kernel/target-url";
 import { type AgentBotRow } from "./rows";
 
 const { agentBots, accessTokens, agentBotInboxes, conversations, platformAppPermissibles } = schema;

@@ -13,6 +13,7 @@ import { batch, write, writeThenRead } from "../kernel/batch";
 import { AVAILABILITY, ROLE } from "../kernel/enums";
 import { type AccountScope } from "../kernel/scope";
 import { invalidField, notFound } from "../kernel/errors";
+import type { AgentRow } from "./rows";
 
 const { users, accountUsers } = schema;
 
@@ -33,19 +34,8 @@ const agentColumns = {
   autoOffline: accountUsers.autoOffline,
 };
 
-export type AgentRow = {
-  userId: number;
-  name: string;
-  displayName: string | null;
-  email: string;
-  avatarUrl: string | null;
-  confirmedAt: number | null;
-  customAttributes: Record<string, unknown>;
-  /** the membership's fields; null for a user who is no longer a member (see `usersAsAgentsQuery`) */
-  role: number | null;
-  availability: number | null;
-  autoOffline: boolean | null;
-};
+/** Declared with the rows (a message's sender names it without reaching this module). */
+export type { AgentRow };
 
 /** Statement: the account's agents (optionally narrowed by `where`), by lower(name) as Chatwoot lists them. */
 export function agentsQuery(db: Database, accountId: number, where?: SQL) {

@@ -5,7 +5,7 @@
 import { type SQLWrapper, and, eq, inArray, or } from "drizzle-orm";
 import { now, schema } from "../../db/client";
 import { batch, writeThenRead } from "../kernel/batch";
-import { refusedTarget } from "../../webhooks/target-url";
+import { refusedTarget } from "../kernel/target-url";
 import { randomToken } from "../identity/keys";
 import { type AccountScope } from "../kernel/scope";
 import type { WebhookRow } from "./rows";

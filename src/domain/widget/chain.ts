@@ -9,6 +9,7 @@ import { type Database, schema } from "../../db/client";
 import { ACCOUNT_STATUS } from "../kernel/enums";
 import { notFound } from "../kernel/errors";
 import type { AccountScope } from "../kernel/scope";
+import { installedPorts } from "../kernel/ports";
 import type { ContactInboxRow, ContactRow } from "../contacts/rows";
 import type { ConversationRow } from "../conversations/rows";
 import type { InboxRow, WidgetChannelRow } from "../inboxes/rows";
@@ -105,5 +106,5 @@ export async function findConversationChain(db: Database, identifier: string, so
 
 /** The scope of a visitor acting as its contact: the domain's conversation functions take it like any other. */
 export function contactScope(db: Database, env: Env, chain: ContactChain): AccountScope {
-  return { db, env, accountId: chain.inbox.accountId, actor: { type: "contact", contact: chain.contact }, role: null };
+  return { db, env, accountId: chain.inbox.accountId, actor: { type: "contact", contact: chain.contact }, role: null, ports: installedPorts(env) };
 }

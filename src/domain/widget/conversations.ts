@@ -6,8 +6,7 @@
  */
 import { and, desc, eq, lt, ne, sql, type SQL } from "drizzle-orm";
 import { type Database, now, schema } from "../../db/client";
-import { eventStatement } from "../../events/outbox";
-import { publishMessage } from "../../realtime/publish";
+import { eventStatement } from "../kernel/outbox";
 import { createConversation, toggleStatus, updateLastSeen } from "../conversations/conversations";
 import { createMessage } from "../conversations/messages";
 import { csatAnswerStatement } from "../conversations/csat";
@@ -182,7 +181,7 @@ export async function submitMessageValues(db: Database, env: Env, chain: Convers
       : []),
   ]);
   const [shown] = await withSenders(db, chain.inbox.accountId, updated);
-  await publishMessage(env, chain.conversation, shown, "message.updated");
+  await scope.ports.rooms.publishMessage(chain.conversation, shown, "message.updated");
   return shown;
 }
 

@@ -3,7 +3,7 @@
  * acknowledged change never loses its event. Delivery (queue, webhooks, automation) reads the outbox.
  */
 import type { SQL } from "drizzle-orm";
-import { type Database, now, schema } from "../db/client";
+import { type Database, now, schema } from "../../db/client";
 
 /** `{ "<attribute>": { previous_value, current_value } }` entries, as Chatwoot's webhooks carry them. */
 export type ChangedAttributes = Array<Record<string, { previous_value: unknown; current_value: unknown }>>;

@@ -1,29 +1,28 @@
 /**
- * The events queue carries two kinds of message:
- * - `event`: an outbox row, handed to every event consumer (webhook fan-out, which turns it into one
+ * The events queue's consumer. The queue carries three kinds of message:
+ * - `event`: an outbox row, handed to every event job (webhook fan-out, which turns it into one
  *   `delivery` message per target, then automation rules); the row is marked consumed once all are done;
  * - `live_event`: an event with no outbox row (typing), carried whole, fanned out to webhooks like `event`;
- * - `delivery`: one target's copy of an event, one attempt per message (src/webhooks/deliveries.ts).
+ * - `delivery`: one target's copy of an event, one attempt per message (src/jobs/deliveries.ts).
  * Messages of a batch are handled concurrently: one slow receiver does not hold up the others. A
  * message is acked once its step is recorded; a failure of our own (database, queue) retries it.
  */
 import type { Database } from "../db/client";
 import { connect } from "../db/connect";
 import { configureFileLinks } from "../views/attachments";
-import { runAutomationForEvent } from "../domain/automation/engine";
-import { wakeSnoozedConversations } from "../domain/conversations/snoozes";
-import { type DeliveryMessage, attemptDelivery, fanOut, fanOutLiveEvent, sendDeliveryMessages } from "../webhooks/deliveries";
-import { pruneDeliveryLog, resendOverdueDeliveries } from "../webhooks/sweep";
-import { type EventMessage, dispatchPendingEvents, markConsumed, pruneOutbox } from "./dispatch";
-import { type LiveEventMessage, liveEventRow } from "./live";
-import { pruneIdempotencyKeys } from "../db/idempotency-keys";
+import { type EventMessage, markConsumed } from "../events/dispatch";
+import { type LiveEventMessage, liveEventRow } from "../events/live";
+import { type DeliveryMessage, sendDeliveryMessages } from "../webhooks/deliveries";
+import { runAutomationForEvent } from "./automation";
+import { attemptDelivery } from "./deliveries";
+import { fanOut, fanOutLiveEvent } from "./fan-out";
 
 export type QueueMessage = EventMessage | DeliveryMessage | LiveEventMessage;
 
 const backoffAfterFailure = (attempts: number) => Math.min(30 * 2 ** attempts, 60 * 60);
 
 /** What each event goes through, in order; each must tolerate repeats. */
-const EVENT_CONSUMERS: Array<(db: Database, env: Env, eventId: number) => Promise<void>> = [
+const EVENT_JOBS: Array<(db: Database, env: Env, eventId: number) => Promise<void>> = [
   async (db, env, eventId) => sendDeliveryMessages(env.EVENTS, await fanOut(db, env, eventId)),
   runAutomationForEvent,
 ];
@@ -38,7 +37,7 @@ export async function consumeQueue(batch: MessageBatch<QueueMessage>, env: Env) 
       const body = message.body;
       try {
         if (body.kind === "event") {
-          for (const consume of EVENT_CONSUMERS) await consume(db, env, body.eventId);
+          for (const job of EVENT_JOBS) await job(db, env, body.eventId);
           handledEvents.push(body.eventId);
         } else if (body.kind === "live_event") {
           await sendDeliveryMessages(env.EVENTS, await fanOutLiveEvent(db, env, liveEventRow(body)));
@@ -55,20 +54,4 @@ export async function consumeQueue(batch: MessageBatch<QueueMessage>, env: Env) 
     }),
   );
   await markConsumed(db, handledEvents);
-}
-
-/**
- * The cron trigger's work, every minute: wake snoozed conversations whose time has come; dispatch the
- * outbox rows no request got round to (the wake-ups' events among them) and those whose dispatch was
- * lost; re-send deliveries whose queue message was lost; prune consumed outbox rows, and the delivery
- * log after 30 days.
- */
-export async function runScheduledWork(env: Env) {
-  const { db } = connect(env, { writes: true });
-  await wakeSnoozedConversations(db, env);
-  await dispatchPendingEvents(db, env.EVENTS, { includeStale: true });
-  await resendOverdueDeliveries(db, env);
-  await pruneOutbox(db);
-  await pruneDeliveryLog(db);
-  await pruneIdempotencyKeys(db);
 }

@@ -14,7 +14,7 @@ import { contactPushView, senderView } from "../views/messages";
 import { messageAttachmentsView } from "../views/attachments";
 import { iso } from "../views/time";
 import { batch } from "../domain/kernel/batch";
-import type { OutboxRow } from "./outbox";
+import type { OutboxRow } from "../domain/kernel/outbox";
 
 const { accounts, contacts, contactInboxes, conversations, inboxes, messages, users } = schema;
 

@@ -10,7 +10,7 @@
  * sets WEBHOOK_TARGET_POLICY=allow-private. Anything else (wrangler.toml's "public", or nothing) is strict.
  */
 
-import type { ErrorEntry } from "../domain/kernel/errors";
+import type { ErrorEntry } from "./errors";
 
 /** "public": only public hosts (the deployed default). "allow-private": loopback and private too (local runs). */
 export type TargetPolicy = "public" | "allow-private";

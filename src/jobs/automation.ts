@@ -1,6 +1,8 @@
 /**
- * The automation engine: for one event from the events queue, runs the account's active rules for that
- * event, in id order, each whose conditions hold; and delivers the webhook events rules asked for.
+ * The automation engine, the queue's side of automation rules (their storage, conditions and actions are
+ * the domain's, src/domain/automation): for one event from the events queue, runs the account's active
+ * rules for that event, in id order, each whose conditions hold; and delivers the webhook events rules
+ * asked for.
  *
  * Cost per event, whatever the number of rules:
  * - round trip 1: the event, the account's active rules for its name (none when a rule caused the
@@ -19,19 +21,21 @@
  */
 import { SQLiteDeleteBase, SQLiteInsertBase, SQLiteUpdateBase } from "drizzle-orm/sqlite-core";
 import { and, asc, desc, eq, is, sql } from "drizzle-orm";
-import { type Database, type Statement, now, schema } from "../../db/client";
-import { dispatchPendingEvents } from "../../events/dispatch";
-import type { ChangedAttributes } from "../../events/outbox";
-import type { OutboxRow } from "../../events/outbox";
-import type { ConversationRow, MessageRow } from "../conversations/rows";
-import { batchNamed, write } from "../kernel/batch";
-import { DomainError } from "../kernel/errors";
-import type { AccountScope } from "../kernel/scope";
-import { runAction } from "./actions";
-import { type EvaluationContext, ruleMatches } from "./conditions";
-import { resolveKey } from "./keys";
-import { type AutomationRuleRow, type AutomationRuleRunRow, actionsOf, conditionsOf } from "./rows";
-import { deliverRuleWebhook, isRuleWebhookEvent } from "./webhook-adapter";
+import { type Database, type Statement, now, schema } from "../db/client";
+import { dispatchPendingEvents } from "../events/dispatch";
+import type { ChangedAttributes } from "../domain/kernel/outbox";
+import type { OutboxRow } from "../domain/kernel/outbox";
+import type { ConversationRow, MessageRow } from "../domain/conversations/rows";
+import { batchNamed, write } from "../domain/kernel/batch";
+import { DomainError } from "../domain/kernel/errors";
+import type { AccountScope } from "../domain/kernel/scope";
+import { livePorts } from "../ports";
+import { runAction } from "../domain/automation/actions";
+import { type EvaluationContext, ruleMatches } from "../domain/automation/conditions";
+import { resolveKey } from "../domain/automation/keys";
+import { type AutomationRuleRow, type AutomationRuleRunRow, actionsOf, conditionsOf } from "../domain/automation/rows";
+import { isRuleWebhookEvent } from "../domain/automation/webhook-adapter";
+import { deliverRuleWebhook } from "./rule-webhooks";
 
 const { eventOutbox, automationRules, automationRuleRuns, messages, conversations, contacts, taggings, customAttributeDefinitions } = schema;
 
@@ -157,6 +161,7 @@ async function runRule(db: Database, env: Env, event: OutboxRow, rule: Automatio
       // a rule acts on every conversation of its account, as an administrator's route would
       role: "administrator",
       env,
+      ports: livePorts(env),
     };
     let outcome: Outcome = { action_name: action.action_name, status: "done" };
     try {

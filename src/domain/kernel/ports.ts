@@ -1,0 +1,66 @@
+/**
+ * The effects the domain asks for after a change has committed, as interfaces the domain owns. The
+ * domain says what happened (a message created, a status changed, someone typing); the implementation,
+ * filled in where a scope is built (src/ports.ts, for requests and for the queue's jobs), renders the
+ * frames with the views and reaches the Durable Objects. So the domain imports no transport, no room
+ * and no view.
+ */
+import type { ConversationRow, MessageWithSender } from "../conversations/rows";
+
+/** Someone who can type in a conversation. */
+export type Participant = { type: "contact" | "user" | "agent_bot"; id: number };
+
+/** What a typing change needs to be announced to the room and to webhooks (the conversation by its row id). */
+export type TypingContext = {
+  accountId: number;
+  conversationId: number;
+  displayId: number;
+  user: Participant & { name: string };
+  isPrivate: boolean;
+};
+
+/**
+ * A conversation's live room. Publishing happens after the batch has committed, so subscribers only
+ * ever see what is stored; a room that cannot be reached costs the subscribers a frame, never the
+ * change (the implementation logs and swallows its failures).
+ */
+export interface LiveRooms {
+  /** message.created / message.updated; private notes and activity messages reach agents only. */
+  publishMessage(conversation: ConversationRow, message: MessageWithSender, event: "message.created" | "message.updated"): Promise<void>;
+  /** conversation.status_changed, when a change moved the status (nothing otherwise). */
+  publishStatusChange(before: Pick<ConversationRow, "status">, after: ConversationRow): Promise<void>;
+  /** Sets a participant's typing state in the room; answers whether it changed. */
+  toggleTyping(context: TypingContext, on: boolean): Promise<{ changed: boolean }>;
+}
+
+export type Ports = { rooms: LiveRooms };
+
+/** Rooms where none were installed (a script, a test of the domain alone): every frame is lost, as to an unreachable room. */
+const UNREACHABLE: Ports = {
+  rooms: {
+    publishMessage: async () => logUnreachable(),
+    publishStatusChange: async () => logUnreachable(),
+    toggleTyping: async () => {
+      throw new Error("no live rooms are installed");
+    },
+  },
+};
+
+function logUnreachable() {
+  console.error(JSON.stringify({ level: "error", room: "none", error: "no live rooms are installed" }));
+}
+
+let installed: ((env: Env) => Ports) | null = null;
+
+/** The Worker's entry points install the implementations once per isolate (src/app.ts, src/jobs/). */
+export function installPorts(make: (env: Env) => Ports) {
+  installed = make;
+}
+
+/**
+ * The installed ports, for the scopes the domain still builds from an environment itself (the system's,
+ * a widget visitor's, a live ticket's), until their callers hand it a scope.
+ */
+export function installedPorts(env: Env): Ports {
+  return installed ? installed(env) : UNREACHABLE;
+}

@@ -1,0 +1,46 @@
+/**
+ * The domain's ports (src/domain/kernel/ports.ts), filled: what a scope carries for a request
+ * (src/http/app-env.ts) and for the queue's jobs (src/jobs/). Live rooms get frames rendered here with
+ * the views and sent to the conversation's Durable Object; typing goes to the room, which keeps its
+ * state. A room that cannot be reached costs the subscribers a frame, never the change: failures of a
+ * publish are logged and swallowed.
+ */
+import { CONVERSATION_STATUSES, MESSAGE_TYPE, enumName } from "./domain/kernel/enums";
+import type { LiveRooms, Ports } from "./domain/kernel/ports";
+import type { ConversationRow } from "./domain/conversations/rows";
+import { roomMessageView } from "./views/widget";
+import { type Delivery, type RoomFrame, conversationRoom } from "./realtime/conversation-room";
+
+async function publish(env: Env, conversation: Pick<ConversationRow, "accountId" | "id">, frame: RoomFrame, delivery: Delivery) {
+  try {
+    await conversationRoom(env, conversation.accountId, conversation.id).publish(frame, delivery);
+  } catch (error) {
+    console.error(JSON.stringify({ level: "error", room: `${conversation.accountId}:${conversation.id}`, frame: frame.event, error: String(error) }));
+  }
+}
+
+function liveRooms(env: Env): LiveRooms {
+  return {
+    publishMessage(conversation, message, event) {
+      const agentsOnly = message.message.private || message.message.messageType === MESSAGE_TYPE.activity;
+      return publish(env, conversation, { event, data: roomMessageView(message, conversation) }, { agentsOnly });
+    },
+    publishStatusChange(before, after) {
+      if (before.status === after.status) return Promise.resolve();
+      const data = {
+        id: after.displayId,
+        status: enumName(CONVERSATION_STATUSES, after.status),
+        previous_status: enumName(CONVERSATION_STATUSES, before.status),
+      };
+      return publish(env, after, { event: "conversation.status_changed", data }, {});
+    },
+    toggleTyping(context, on) {
+      return conversationRoom(env, context.accountId, context.conversationId).toggleTyping(context, on);
+    },
+  };
+}
+
+/** The ports of a scope in this Worker. */
+export function livePorts(env: Env): Ports {
+  return { rooms: liveRooms(env) };
+}
