@@ -34,20 +34,20 @@ export function botTokenQuery(db: Database, botId: number) {
 
 
 /** A bot's `outgoing_url` must be a receiver the target policy allows, like an account webhook's URL. */
-function checkOutgoingUrl(editor: TransportScope, input: AgentBotInput) {
-  const errors = refusedTarget(editor.env, "outgoing_url", input.outgoingUrl);
+function checkOutgoingUrl(scope: TransportScope, input: AgentBotInput) {
+  const errors = refusedTarget(scope.env, "outgoing_url", input.outgoingUrl);
   if (errors.length > 0) throw invalid(errors);
 }
 
 /** Creates a bot owned by `accountId` (null: a system bot), with its own key. */
 export async function createAgentBot(
-  editor: TransportScope,
+  scope: TransportScope,
   accountId: number | null,
   input: AgentBotInput & { name: string },
   createdBy?: { platformAppId: number },
 ): Promise<AgentBotRecord> {
-  checkOutgoingUrl(editor, input);
-  const { db } = editor;
+  checkOutgoingUrl(scope, input);
+  const { db } = scope;
   const at = now();
   const key = randomKey();
   const newBotId = lastInsertedId(agentBots);
@@ -73,9 +73,9 @@ export async function createAgentBot(
   return { bot: rows[0], accessToken: key };
 }
 
-export async function updateAgentBot(editor: TransportScope, bot: AgentBotRow, input: AgentBotInput): Promise<AgentBotRecord> {
-  checkOutgoingUrl(editor, input);
-  const { db } = editor;
+export async function updateAgentBot(scope: TransportScope, bot: AgentBotRow, input: AgentBotInput): Promise<AgentBotRecord> {
+  checkOutgoingUrl(scope, input);
+  const { db } = scope;
   const [rows, tokens] = await batch(db, [
     db
       .update(agentBots)
