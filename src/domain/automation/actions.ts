@@ -66,7 +66,6 @@ export async function runAction(act: RuleAct, action: Action): Promise<void> {
         content: String(params[0]),
         messageType: "outgoing",
         private: action.action_name === "add_private_note",
-        contentAttributes: { automation_rule_id: act.rule.id },
       });
       return;
     case "send_webhook_event":
@@ -105,7 +104,6 @@ export async function runAction(act: RuleAct, action: Action): Promise<void> {
       await createMessage(scope, displayId, {
         messageType: "outgoing",
         files: [await ruleFileForMessage(scope, asId(params[0]) ?? 0)],
-        contentAttributes: { automation_rule_id: act.rule.id },
       });
       return;
   }
