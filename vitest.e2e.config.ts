@@ -6,6 +6,8 @@ export default defineConfig({
     include: ["test/e2e/**/*.test.ts"],
     environment: "node",
     testTimeout: 240_000,
+    // the files mostly wait for their servers to start: all four at once, not one after another
+    maxWorkers: 4,
     hookTimeout: 240_000,
   },
 });

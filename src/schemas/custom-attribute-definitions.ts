@@ -12,7 +12,7 @@ const Key = ShortText.trim()
 /** A pattern that compiles and whose worst case is bounded (see attributePatternProblem). */
 const Pattern = ShortText.superRefine((v, ctx) => {
   const problem = v === "" ? null : attributePatternProblem(v);
-  if (problem) ctx.addIssue({ code: "custom", message: problem, params: { code: "invalid_regex" } });
+  if (problem) ctx.addIssue({ code: "custom", message: problem.message, params: { code: problem.code } });
 });
 
 const fields = {

@@ -5,15 +5,20 @@ import { type AccountRow } from "../domain/identity/rows";
 const enabledFeatures = (account: AccountRow) =>
   Object.fromEntries(Object.entries(account.features).filter(([, on]) => on).map(([name]) => [name, true]));
 
+/** The fields both views open with, in this order. */
+const accountIdentity = (account: AccountRow) => ({
+  id: account.id,
+  name: account.name,
+  locale: account.locale,
+  domain: account.domain,
+  support_email: account.supportEmail,
+  status: enumName(ACCOUNT_STATUSES, account.status),
+});
+
 /** The account as the Platform API shows it. */
 export function platformAccountView(account: AccountRow) {
   return {
-    id: account.id,
-    name: account.name,
-    locale: account.locale,
-    domain: account.domain,
-    support_email: account.supportEmail,
-    status: enumName(ACCOUNT_STATUSES, account.status),
+    ...accountIdentity(account),
     enabled_features: enabledFeatures(account),
     custom_attributes: account.customAttributes,
     limits: account.limits,
@@ -24,12 +29,7 @@ export function platformAccountView(account: AccountRow) {
 /** The account as its members see it (GET/PATCH /api/v1/accounts/:id). */
 export function accountView(account: AccountRow, serviceVersion: string) {
   return {
-    id: account.id,
-    name: account.name,
-    locale: account.locale,
-    domain: account.domain,
-    support_email: account.supportEmail,
-    status: enumName(ACCOUNT_STATUSES, account.status),
+    ...accountIdentity(account),
     settings: account.settings,
     created_at: iso(account.createdAt),
     ...(Object.keys(account.customAttributes).length > 0 && { custom_attributes: account.customAttributes }),

@@ -8,7 +8,7 @@
  * the same secret; the origin can only differ between host names of this same Worker, where the URL
  * works alike.
  */
-import type { StoredAttachment } from "../domain/attachments/rows";
+import type { AttachmentRow, StoredAttachment } from "../domain/attachments/rows";
 import { type FileAddress, fileSignature, urlExpiry } from "../domain/attachments/signing";
 
 let links: { secret: string | undefined; origin: string } = { secret: undefined, origin: "" };
@@ -44,6 +44,21 @@ export function attachmentView(a: StoredAttachment, message: { id: number; accou
     width: a.width,
     height: a.height,
   };
+}
+
+/** Chatwoot's Attachment for a row of the attachments table (what a message keeps of it is the same file). */
+export function attachmentRowView(row: AttachmentRow) {
+  const stored: StoredAttachment = {
+    id: row.id,
+    file_type: row.fileType,
+    extension: row.extension,
+    content_type: row.contentType,
+    file_name: row.fileName,
+    file_size: row.fileSize,
+    width: row.width,
+    height: row.height,
+  };
+  return attachmentView(stored, { id: row.messageId, accountId: row.accountId });
 }
 
 /** `attachments` (Chatwoot: only when there are any) for a message record. */

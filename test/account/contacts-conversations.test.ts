@@ -103,7 +103,7 @@ describe("merge", () => {
     await post(`${world.base}/contacts/${mergee.id}/labels`, world.admin.key, { labels: ["customer", "lead"] });
     const countBefore = (await get(`${world.base}/contacts`, world.agent.key)).body.meta.count;
 
-    const res = await post(`${world.base}/actions/contact_merge`, world.agent.key, { base_contact_id: base.id, mergee_contact_id: mergee.id });
+    const res = await post(`${world.base}/actions/contact_merge`, world.admin.key, { base_contact_id: base.id, mergee_contact_id: mergee.id });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
       id: base.id,
@@ -126,15 +126,15 @@ describe("merge", () => {
 
   it("refuses merging a contact into itself, and contacts of another account", async () => {
     const mine = await createContact(world, { email: "self@example.com" });
-    const same = await post(`${world.base}/actions/contact_merge`, world.agent.key, { base_contact_id: mine.id, mergee_contact_id: mine.id });
+    const same = await post(`${world.base}/actions/contact_merge`, world.admin.key, { base_contact_id: mine.id, mergee_contact_id: mine.id });
     expect(same.status).toBe(422);
     expect(same.body.errors[0].field).toBe("mergee_contact_id");
     const theirs = await createContact(other, { email: "foreign-merge@example.com" });
-    const foreign = await post(`${world.base}/actions/contact_merge`, world.agent.key, { base_contact_id: mine.id, mergee_contact_id: theirs.id });
+    const foreign = await post(`${world.base}/actions/contact_merge`, world.admin.key, { base_contact_id: mine.id, mergee_contact_id: theirs.id });
     expect(foreign.status).toBe(404);
     expect(foreign.body.errors[0].field).toBe("mergee_contact_id");
     expect((await get(`${other.base}/contacts/${theirs.id}`, other.admin.key)).status).toBe(200);
-    const missing = await post(`${world.base}/actions/contact_merge`, world.agent.key, { base_contact_id: mine.id });
+    const missing = await post(`${world.base}/actions/contact_merge`, world.admin.key, { base_contact_id: mine.id });
     expect(missing.status).toBe(422);
   });
 
@@ -143,7 +143,7 @@ describe("merge", () => {
     const base = await createContact(world, { name: "Anonymous visitor" });
     const mergee = await createContact(world, { email: "known@example.com" });
     expect((await get(`${world.base}/contacts`, world.agent.key)).body.meta.count).toBe(before + 1);
-    await post(`${world.base}/actions/contact_merge`, world.agent.key, { base_contact_id: base.id, mergee_contact_id: mergee.id });
+    await post(`${world.base}/actions/contact_merge`, world.admin.key, { base_contact_id: base.id, mergee_contact_id: mergee.id });
     const after = await get(`${world.base}/contacts`, world.agent.key);
     expect(after.body.meta.count).toBe(before + 1);
     expect((await get(`${world.base}/contacts/${base.id}`, world.agent.key)).body.payload.email).toBe("known@example.com");

@@ -204,7 +204,7 @@ describe("webhook urls", () => {
 
 describe("catastrophic regular expressions", () => {
   it("cannot hang a request: a pattern with nested quantifiers is refused, or a long value answers quickly", async () => {
-    const patterns = ["^(a+)+$", "(a*)*b", "^(a|a)*$", "^(a|aa)+$", "(.*a){20}", "^(\\w+\\s?)*$", "(x+x+)+y", "^\\d*\\d*\\d*\\d*x$", "^\\d*\\d*\\d*x$"];
+    const patterns = ["^(a+)+$", "(a*)*b", "^(a|a)*$", "^(a|aa)+$", "(.*a){20}", "^(\\w+\\s?)*$", "(x+x+)+y", "^\\d*\\d*\\d*\\d*x$", "^\\d*\\d*\\d*x$", "^(?:(?:a|a){20}){20}$", "^\\d*\\d*x$"];
     for (const [i, regex_pattern] of patterns.entries()) {
       const attribute_key = `code_${i}`;
       const created = await post(`${base}/custom_attribute_definitions`, key, {
@@ -216,7 +216,7 @@ describe("catastrophic regular expressions", () => {
       });
       // all but the last are exponential or of too high a degree; the last is the slowest shape accepted
       expect(created.status, regex_pattern).toBe(i === patterns.length - 1 ? 200 : 422);
-      if (created.status === 422) expect(created.body.errors[0]).toMatchObject({ field: "regex_pattern", code: "invalid_regex" });
+      if (created.status === 422) expect(created.body.errors[0]).toMatchObject({ field: "regex_pattern", code: "slow_regex" });
       for (const value of ["a".repeat(1500) + "!", "1".repeat(1500), "ab ".repeat(500) + "!", "x".repeat(1500)]) {
         const started = Date.now();
         const res = await patch(`${base}/contacts/${w.contact.id}`, key, { custom_attributes: { [attribute_key]: value } });

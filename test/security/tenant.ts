@@ -357,7 +357,7 @@ export function catalogue(t: Tenant): Route[] {
     r("PATCH", `${c}/messages/${t.message.id}`, { status: "failed" }),
     r("PUT", `${c}/messages/${t.message.id}`, { status: "failed" }),
     r("DELETE", `${c}/messages/${t.message.id}`),
-    // contacts (any member; DELETE for administrators)
+    // contacts (any member; DELETE and merge for administrators)
     r("GET", `${b}/contacts`),
     r("GET", `${b}/contacts/search?q=customer`),
     r("GET", `${b}/contacts/active`),
@@ -373,7 +373,7 @@ export function catalogue(t: Tenant): Route[] {
     r("GET", `${b}/contacts/${t.contact.id}/conversations`),
     r("GET", `${b}/contacts/${t.contact.id}/labels`),
     r("POST", `${b}/contacts/${t.contact.id}/labels`, { labels: [] }),
-    r("POST", `${b}/actions/contact_merge`, { base_contact_id: t.contact.id, mergee_contact_id: t.mergee.id }),
+    r("POST", `${b}/actions/contact_merge`, { base_contact_id: t.contact.id, mergee_contact_id: t.mergee.id }, admin),
     // help center
     r("GET", `${b}/portals`),
     r("POST", `${b}/portals`, { name: "Another", slug: `${t.slug}-another` }, admin),

@@ -67,7 +67,6 @@ export async function runAction(act: RuleAct, action: Action): Promise<void> {
         content: String(params[0]),
         messageType: "outgoing",
         private: action.action_name === "add_private_note",
-        contentAttributes: { automation_rule_id: act.rule.id },
       });
       return;
     case "send_webhook_event":
@@ -106,7 +105,6 @@ export async function runAction(act: RuleAct, action: Action): Promise<void> {
       await createMessage(scope, displayId, {
         messageType: "outgoing",
         files: [await ruleFileForMessage(scope, asId(params[0]) ?? 0)],
-        contentAttributes: { automation_rule_id: act.rule.id },
       });
       return;
   }

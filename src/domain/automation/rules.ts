@@ -75,25 +75,14 @@ export async function getRule(scope: AccountScope, id: number): Promise<Automati
 
 export async function createRule(scope: AccountScope, input: Required<Pick<RuleInput, "name" | "eventName" | "conditions" | "actions">> & RuleInput) {
   const rule = await validated(scope, { conditions: input.conditions, actions: input.actions });
-  const at = now();
-  const { rows } = await batchNamed(scope.db, {
-    rows: scope.db
-      .insert(automationRules)
-      .values({
-        accountId: scope.accountId,
-        name: input.name,
-        description: input.description ?? null,
-        eventName: input.eventName,
-        active: input.active ?? true,
-        conditions: rule.conditions,
-        actions: rule.actions,
-        webhookSecret: randomToken(32),
-        createdAt: at,
-        updatedAt: at,
-      })
-      .returning(),
+  return insertRule(scope, {
+    name: input.name,
+    description: input.description ?? null,
+    eventName: input.eventName,
+    active: input.active ?? true,
+    conditions: rule.conditions,
+    actions: rule.actions,
   });
-  return rows[0];
 }
 
 /** PATCH and PUT: the given fields replace the stored ones (conditions and actions as whole lists). */
@@ -134,22 +123,19 @@ export async function deleteRule(scope: AccountScope, id: number): Promise<void>
 /** A copy of the rule under the same name (as Chatwoot's clone), with its own webhook secret. */
 export async function cloneRule(scope: AccountScope, id: number): Promise<AutomationRuleRow> {
   const source = await getRule(scope, id);
+  const { name, description, eventName, active, conditions, actions } = source;
+  return insertRule(scope, { name, description, eventName, active, conditions, actions });
+}
+
+type RuleFields = Pick<AutomationRuleRow, "name" | "description" | "eventName" | "active" | "conditions" | "actions">;
+
+/** Stores a new rule of the account, with a webhook secret of its own. */
+async function insertRule(scope: AccountScope, fields: RuleFields): Promise<AutomationRuleRow> {
   const at = now();
   const { rows } = await batchNamed(scope.db, {
     rows: scope.db
       .insert(automationRules)
-      .values({
-        accountId: scope.accountId,
-        name: source.name,
-        description: source.description,
-        eventName: source.eventName,
-        active: source.active,
-        conditions: source.conditions,
-        actions: source.actions,
-        webhookSecret: randomToken(32),
-        createdAt: at,
-        updatedAt: at,
-      })
+      .values({ accountId: scope.accountId, ...fields, webhookSecret: randomToken(32), createdAt: at, updatedAt: at })
       .returning(),
   });
   return rows[0];

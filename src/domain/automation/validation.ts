@@ -11,6 +11,7 @@ import type { AttributeDefinition } from "../custom-attributes/values";
 import { isForbiddenTarget } from "../kernel/target-url";
 import { type ResolvedKey, resolveKey } from "./keys";
 import type { Action, Condition } from "./rows";
+import { MAX_DAYS_BEFORE } from "../kernel/time-values";
 import {
   ACTION_NAMES,
   type ActionName,
@@ -146,7 +147,7 @@ class Walk {
       case "date":
         if (operator === "days_before") {
           const days = asNumber(v);
-          if (days === null || !Number.isInteger(days) || days < 0 || days > 36_500) this.fail(field, "must be a whole number of days (0 to 36500)", "invalid_value");
+          if (days === null || !Number.isInteger(days) || days < 0 || days > MAX_DAYS_BEFORE) this.fail(field, `must be a whole number of days (0 to ${MAX_DAYS_BEFORE})`, "invalid_value");
         } else if (asDate(v) === null) {
           this.fail(field, "must be a date (YYYY-MM-DD or an ISO 8601 time)", "invalid_format");
         }

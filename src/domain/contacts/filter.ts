@@ -11,6 +11,7 @@ import { type ErrorEntry, invalid } from "../kernel/errors";
 import { contactSearchIds } from "./search-index";
 import { trigramPhrase } from "../kernel/full-text";
 import { unionAll } from "../../db/chunks";
+import { DAY_COUNT_MESSAGE, DAY_MS, TIME_MESSAGE, dayCount, isTimeMs } from "../kernel/time-values";
 
 export type FilterCondition = {
   attribute_key: string;
@@ -78,23 +79,29 @@ function customAttribute(definition: AttributeDefinition): Attribute {
   }
 }
 
-const DAY_MS = 86_400_000;
+/** A value past the range its key allows: which one, and why. */
+type OutOfRange = { outOfRange: number; message: string };
 
-/** The values as bound parameters of the key's kind, or null when one of them does not fit. */
-function boundValues(kind: Kind, operator: Operator, values: FilterCondition["values"]): unknown[] | null {
+/**
+ * The values as bound parameters of the key's kind; null when one of them does not fit, or the value
+ * that is out of range (a day count or a time no date can hold).
+ */
+function boundValues(kind: Kind, operator: Operator, values: FilterCondition["values"]): unknown[] | OutOfRange | null {
   if (operator === "is_present" || operator === "is_not_present") return [];
   if (values.length === 0) return null;
   if (operator === "days_before") {
-    const days = values.map(Number);
-    return days.length === 1 && Number.isInteger(days[0]) && days[0] >= 0 ? days : null;
+    if (values.length !== 1) return null;
+    const days = dayCount(values[0]);
+    return days === null ? { outOfRange: 0, message: DAY_COUNT_MESSAGE } : [days];
   }
   const out: unknown[] = [];
-  for (const v of values) {
+  for (const [index, v] of values.entries()) {
     const text = String(v).trim();
     switch (kind) {
       case "time": {
         const ms = typeof v === "number" ? v * 1000 : Date.parse(text);
-        if (!Number.isFinite(ms)) return null;
+        if (Number.isNaN(ms)) return null;
+        if (!isTimeMs(ms)) return { outOfRange: index, message: TIME_MESSAGE };
         out.push(ms);
         break;
       }
@@ -249,6 +256,10 @@ export function compileContactFilter(accountId: number, conditions: FilterCondit
     const values = boundValues(attribute.kind, operator, condition.values);
     if (values === null) {
       errors.push({ field: field("values"), message: `are not valid for ${condition.attribute_key} ${operator}`, code: "invalid_value" });
+      return;
+    }
+    if (!Array.isArray(values)) {
+      errors.push({ field: field(`values[${values.outOfRange}]`), message: values.message, code: "out_of_range" });
       return;
     }
     const last = i === conditions.length - 1;

@@ -11,6 +11,7 @@ import { unionAll } from "../../db/chunks";
 import type { AttributeDefinition } from "../custom-attributes/values";
 import { ATTRIBUTE_MODELS, CONVERSATION_STATUSES, PRIORITIES, enumValue } from "../kernel/enums";
 import { type ErrorEntry, invalid } from "../kernel/errors";
+import { DAY_COUNT_MESSAGE, DAY_MS, TIME_MESSAGE, dayCount, isTimeMs } from "../kernel/time-values";
 
 /** One condition of a conversation filter, as the filter API sends it (src/schemas/conversations.ts checks its shape). */
 export type FilterCondition = {
@@ -47,8 +48,6 @@ const STANDARD_KEYS: Record<string, { kind: Kind; operators: string[]; column?: 
 };
 const CUSTOM_OPERATORS = [...TEXT, ...PRESENCE, "is_greater_than", "is_less_than"];
 
-const DAY_MS = 86_400_000;
-
 class ConditionError extends Error {
   constructor(readonly entry: ErrorEntry) {
     super(entry.message);
@@ -78,17 +77,21 @@ function textMatch(column: SQL, operator: string, values: unknown[]) {
   return equality(column, operator, values.map(String));
 }
 
-/** A date value: Unix seconds, or a date string. */
+/** A date value (the first of `field`): Unix seconds, or a date string, within a calendar's range. */
 function toMs(value: unknown, field: string): number {
-  if (typeof value === "number" || (typeof value === "string" && /^\d+$/.test(value))) return Number(value) * 1000;
-  const parsed = typeof value === "string" ? Date.parse(value) : Number.NaN;
-  return Number.isNaN(parsed) ? fail(field, "must be dates (YYYY-MM-DD or Unix seconds)", "invalid_value") : parsed;
+  const ms =
+    typeof value === "number" || (typeof value === "string" && /^\d+$/.test(value))
+      ? Number(value) * 1000
+      : typeof value === "string"
+        ? Date.parse(value)
+        : Number.NaN;
+  if (Number.isNaN(ms)) fail(field, "must be dates (YYYY-MM-DD or Unix seconds)", "invalid_value");
+  return isTimeMs(ms) ? ms : fail(`${field}[0]`, TIME_MESSAGE, "out_of_range");
 }
 
 function dateMatch(column: SQL, operator: string, values: unknown[], field: string, at: number) {
   if (operator === "days_before") {
-    const days = Number(values[0]);
-    if (!Number.isFinite(days) || days < 0) fail(field, "must be a number of days", "invalid_value");
+    const days = dayCount(values[0]) ?? fail(`${field}[0]`, DAY_COUNT_MESSAGE, "out_of_range");
     return sql`${column} < ${at - days * DAY_MS}`;
   }
   const ms = toMs(values[0], field);
@@ -111,7 +114,10 @@ function standardCondition(key: string, kind: Kind, column: SQL | undefined, op:
     case "id": {
       if (op === "is_present") return sql`${column} IS NOT NULL`;
       if (op === "is_not_present") return sql`${column} IS NULL`;
-      const ids = values.map((v) => (Number.isInteger(Number(v)) && v !== null && v !== "" ? Number(v) : fail(field, "must be ids", "invalid_value")));
+      const ids = values.map((v, i) => {
+        if (!Number.isInteger(Number(v)) || v === null || v === "") return fail(field, "must be ids", "invalid_value");
+        return Number.isSafeInteger(Number(v)) ? Number(v) : fail(`${field}[${i}]`, "is past the largest id", "out_of_range");
+      });
       return equality(column!, op, ids);
     }
     case "labels": {
@@ -181,7 +187,8 @@ function indexPath(accountId: number, key: string, kind: Kind, op: string, value
       return op === "equal_to" && ADDITIONAL_INDEXED.has(key) ? inList(sql`additional_attributes ->> ${sql.raw(`'$.${key}'`)}`, values.map(String)) : null;
     case "date": {
       const column = sql`${sql.identifier(key)}`;
-      if (op === "days_before") return sql`SELECT id FROM conversations WHERE ${own} AND ${column} < ${at - Number(values[0]) * DAY_MS}`;
+      // the values passed standardCondition's checks already
+      if (op === "days_before") return sql`SELECT id FROM conversations WHERE ${own} AND ${column} < ${at - (dayCount(values[0]) ?? 0) * DAY_MS}`;
       const ms = toMs(values[0], "");
       return sql`SELECT id FROM conversations WHERE ${own} AND ${column} ${op === "is_greater_than" ? sql`>` : sql`<`} ${ms}`;
     }

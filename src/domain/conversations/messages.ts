@@ -10,7 +10,6 @@ import { CONTENT_TYPE, CONTENT_TYPES, MESSAGE_STATUS, MESSAGE_STATUSES, MESSAGE_
 import { type AccountScope, actingUserId } from "../kernel/scope";
 import { forbidden, invalidField, notFound } from "../kernel/errors";
 import { decodeCursor, encodeCursor } from "../kernel/paging";
-import { type AgentBotRow } from "../people/rows";
 import { messageFactStatements } from "../reports/facts";
 import { conversationColumn, conversationQuery, ensureActionable, readConversation } from "./access";
 import { changeStatements } from "./changes";
@@ -31,7 +30,7 @@ import { type CheckedFile, removeObjects, storeFiles } from "../attachments/uplo
 import type { MessageList, MessageResult } from "./message-results";
 export type { MessageList, MessageResult };
 
-const { conversations, messages, inboxes, contacts, contactInboxes, agentBots, taggings, attachments } = schema;
+const { conversations, messages, inboxes, contacts, contactInboxes, taggings, attachments } = schema;
 
 /** A message with what its view shows of the conversation. */
 export type MessageInput = {
@@ -47,12 +46,56 @@ export type MessageInput = {
   templateParams?: Record<string, unknown>;
   echoId?: string;
   sourceId?: string;
-  /** a user posting on behalf of a bot */
-  senderBotId?: number;
+  /**
+   * Who the client says sends it (`sender_type`, `sender_id`): only the caller itself, a user by its id
+   * or an agent bot key by its bot's id. Nobody posts as someone else (a system bot included).
+   */
+  senderType?: "AgentBot";
+  senderId?: number;
 };
 
+/**
+ * Content attributes the service itself writes: a delete's mark, the rule that sent a message, a failed
+ * delivery's error, a contact's answers to an interactive message, a CSAT survey's display, and what
+ * channels record of the provider's message (Chatwoot's reply-to external id, mail, story, translations).
+ * A client's values for them are dropped: a message cannot be made to look deleted, answered or sent by
+ * a rule.
+ */
+export const SERVER_CONTENT_ATTRIBUTES = new Set([
+  "deleted",
+  "automation_rule_id",
+  "external_error",
+  "submitted_values",
+  "submitted_email",
+  "display_type",
+  "in_reply_to_external_id",
+  "external_created_at",
+  "is_unsupported",
+  "translations",
+  "email",
+  "story_id",
+  "story_sender",
+]);
+
+/** The client's content attributes without those the service owns; the rule's id when a rule sends. */
+function contentAttributesFor(scope: AccountScope, given: Record<string, unknown> | undefined): Record<string, unknown> {
+  const own = Object.fromEntries(Object.entries(given ?? {}).filter(([key]) => !SERVER_CONTENT_ATTRIBUTES.has(key)));
+  return scope.actor.type === "automation_rule" ? { ...own, automation_rule_id: scope.actor.ruleId } : own;
+}
+
+/** 422 on `sender_id` unless it names the caller: the user itself, or the bot whose key calls. */
+function checkNamedSender(scope: AccountScope, input: MessageInput) {
+  if (input.senderId === undefined && input.senderType === undefined) return;
+  const { actor } = scope;
+  const caller = actor.type === "agent_bot" ? { type: "AgentBot", id: actor.bot.id } : actor.type === "user" ? { type: "User", id: actor.user.id } : null;
+  const named = { type: input.senderType ?? caller?.type, id: input.senderId };
+  if (!caller || named.type !== caller.type || (named.id !== undefined && named.id !== caller.id)) {
+    throw invalidField("sender_id", "may only name the caller itself (the user, or the agent bot whose key sends)", "not_the_caller");
+  }
+}
+
 /** Reads that decide a new message: the conversation's inbox, its bot, contact, and the possible senders. */
-function messageContextQueries(scope: AccountScope, displayId: number, input: MessageInput) {
+function messageContextQueries(scope: AccountScope, displayId: number) {
   const { db, accountId } = scope;
   const inboxId = conversationColumn(scope, displayId, conversations.inboxId);
   return [
@@ -61,27 +104,19 @@ function messageContextQueries(scope: AccountScope, displayId: number, input: Me
     db.select().from(contacts).where(and(eq(contacts.accountId, accountId), sql`${contacts.id} = ${conversationColumn(scope, displayId, conversations.contactId)}`)),
     db.select().from(contactInboxes).where(sql`${contactInboxes.id} = ${conversationColumn(scope, displayId, conversations.contactInboxId)}`),
     usersAsAgentsQuery(db, accountId, eq(schema.users.id, actingUserId(scope) ?? 0)),
-    db.select().from(agentBots).where(eq(agentBots.id, input.senderBotId ?? 0)),
   ] as const;
 }
 
 export async function createMessage(scope: AccountScope, displayId: number, input: MessageInput): Promise<MessageResult> {
   const { db, accountId } = scope;
-  const { conversation, extra } = await readConversation(scope, displayId, messageContextQueries(scope, displayId, input));
-  const [inboxRows, botInboxRows, contactRows, contactInboxRows, agentRows, botRows] = extra;
+  checkNamedSender(scope, input);
+  const { conversation, extra } = await readConversation(scope, displayId, messageContextQueries(scope, displayId));
+  const [inboxRows, botInboxRows, contactRows, contactInboxRows, agentRows] = extra;
 
   const messageType = input.messageType === "incoming" ? MESSAGE_TYPE.incoming : MESSAGE_TYPE.outgoing;
   // a contact writes through the public widget API, whose inboxes (API and website) take its messages
   if (messageType === MESSAGE_TYPE.incoming && inboxRows[0]?.channelType !== "Channel::Api" && scope.actor.type !== "contact") {
     throw invalidField("message_type", "incoming messages are only allowed in API inboxes", "incoming_not_allowed");
-  }
-  let onBehalfOf: AgentBotRow | null = null;
-  if (input.senderBotId !== undefined) {
-    const bot = botRows[0];
-    if (!bot || (bot.accountId !== null && bot.accountId !== accountId)) {
-      throw invalidField("sender_id", `agent bot ${input.senderBotId} does not exist in this account`, "not_found");
-    }
-    onBehalfOf = bot;
   }
   const files = input.files ?? [];
   if (input.content === undefined && files.length === 0) throw invalidField("content", "is required (unless the message carries attachments)", "required");
@@ -89,11 +124,11 @@ export async function createMessage(scope: AccountScope, displayId: number, inpu
   const at = now();
   const draft: MessageDraft = {
     messageType,
-    sender: messageSender(scope, messageType, conversation, onBehalfOf),
+    sender: messageSender(scope, messageType, conversation),
     content: input.content ?? "",
     private: input.private ?? false,
     contentType: input.contentType,
-    contentAttributes: input.contentAttributes,
+    contentAttributes: contentAttributesFor(scope, input.contentAttributes),
     // Chatwoot keeps template parameters among the additional attributes
     additionalAttributes: input.templateParams ? { template_params: input.templateParams } : {},
     campaignId: input.campaignId,
@@ -132,7 +167,7 @@ export async function createMessage(scope: AccountScope, displayId: number, inpu
   }
   const message = results.withFiles[0]?.[0] ?? results.inserted[0][0];
   const [unread] = results.unread;
-  const people: People = { agents: agentRows, contacts: contact ? [contact] : [], bots: scope.actor.type === "agent_bot" ? [scope.actor.bot] : botRows };
+  const people: People = { agents: agentRows, contacts: contact ? [contact] : [], bots: scope.actor.type === "agent_bot" ? [scope.actor.bot] : [] };
   const created = { message, sender: senderOf(message, people) };
   // live rooms hear of the committed change (not through the webhook path)
   await scope.ports.rooms.publishMessage(after, created, "message.created");

@@ -9,7 +9,6 @@ import { and, eq, sql } from "drizzle-orm";
 import { type Statement, schema } from "../../db/client";
 import { AGENT_BOT_INBOX_STATUS, CONTENT_TYPE, CONTENT_TYPES, CONVERSATION_STATUS, MESSAGE_TYPE } from "../kernel/enums";
 import { type AccountScope, performer } from "../kernel/scope";
-import type { AgentBotRow } from "../people/rows";
 import { storedAttachmentsJson } from "../attachments/attachments";
 import type { ConversationChange } from "./changes";
 import type { Ref } from "./loader";
@@ -37,19 +36,17 @@ export type MessageDraft = {
 
 /**
  * The sender of a new message of `messageType` written by the scope's actor: an incoming message is the
- * conversation's contact's; otherwise a bot's own, the bot a user posts for (`onBehalfOf`), the user's, or
+ * conversation's contact's; otherwise a bot's own, the user's, or
  * none (automation rules and the system write as the service).
  */
 export function messageSender(
   scope: AccountScope,
   messageType: number,
   conversation: Pick<ConversationRow, "contactId">,
-  onBehalfOf: AgentBotRow | null = null,
 ): MessageSender | null {
   const { actor } = scope;
   if (messageType === MESSAGE_TYPE.incoming) return { senderType: "Contact", senderId: conversation.contactId };
   if (actor.type === "agent_bot") return { senderType: "AgentBot", senderId: actor.bot.id };
-  if (onBehalfOf) return { senderType: "AgentBot", senderId: onBehalfOf.id };
   if (actor.type === "user") return { senderType: "User", senderId: actor.user.id };
   if (actor.type === "contact") return { senderType: "Contact", senderId: actor.contact.id };
   return null;

@@ -7,6 +7,7 @@ import { type Database, schema } from "../../db/client";
 import { ATTRIBUTE_DISPLAY_TYPE, ATTRIBUTE_MODEL } from "../kernel/enums";
 import { type ErrorEntry } from "../kernel/errors";
 import type { AttributeDefinition } from "./rows";
+import { MAX_PATTERN_COST, type PatternProblem, SLOW_PATTERN_MESSAGE, readPattern } from "./pattern-cost";
 
 // Declared in ./rows; named here too for the modules that read definitions with their values.
 export type { AttributeDefinition };
@@ -29,116 +30,34 @@ export const MAX_PATTERN_LENGTH = 500;
 /** Longest text value (Chatwoot's limit for conversation attribute strings). */
 export const MAX_VALUE_LENGTH = 1500;
 
-/** A definition's `regex_pattern`, written `/body/flags` or as a bare body; null when it does not compile or is unsafe. */
+/** A definition's `regex_pattern`, written `/body/flags` or as a bare body; null when it does not compile or is refused. */
 export function compileAttributePattern(pattern: string): RegExp | null {
   if (pattern.length > MAX_PATTERN_LENGTH) return null;
-  const delimited = /^\/(.*)\/([a-z]*)$/s.exec(pattern);
-  const body = delimited ? delimited[1] : pattern;
-  try {
-    const compiled = delimited ? new RegExp(body, delimited[2]) : new RegExp(body);
-    return patternCostProblem(body) === null ? compiled : null;
-  } catch {
-    return null;
-  }
+  const read = readPattern(pattern);
+  return "problem" in read || read.shape.cost(MAX_VALUE_LENGTH) > MAX_PATTERN_COST ? null : read.regexp;
 }
 
-/** Why a pattern that compiles is refused, or null; for the 422 on `regex_pattern`. */
-export function attributePatternProblem(pattern: string): string | null {
-  if (pattern.length > MAX_PATTERN_LENGTH) return `is too long (maximum is ${MAX_PATTERN_LENGTH} characters)`;
-  const delimited = /^\/(.*)\/([a-z]*)$/s.exec(pattern);
-  try {
-    if (delimited) new RegExp(delimited[1], delimited[2]);
-    else new RegExp(pattern);
-  } catch {
-    return "is not a valid regular expression";
-  }
-  return patternCostProblem(delimited ? delimited[1] : pattern);
+/** Why a pattern is refused when saved, or null: it must compile and stay cheap on the longest value (pattern-cost.ts). */
+export function attributePatternProblem(pattern: string): PatternProblem | null {
+  if (pattern.length > MAX_PATTERN_LENGTH) return { message: `is too long (maximum is ${MAX_PATTERN_LENGTH} characters)`, code: "too_long" };
+  const read = readPattern(pattern);
+  if ("problem" in read) return read.problem;
+  return read.shape.cost(MAX_VALUE_LENGTH) > MAX_PATTERN_COST ? { message: SLOW_PATTERN_MESSAGE, code: "slow_regex" } : null;
 }
 
 /**
- * The runtime's regular expressions backtrack and cannot be interrupted, and a value is matched inside
- * the request: `^(a+)+$` against 1,500 "a"s and a "!" never finishes. So a pattern is refused unless its
- * worst case is bounded. Working through the pattern's syntax:
- * - a group repeated without a small bound (`*`, `+`, `{n,}`, `{n,m}` with m > 20) may not contain a
- *   variable repetition or an alternation (`(a+)+`, `(a|aa)*`: exponential);
- * - backreferences are refused (matching them is NP-hard);
- * - the unbounded repetitions in sequence, plus one when the pattern is not anchored with `^`, give the
- *   polynomial degree of the worst case, at most 3: about half a second for a 1,500-character value
- *   (`^\d*\d*\d*x$`), where degree 4 would take minutes.
- * Fixed or small repetitions (`\d{3}`, `(-\d{2,4})?`) cost nothing here.
+ * Whether `value` matches a stored pattern. The cost is checked again at the value's own length before
+ * anything runs, because a pattern saved before the check (or under an older one) is still stored:
+ * such a pattern is "unusable" rather than a request that never ends. A value longer than an anchored
+ * pattern can match is a mismatch without running it.
  */
-const MAX_PATTERN_DEGREE = 3;
-const SMALL_REPEAT = 20;
-
-type Frame = { degree: number; variable: boolean; alternation: boolean };
-
-function patternCostProblem(source: string): string | null {
-  const tooSlow = "could take too long to match (a repeated group holds a repetition or an alternation, or too many repetitions follow each other)";
-  const stack: Frame[] = [{ degree: 0, variable: false, alternation: false }];
-  /** What a quantifier would apply to: a character or class, a group just closed, or nothing. */
-  let last: Frame | "char" | null = null;
-  const anchored = () => source.startsWith("^") && !stack[0].alternation;
-  for (let i = 0; i < source.length; i++) {
-    const ch = source[i];
-    const top = stack[stack.length - 1];
-    if (ch === "\\") {
-      const next = source[i + 1] ?? "";
-      if (/[1-9]/.test(next) || next === "k") return "may not use backreferences";
-      i++;
-      last = "char";
-      continue;
-    }
-    if (ch === "[") {
-      // a character class is one atom: skip to its unescaped closing bracket
-      for (i++; i < source.length && source[i] !== "]"; i++) if (source[i] === "\\") i++;
-      last = "char";
-      continue;
-    }
-    if (ch === "(") {
-      stack.push({ degree: 0, variable: false, alternation: false });
-      if (source[i + 1] === "?") {
-        // (?:  (?=  (?!  (?<=  (?<!  (?<name>
-        const named = /^\?<[A-Za-z_$][\w$]*>/.exec(source.slice(i + 1));
-        i += named ? named[0].length : source[i + 2] === "<" ? 3 : 2;
-      }
-      last = null;
-      continue;
-    }
-    if (ch === ")") {
-      if (stack.length === 1) return null; // unbalanced: the RegExp constructor has refused it already
-      const group = stack.pop()!;
-      const parent = stack[stack.length - 1];
-      parent.degree += group.degree;
-      parent.variable ||= group.variable;
-      parent.alternation ||= group.alternation;
-      last = group;
-      continue;
-    }
-    if (ch === "|") {
-      top.alternation = true;
-      last = null;
-      continue;
-    }
-    const quantifier = /^(?:([*+?])|\{(\d+)(?:(,)(\d*))?\})\??/.exec(source.slice(i));
-    if (quantifier && last !== null) {
-      i += quantifier[0].length - 1;
-      const [, symbol, low, comma, high] = quantifier;
-      const min = symbol ? (symbol === "+" ? 1 : 0) : Number(low);
-      const max = symbol ? (symbol === "?" ? 1 : Number.POSITIVE_INFINITY) : comma ? (high === "" ? Number.POSITIVE_INFINITY : Number(high)) : Number(low);
-      const unbounded = max > SMALL_REPEAT && min !== max;
-      if (last !== "char") {
-        if (unbounded && (last.variable || last.alternation)) return tooSlow;
-        // the group was counted once when it closed; a small repetition repeats its cost
-        if (!unbounded) top.degree += last.degree * (Math.min(max, SMALL_REPEAT) - 1);
-      }
-      if (unbounded) top.degree += 1;
-      if (min !== max) top.variable = true;
-      last = null;
-      continue;
-    }
-    last = "char";
-  }
-  return stack[0].degree + (anchored() ? 0 : 1) > MAX_PATTERN_DEGREE ? tooSlow : null;
+function matchAttributePattern(pattern: string, value: string): "match" | "mismatch" | "unusable" {
+  if (pattern.length > MAX_PATTERN_LENGTH) return "unusable";
+  const read = readPattern(pattern);
+  if ("problem" in read) return "unusable";
+  if (value.length > read.shape.longestMatch) return "mismatch";
+  if (read.shape.cost(value.length) > MAX_PATTERN_COST) return "unusable";
+  return read.regexp.test(value) ? "match" : "mismatch";
 }
 
 const isNumeric = (v: unknown) =>
@@ -173,8 +92,11 @@ function mismatch(definition: AttributeDefinition, value: unknown): { message: s
     case ATTRIBUTE_DISPLAY_TYPE.text: {
       if (typeof value !== "string") return { message: "must be text", code: "invalid_type" };
       if (value.length > MAX_VALUE_LENGTH) return { message: `is too long (maximum is ${MAX_VALUE_LENGTH} characters)`, code: "too_long" };
-      const pattern = definition.regexPattern ? compileAttributePattern(definition.regexPattern) : null;
-      if (pattern && !pattern.test(value)) return { message: definition.regexCue || "does not match the required pattern", code: "pattern_mismatch" };
+      const outcome = definition.regexPattern ? matchAttributePattern(definition.regexPattern, value) : "match";
+      if (outcome === "mismatch") return { message: definition.regexCue || "does not match the required pattern", code: "pattern_mismatch" };
+      if (outcome === "unusable") {
+        return { message: "cannot be checked: the attribute's regex_pattern could take too long to match; an administrator must change it", code: "pattern_unusable" };
+      }
       return null;
     }
     case ATTRIBUTE_DISPLAY_TYPE.number:

@@ -3,22 +3,19 @@
  * naming anyone else changes nothing.
  */
 import { and, eq, inArray, or } from "drizzle-orm";
-import { chunks } from "../../db/chunks";
-import { type Database, now, schema } from "../../db/client";
+import { schema } from "../../db/client";
 import { batch, write, writeThenRead } from "../kernel/batch";
 import { ROLE } from "../kernel/enums";
 import { type AgentRow, agentsQuery, assertAllAgents, memberIdsQueries } from "../people/agents";
+import { inboxMemberSet } from "../people/member-sets";
 import { assertInboxAccess, inboxAccessQueries } from "./inboxes";
 import { type AccountScope } from "../kernel/scope";
 import { notFound } from "../kernel/errors";
 
-const { inboxes, inboxMembers, accountUsers } = schema;
+const { inboxes, accountUsers } = schema;
 
-const seatsOf = (db: Database, inboxId: number) =>
-  db.select({ userId: inboxMembers.userId }).from(inboxMembers).where(eq(inboxMembers.inboxId, inboxId));
-
-const inboxAgentsQuery = (db: Database, accountId: number, inboxId: number) =>
-  agentsQuery(db, accountId, inArray(accountUsers.userId, seatsOf(db, inboxId)));
+const seatsOf = inboxMemberSet.userIdsOf;
+const inboxAgentsQuery = inboxMemberSet.agentsQuery;
 
 /** The inbox's members; an agent must be one of them to look. */
 export async function listInboxMembers(scope: AccountScope, inboxId: number): Promise<AgentRow[]> {
@@ -54,26 +51,11 @@ async function loadForChange(scope: AccountScope, inboxId: number, userIds: numb
   return new Set(seats.map((s) => s.userId));
 }
 
-function seatInserts(db: Database, accountId: number, inboxId: number, userIds: number[]) {
-  const at = now();
-  // Four values a row: 20 rows stay well below D1's 100 bound parameters.
-  return chunks(userIds, 20).map((ids) =>
-    db
-      .insert(inboxMembers)
-      .values(ids.map((userId) => ({ accountId, inboxId, userId, createdAt: at })))
-      .onConflictDoNothing(),
-  );
-}
-
-const seatDeletes = (db: Database, inboxId: number, userIds: number[]) =>
-  chunks(userIds).map((ids) => db.delete(inboxMembers).where(and(eq(inboxMembers.inboxId, inboxId), inArray(inboxMembers.userId, ids))));
-
-
 /** Adds agents to the inbox; answers all members. */
 export async function addInboxMembers(scope: AccountScope, inboxId: number, userIds: number[]): Promise<AgentRow[]> {
   const current = await loadForChange(scope, inboxId, userIds);
   const added = userIds.filter((id) => !current.has(id));
-  const [members] = await writeThenRead(scope.db, seatInserts(scope.db, scope.accountId, inboxId, added), [
+  const [members] = await writeThenRead(scope.db, inboxMemberSet.inserts(scope.db, scope.accountId, inboxId, added), [
     inboxAgentsQuery(scope.db, scope.accountId, inboxId),
   ]);
   return members;
@@ -82,10 +64,7 @@ export async function addInboxMembers(scope: AccountScope, inboxId: number, user
 /** Makes the members exactly `userIds`; every other agent leaves the inbox. Answers all members. */
 export async function replaceInboxMembers(scope: AccountScope, inboxId: number, userIds: number[]): Promise<AgentRow[]> {
   const current = await loadForChange(scope, inboxId, userIds);
-  const wanted = new Set(userIds);
-  const removed = [...current].filter((id) => !wanted.has(id));
-  const added = userIds.filter((id) => !current.has(id));
-  const writes = [...seatDeletes(scope.db, inboxId, removed), ...seatInserts(scope.db, scope.accountId, inboxId, added)];
+  const writes = inboxMemberSet.replaceWrites(scope.db, scope.accountId, inboxId, current, userIds);
   const [members] = await writeThenRead(scope.db, writes, [inboxAgentsQuery(scope.db, scope.accountId, inboxId)]);
   return members;
 }
@@ -95,5 +74,5 @@ export async function removeInboxMembers(scope: AccountScope, inboxId: number, u
   const current = await loadForChange(scope, inboxId, userIds);
   const removed = userIds.filter((id) => current.has(id));
   if (removed.length === 0) return;
-  await write(scope.db, seatDeletes(scope.db, inboxId, removed));
+  await write(scope.db, inboxMemberSet.deletes(scope.db, inboxId, removed));
 }

@@ -1,14 +1,14 @@
 /** Teams of an account and their members. Members must be agents of the account. */
-import { and, asc, eq, inArray } from "drizzle-orm";
-import { chunks } from "../../db/chunks";
+import { and, asc, eq } from "drizzle-orm";
 import { type Database, now, schema } from "../../db/client";
 import { batch, write, writeThenRead } from "../kernel/batch";
-import { type AgentRow, actorUserId, agentsQuery, assertAllAgents, memberIdsQueries } from "./agents";
+import { type AgentRow, actorUserId, assertAllAgents, memberIdsQueries } from "./agents";
+import { teamMemberSet } from "./member-sets";
 import { type AccountScope } from "../kernel/scope";
 import { invalidField, notFound } from "../kernel/errors";
 import type { TeamRow } from "./rows";
 
-const { teams, teamMembers, conversations, accountUsers } = schema;
+const { teams, teamMembers, conversations } = schema;
 
 /** A team with whether the caller belongs to it (Chatwoot's `is_member`). */
 export type TeamRecord = { team: TeamRow; isMember: boolean };
@@ -108,11 +108,8 @@ export async function deleteTeam(scope: AccountScope, teamId: number) {
 
 // ---------------------------------------------------------------- members
 
-const membersOf = (db: Database, teamId: number) =>
-  db.select({ userId: teamMembers.userId }).from(teamMembers).where(eq(teamMembers.teamId, teamId));
-
-const teamAgentsQuery = (db: Database, accountId: number, teamId: number) =>
-  agentsQuery(db, accountId, inArray(accountUsers.userId, membersOf(db, teamId)));
+const membersOf = teamMemberSet.userIdsOf;
+const teamAgentsQuery = teamMemberSet.agentsQuery;
 
 export async function listTeamMembers(scope: AccountScope, teamId: number): Promise<AgentRow[]> {
   const { db, accountId } = scope;
@@ -134,27 +131,13 @@ async function loadForMemberChange(scope: AccountScope, teamId: number, userIds:
   return new Set(current.map((m) => m.userId));
 }
 
-function insertMembers(db: Database, accountId: number, teamId: number, userIds: number[]) {
-  const at = now();
-  // Four values a row: 20 rows stay well below D1's 100 bound parameters.
-  return chunks(userIds, 20).map((ids) =>
-    db
-      .insert(teamMembers)
-      .values(ids.map((userId) => ({ accountId, teamId, userId, createdAt: at })))
-      .onConflictDoNothing(),
-  );
-}
-
-const removeMembers = (db: Database, teamId: number, userIds: number[]) =>
-  chunks(userIds).map((ids) => db.delete(teamMembers).where(and(eq(teamMembers.teamId, teamId), inArray(teamMembers.userId, ids))));
-
 /** Adds agents; answers only the ones that were not members yet (Chatwoot's reply). */
 export async function addTeamMembers(scope: AccountScope, teamId: number, userIds: number[]): Promise<AgentRow[]> {
   const { db, accountId } = scope;
   const current = await loadForMemberChange(scope, teamId, userIds);
   const added = userIds.filter((id) => !current.has(id));
   if (added.length === 0) return [];
-  const [members] = await writeThenRead(db, insertMembers(db, accountId, teamId, added), [teamAgentsQuery(db, accountId, teamId)]);
+  const [members] = await writeThenRead(db, teamMemberSet.inserts(db, accountId, teamId, added), [teamAgentsQuery(db, accountId, teamId)]);
   const isNew = new Set(added);
   return members.filter((agent) => isNew.has(agent.userId));
 }
@@ -163,10 +146,7 @@ export async function addTeamMembers(scope: AccountScope, teamId: number, userId
 export async function replaceTeamMembers(scope: AccountScope, teamId: number, userIds: number[]): Promise<AgentRow[]> {
   const { db, accountId } = scope;
   const current = await loadForMemberChange(scope, teamId, userIds);
-  const added = userIds.filter((id) => !current.has(id));
-  const wanted = new Set(userIds);
-  const removed = [...current].filter((id) => !wanted.has(id));
-  const writes = [...removeMembers(db, teamId, removed), ...insertMembers(db, accountId, teamId, added)];
+  const writes = teamMemberSet.replaceWrites(db, accountId, teamId, current, userIds);
   const [members] = await writeThenRead(db, writes, [teamAgentsQuery(db, accountId, teamId)]);
   return members;
 }
@@ -175,5 +155,5 @@ export async function replaceTeamMembers(scope: AccountScope, teamId: number, us
 export async function removeTeamMembers(scope: AccountScope, teamId: number, userIds: number[]) {
   const { db } = scope;
   await loadForMemberChange(scope, teamId, userIds);
-  await write(db, removeMembers(db, teamId, userIds));
+  await write(db, teamMemberSet.deletes(db, teamId, userIds));
 }

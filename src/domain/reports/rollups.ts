@@ -34,20 +34,22 @@ export type Window = { fromMs: number; toMs: number };
 
 const inWindow = (w: Window) => and(gte(reportRollups.bucket, hourOf(w.fromMs)), lt(reportRollups.bucket, w.toMs));
 
+/** The rollup rows of `facts` for one value of a dimension within the window. */
+const oneValueInWindow = (scope: AccountScope, facts: RollupMetric[], dimension: Dimension, dimensionId: number, window: Window) =>
+  and(
+    eq(reportRollups.accountId, scope.accountId),
+    inArray(reportRollups.metric, facts),
+    eq(reportRollups.dimension, dimension),
+    eq(reportRollups.dimensionId, dimensionId),
+    inWindow(window),
+  );
+
 /** The hourly rows of `facts` for one dimension value: a time series' input. */
 export function hourlyRowsQuery(scope: AccountScope, facts: RollupMetric[], dimension: Dimension, dimensionId: number, window: Window) {
   return scope.db
     .select({ metric: reportRollups.metric, bucket: reportRollups.bucket, count: reportRollups.count, total: reportRollups.total })
     .from(reportRollups)
-    .where(
-      and(
-        eq(reportRollups.accountId, scope.accountId),
-        inArray(reportRollups.metric, facts),
-        eq(reportRollups.dimension, dimension),
-        eq(reportRollups.dimensionId, dimensionId),
-        inWindow(window),
-      ),
-    );
+    .where(oneValueInWindow(scope, facts, dimension, dimensionId, window));
 }
 
 /** The window's sums of `facts` for one dimension value. */
@@ -55,15 +57,7 @@ export function totalsQuery(scope: AccountScope, facts: RollupMetric[], dimensio
   return scope.db
     .select({ metric: reportRollups.metric, count: sql<number>`coalesce(sum(${reportRollups.count}), 0)`, total: sql<number>`coalesce(sum(${reportRollups.total}), 0)` })
     .from(reportRollups)
-    .where(
-      and(
-        eq(reportRollups.accountId, scope.accountId),
-        inArray(reportRollups.metric, facts),
-        eq(reportRollups.dimension, dimension),
-        eq(reportRollups.dimensionId, dimensionId),
-        inWindow(window),
-      ),
-    )
+    .where(oneValueInWindow(scope, facts, dimension, dimensionId, window))
     .groupBy(reportRollups.metric);
 }
 

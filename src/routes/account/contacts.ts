@@ -143,8 +143,11 @@ export const contactsApi = new Hono<AppEnv>()
     return c.json({ payload: labels });
   });
 
-/** POST /api/v1/accounts/:account_id/actions/contact_merge: answers the base contact, bare (as Chatwoot). */
-export const contactMergeApi = new Hono<AppEnv>().post("/", doc({ summary: "Merge two contacts into the base contact", response: Contact }), validate("json", ContactMerge), async (c) => {
+/**
+ * POST /api/v1/accounts/:account_id/actions/contact_merge: answers the base contact, bare (as Chatwoot).
+ * Administrators only: a merge deletes the mergee, and deleting contacts is theirs (Chatwoot lets agents).
+ */
+export const contactMergeApi = new Hono<AppEnv>().post("/", doc({ summary: "Merge two contacts into the base contact (administrators)", response: Contact }), requireAdministrator, validate("json", ContactMerge), async (c) => {
   const body = c.req.valid("json");
   return c.json(contactView(await mergeContacts(accountScope(c), body.base_contact_id, body.mergee_contact_id)));
 });

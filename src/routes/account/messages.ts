@@ -37,7 +37,8 @@ export const messagesApi = new Hono<AppEnv>()
       templateParams: body.template_params,
       echoId: body.echo_id,
       sourceId: body.source_id,
-      senderBotId: body.sender_type === "AgentBot" ? body.sender_id : undefined,
+      senderType: body.sender_type,
+      senderId: body.sender_id,
     });
     return c.json(messageResultView(result));
   })
