@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /**
- * Fails on import cycles and on imports across the house's layers (`npm run check:cycles`), three rules:
+ * Fails on import cycles, on imports across the house's layers and on a second door into the domain
+ * (`npm run check:cycles`), four rules:
  *
  * 1. Files: no module of src/ reaches itself through its imports. Type-only imports count too: a
  *    cycle of types still ties two modules together (articles.ts and categories.ts once did that).
@@ -10,6 +11,9 @@
  *    (kernel/scope.ts names the actors' rows, for one).
  * 3. Layers: the table LAYERS below says which parts of src/ a part may not import (a part is a folder
  *    or a top-level file of src/, or a package). The domain reaches effects only through its ports.
+ * 4. One door: a transport hands the domain a scope, never the database or the environment. The
+ *    request's database (`c.var.db`) is read only where the request's scopes are built (DOOR below), and
+ *    no transport imports a function of src/domain whose first parameter is a `Database` or an `Env`.
  *
  * It checks the src/ of the directory it runs in: test/scripts/check-cycles-fixtures.mjs runs it on
  * small trees that break each rule, and `npm run check:cycles` runs both.
@@ -64,7 +68,24 @@ const LAYERS = [
     mayNotImport: ["routes", "jobs", "app.ts", "index.ts"],
     because: "http/ is the plumbing routes share; jobs are entered only from index.ts",
   },
+  {
+    part: "routes",
+    mayNotImport: ["db", "jobs", "ports.ts"],
+    because: "a route hands the domain a scope from src/http/scopes.ts, never the database",
+  },
 ];
+
+/**
+ * Rule 4. `readsRequestDb`: the parts that may read the request's database (src/http builds the scopes in
+ * scopes.ts; app.ts opens the database and dispatches the outbox). `transports`: the parts that call the
+ * domain. `tools`: modules of the domain that are the database's own tools (typed batches), not doors.
+ */
+const DOOR = {
+  readsRequestDb: ["http", "app.ts"],
+  transports: ["routes", "http", "jobs", "realtime", "ports.ts", "app.ts", "index.ts"],
+  tools: ["domain/kernel/batch.ts"],
+  because: "the domain is entered with a scope built in src/http/scopes.ts or src/jobs/scope.ts, never with the database or env",
+};
 
 function parseArgs(argv) {
   const ignored = [];
@@ -150,6 +171,13 @@ function onlyTypes(clause) {
   return parts.length > 0 && parts.every((p) => p.startsWith("type "));
 }
 
+/** The values a clause imports by name: `{ a, type B, c as d }` -> ["a", "c"]. */
+function valueNames(clause) {
+  const named = /\{([^}]*)\}/.exec(clause);
+  if (!named) return [];
+  return named[1].split(",").map((p) => p.trim()).filter((p) => p && !p.startsWith("type ")).map((p) => p.split(/\s+as\s+/)[0]);
+}
+
 function resolveImport(from, specifier) {
   if (!specifier.startsWith(".")) return null;
   const base = resolve(dirname(from), specifier);
@@ -168,12 +196,12 @@ function importGraph(files) {
     const code = withoutComments(readFileSync(file, "utf8"));
     const imports = [];
     const packages = new Set();
-    const add = (specifier, typeOnly) => {
+    const add = (specifier, typeOnly, names = []) => {
       if (!specifier.startsWith(".")) return void packages.add(packageName(specifier));
       const target = resolveImport(file, specifier);
-      if (target && !isIgnored(target)) imports.push({ target, typeOnly });
+      if (target && !isIgnored(target)) imports.push({ target, typeOnly, names: typeOnly ? [] : names });
     };
-    for (const m of code.matchAll(STATIC_IMPORT)) add(m[4], Boolean(m[2]) || onlyTypes(m[3]));
+    for (const m of code.matchAll(STATIC_IMPORT)) add(m[4], Boolean(m[2]) || onlyTypes(m[3]), valueNames(m[3]));
     for (const m of code.matchAll(BARE_IMPORT)) add(m[1], false);
     for (const m of code.matchAll(DYNAMIC_IMPORT)) add(m[1], false);
     graph.set(file, imports);
@@ -296,9 +324,30 @@ for (const [file, imports] of graph) {
   }
 }
 
+// 4. one door
+const sourceText = new Map(files.map((file) => [file, withoutComments(readFileSync(file, "utf8"))]));
+/** Whether `name` is exported from `file` as a function whose first parameter is a Database or an Env. */
+const takesDatabase = (file, name) =>
+  new RegExp(`export\\s+(?:async\\s+)?function\\s+${name}\\s*(?:<[^>]*>)?\\(\\s*\\w+\\s*:\\s*(?:Database|Env)\\b`).test(sourceText.get(file)) ||
+  new RegExp(`export\\s+const\\s+${name}\\s*=\\s*(?:async\\s*)?\\(\\s*\\w+\\s*:\\s*(?:Database|Env)\\b`).test(sourceText.get(file));
+const isDomain = (file) => file.startsWith(DOMAIN + sep) && !DOOR.tools.includes(relative(ROOT, file).split(sep).join("/"));
+for (const [file, imports] of graph) {
+  const part = partOf(file);
+  if (!DOOR.readsRequestDb.includes(part) && /\.var\.db\b/.test(sourceText.get(file))) {
+    problems.push(`one door: ${show(file)} reads the request's database (.var.db): ${DOOR.because}`);
+  }
+  if (!DOOR.transports.includes(part)) continue;
+  for (const { target, names } of imports) {
+    if (!isDomain(target)) continue;
+    for (const name of names.filter((n) => takesDatabase(target, n))) {
+      problems.push(`one door: ${show(file)} calls ${name} of ${show(target)}, which takes a Database or an Env first: ${DOOR.because}`);
+    }
+  }
+}
+
 if (problems.length > 0) {
-  console.error(`Import cycles and layer breaches (${problems.length}):\n${problems.map((p) => `- ${p}`).join("\n")}`);
+  console.error(`Import cycles, layer breaches and second doors (${problems.length}):\n${problems.map((p) => `- ${p}`).join("\n")}`);
   process.exit(1);
 }
 const scope = ignored.length > 0 ? ` (ignoring ${ignored.map(show).join(", ")})` : "";
-console.log(`No import cycles and no layer breaches: ${files.length} files of src/, ${folderEdges.size} folders of src/domain, ${LAYERS.length} layer rules${scope}.`);
+console.log(`No import cycles, no layer breaches and one door: ${files.length} files of src/, ${folderEdges.size} folders of src/domain, ${LAYERS.length} layer rules${scope}.`);

@@ -21,12 +21,6 @@ import { widgetDemo } from "./demo/widget-demo";
 import { Scalar } from "@scalar/hono-api-reference";
 import { doc, openApiDocument, undocumented } from "./http/openapi";
 import { ServiceStatus } from "./schemas/responses";
-import { installPorts } from "./domain/kernel/ports";
-import { livePorts } from "./ports";
-
-/** Scopes the domain builds itself (a widget visitor's, a live ticket's, the system's) reach the same ports. */
-installPorts(livePorts);
-
 export const app = new Hono<AppEnv>({ strict: false });
 
 app.use("*", secureHeaders());

@@ -1,6 +1,6 @@
 /**
  * The domain's ports (src/domain/kernel/ports.ts), filled: what a scope carries for a request
- * (src/http/app-env.ts) and for the queue's jobs (src/jobs/). Live rooms get frames rendered here with
+ * (src/http/scopes.ts) and for the queue's jobs and the cron (src/jobs/scope.ts). Live rooms get frames rendered here with
  * the views and sent to the conversation's Durable Object; typing goes to the room, which keeps its
  * state. A room that cannot be reached costs the subscribers a frame, never the change: failures of a
  * publish are logged and swallowed.

@@ -3,8 +3,7 @@ import type { Database } from "../db/client";
 import type { FirstWriteRider, QueryMeter } from "../db/metering";
 import type { Role } from "../domain/kernel/enums";
 import type { AccountRow, AccountUserRow } from "../domain/identity/rows";
-import type { AccountScope, Actor } from "../domain/kernel/scope";
-import { livePorts } from "../ports";
+import type { Actor } from "../domain/kernel/scope";
 
 export type AppEnv = {
   Bindings: Env;
@@ -29,8 +28,3 @@ export type AppEnv = {
 export type Upload = { field: string; file: File };
 
 export type AppContext = Context<AppEnv>;
-
-/** The domain scope of an account route: the account and actor come from the auth context. */
-export function accountScope(c: AppContext): AccountScope {
-  return { db: c.var.db, accountId: c.var.account.id, actor: c.var.actor, role: c.var.role, env: c.env, ports: livePorts(c.env) };
-}

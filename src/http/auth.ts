@@ -12,6 +12,7 @@ import { ACCOUNT_STATUS, ROLES, enumName } from "../domain/kernel/enums";
 import type { Actor } from "../domain/kernel/scope";
 import { Id } from "../schemas/common";
 import type { AppEnv } from "./app-env";
+import { publicScope } from "./scopes";
 import { routeFlag, routeHasFlag } from "./route-flags";
 import { forbidden, invalidField, notFound, unauthorized } from "../domain/kernel/errors";
 
@@ -42,7 +43,7 @@ const SURFACE_REFUSALS: Record<Actor["type"], string> = {
 
 function requireActorType<T extends Actor["type"]>(types: T[]) {
   return createMiddleware<AppEnv>(async (c, next) => {
-    const actor = await resolveKey(c.var.db, presentedKey(c.req.raw.headers));
+    const actor = await resolveKey(publicScope(c), presentedKey(c.req.raw.headers));
     if (!actor) throw unknownKey();
     if (!types.includes(actor.type as T)) throw forbidden(SURFACE_REFUSALS[actor.type], "wrong_key_type");
     c.set("actor", actor);
@@ -65,7 +66,7 @@ export const accountAuth = createMiddleware<AppEnv>(async (c, next) => {
   if (!parsedId.success) throw invalidField("account_id", "must be a positive integer", "invalid_type");
   const accountId = parsedId.data;
 
-  const access = await resolveAccountAccess(c.var.db, key, accountId);
+  const access = await resolveAccountAccess(publicScope(c), key, accountId);
   const { actor, account } = access;
   if (!actor) throw unknownKey();
   if (actor.type !== "user" && actor.type !== "agent_bot") throw forbidden(SURFACE_REFUSALS[actor.type], "wrong_key_type");

@@ -29,7 +29,7 @@ import type { ConversationRow, MessageRow } from "../domain/conversations/rows";
 import { batchNamed, write } from "../domain/kernel/batch";
 import { DomainError } from "../domain/kernel/errors";
 import type { AccountScope } from "../domain/kernel/scope";
-import { livePorts } from "../ports";
+import { jobScope } from "./scope";
 import { runAction } from "../domain/automation/actions";
 import { type EvaluationContext, ruleMatches } from "../domain/automation/conditions";
 import { resolveKey } from "../domain/automation/keys";
@@ -155,13 +155,11 @@ async function runRule(db: Database, env: Env, event: OutboxRow, rule: Automatio
     const progress = (outcome: Outcome) => runStatement(db, event, rule, index + 1, [...outcomes, outcome], index + 1 === actions.length);
     const recording = recordingDb(db, () => progress({ action_name: action.action_name, status: "done" }));
     const scope: AccountScope = {
-      db: recording.db,
+      ...jobScope(recording.db, env),
       accountId: rule.accountId,
       actor: { type: "automation_rule", ruleId: rule.id, name: rule.name },
       // a rule acts on every conversation of its account, as an administrator's route would
       role: "administrator",
-      env,
-      ports: livePorts(env),
     };
     let outcome: Outcome = { action_name: action.action_name, status: "done" };
     try {

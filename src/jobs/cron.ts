@@ -9,10 +9,11 @@ import { pruneIdempotencyKeys } from "../db/idempotency-keys";
 import { wakeSnoozedConversations } from "../domain/conversations/snoozes";
 import { dispatchPendingEvents, pruneOutbox } from "../events/dispatch";
 import { pruneDeliveryLog, resendOverdueDeliveries } from "../webhooks/sweep";
+import { jobScope } from "./scope";
 
 export async function runScheduledWork(env: Env) {
   const { db } = connect(env, { writes: true });
-  await wakeSnoozedConversations(db, env);
+  await wakeSnoozedConversations(jobScope(db, env));
   await dispatchPendingEvents(db, env.EVENTS, { includeStale: true });
   await resendOverdueDeliveries(db, env);
   await pruneOutbox(db);

@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import { confirmEmail } from "../domain/identity/profile";
 import type { AppEnv } from "../http/app-env";
+import { publicScope } from "../http/scopes";
 import { doc } from "../http/openapi";
 import { rateLimited } from "../http/rate-limit";
 import { validate } from "../http/validate";
@@ -28,7 +29,7 @@ export const authApi = new Hono<AppEnv>().get(
   doc({ summary: "Confirm a new email address with the token of the mailed link", response: EmailConfirmed }),
   validate("query", EmailConfirmationQuery),
   async (c) => {
-    const { email } = await confirmEmail(c.var.db, c.req.valid("query").confirmation_token);
+    const { email } = await confirmEmail(publicScope(c), c.req.valid("query").confirmation_token);
     return c.json({ email, confirmed: true as const });
   },
 );

@@ -7,6 +7,7 @@ import { z } from "zod";
 import { openSignedFile } from "../domain/attachments/attachments";
 import { servedInline } from "../domain/attachments/kinds";
 import type { AppEnv } from "../http/app-env";
+import { publicScope } from "../http/scopes";
 import { doc } from "../http/openapi";
 import { validate } from "../http/validate";
 import { Id } from "../schemas/common";
@@ -31,7 +32,7 @@ export const filesApi = new Hono<AppEnv>().get(
   async (c) => {
     const { collection, account_id, file_id } = c.req.valid("param");
     const { expires, signature } = c.req.valid("query");
-    const file = await openSignedFile(c.var.db, c.env, { collection, accountId: account_id, fileId: file_id }, expires, signature);
+    const file = await openSignedFile(publicScope(c), { collection, accountId: account_id, fileId: file_id }, expires, signature);
     const inline = servedInline(file.contentType);
     const headers = new Headers({
       "content-type": file.contentType,

@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createDb } from "../../src/db/client";
 import { systemScope } from "../../src/domain/kernel/scope";
+import { jobScope } from "../../src/jobs/scope";
 import { createAccountAgentBot, updateAccountAgentBot } from "../../src/domain/people/agent-bots";
 import { FORBIDDEN_TARGET_MESSAGE } from "../../src/domain/kernel/target-url";
 import { del, get, patch, post, put } from "../support/http";
@@ -165,8 +166,8 @@ describe("an agent bot's outgoing_url and the target policy", () => {
 
   it("accepts loopback and private URLs where the policy allows them (npm start), and nowhere else", async () => {
     const db = createDb(env.DB);
-    const local = systemScope(db, { ...env, WEBHOOK_TARGET_POLICY: "allow-private" }, world.accountId);
-    const strict = systemScope(db, env, world.accountId);
+    const local = systemScope(jobScope(db, { ...env, WEBHOOK_TARGET_POLICY: "allow-private" }), world.accountId);
+    const strict = systemScope(jobScope(db, env), world.accountId);
     const created = await createAccountAgentBot(local, { name: "Local bot", outgoingUrl: "http://localhost:4000/bot" });
     expect(created.bot.outgoingUrl).toBe("http://localhost:4000/bot");
     expect((await updateAccountAgentBot(local, created.bot.id, { outgoingUrl: "http://10.1.2.3/bot" })).bot.outgoingUrl).toBe("http://10.1.2.3/bot");

@@ -3,6 +3,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createDb } from "../../src/db/client";
 import { wakeSnoozedConversations } from "../../src/domain/conversations/snoozes";
+import { jobScope } from "../../src/jobs/scope";
 import { conversationRowId, createContact, createContactInbox, createInbox, outboxFor } from "../support/fixtures";
 import { get, post } from "../support/http";
 import { createWorld } from "../support/world";
@@ -29,7 +30,7 @@ describe("the scheduled wake-up", () => {
     const before = await get(`${world.base}/conversations/meta?status=snoozed`, world.admin.key);
     expect(before.body.meta.all_count).toBe(3);
 
-    const woke = await wakeSnoozedConversations(createDb(env.DB), env, (nowSeconds + 120) * 1000);
+    const woke = await wakeSnoozedConversations(jobScope(createDb(env.DB), env), (nowSeconds + 120) * 1000);
     expect(woke).toBe(1);
 
     const reopened = await get(`${world.base}/conversations/${due}`, world.admin.key);

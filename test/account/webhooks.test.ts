@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createDb } from "../../src/db/client";
 import { systemScope } from "../../src/domain/kernel/scope";
+import { jobScope } from "../../src/jobs/scope";
 import { createWebhook, updateWebhook } from "../../src/domain/settings/webhooks";
 import { del, get, patch, post, put } from "../support/http";
 import { createWorld } from "../support/world";
@@ -129,8 +130,8 @@ describe("webhooks", () => {
 
   it("accepts loopback and private receivers where the policy allows them (npm start), and nowhere else", async () => {
     const db = createDb(env.DB);
-    const local = systemScope(db, { ...env, WEBHOOK_TARGET_POLICY: "allow-private" }, world.accountId);
-    const strict = systemScope(db, env, world.accountId);
+    const local = systemScope(jobScope(db, { ...env, WEBHOOK_TARGET_POLICY: "allow-private" }), world.accountId);
+    const strict = systemScope(jobScope(db, env), world.accountId);
     const created = await createWebhook(local, { url: "http://localhost:4000/hook" });
     expect(created.webhook.url).toBe("http://localhost:4000/hook");
     expect(await updateWebhook(local, created.webhook.id, { url: "http://192.168.1.20/in" })).toMatchObject({ webhook: { url: "http://192.168.1.20/in" } });

@@ -14,6 +14,7 @@ import { createConversation } from "../../src/domain/conversations/conversations
 import { createMessage, listMessages } from "../../src/domain/conversations/messages";
 import { filterConversations, listConversations } from "../../src/domain/conversations/lists";
 import { type AccountScope, systemScope } from "../../src/domain/kernel/scope";
+import { UNREACHABLE_PORTS } from "../../src/domain/kernel/ports";
 import { libsqlDatabase } from "./database";
 
 let database: Awaited<ReturnType<typeof libsqlDatabase>>;
@@ -24,8 +25,10 @@ const page = (extra: object = {}) => ({ page: 1, sort: BY_ID, withInboxes: false
 
 beforeAll(async () => {
   database = await libsqlDatabase();
-  const account = await createAccount(database.db, { name: "On libSQL" }, { platformAppId: 1 });
-  scope = systemScope(database.db, {} as Env, account.id);
+  // a scope with no Worker behind it: no bindings, and live rooms nobody can reach
+  const transport = { db: database.db, env: {} as Env, ports: UNREACHABLE_PORTS };
+  const account = await createAccount({ ...transport, actor: { type: "platform_app", platformAppId: 1 } }, { name: "On libSQL" });
+  scope = systemScope(transport, account.id);
 });
 
 afterAll(() => database.close());

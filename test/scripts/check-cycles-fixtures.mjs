@@ -24,7 +24,12 @@ const CLEAN = {
   "ports.ts": `import { view } from "./views/messages";\nimport { Room } from "./realtime/room";\nexport const ports = { view, Room };`,
   "jobs/queue.ts": `import { dispatch } from "../events/dispatch";\nimport { ports } from "../ports";\nexport const consume = () => [dispatch, ports];`,
   "index.ts": `import { Hono } from "hono";\nimport { consume } from "./jobs/queue";\nexport default { Hono, consume };`,
+  "http/scopes.ts": `export const scopeOf = (c: { var: { db: number } }) => ({ db: c.var.db });`,
+  "routes/messages.ts": `import { send } from "../domain/conversations/messages";\nimport { scopeOf } from "../http/scopes";\nexport const api = (c: never) => send(scopeOf(c));`,
 };
+
+/** A domain function entered with the database, not a scope (rule 4's second door). */
+const DATABASE_DOOR = `import type { Database } from "../../db/client";\nexport async function openFile(db: Database, id: number) { return [db, id]; }`;
 
 const CASES = [
   { name: "a clean tree", files: {}, fails: false },
@@ -56,6 +61,29 @@ const CASES = [
     files: { ...more, "domain/conversations/typing.ts": `${line}\nexport const typing = 1;` },
     fails: `layers: src/domain/conversations/typing.ts imports ${target === "hono" ? "the package hono" : "src/" + target}`,
   })),
+  {
+    name: "a route importing the database",
+    files: { "routes/files.ts": `import { db } from "../db/client";\nexport const api = () => db;` },
+    fails: "layers: src/routes/files.ts imports src/db/client.ts",
+  },
+  {
+    name: "a route reading the request's database",
+    files: { "routes/files.ts": `export const api = (c: { var: { db: number } }) => c.var.db;` },
+    fails: "one door: src/routes/files.ts reads the request's database (.var.db)",
+  },
+  {
+    name: "a route entering the domain with the database",
+    files: { "domain/attachments/files.ts": DATABASE_DOOR, "routes/files.ts": `import { type Kind, openFile } from "../domain/attachments/files";\nexport const api = () => openFile;` },
+    fails: "one door: src/routes/files.ts calls openFile of src/domain/attachments/files.ts",
+  },
+  {
+    name: "a job entering the domain with the environment",
+    files: {
+      "domain/conversations/snoozes.ts": `export const wake = async (env: Env, at: number) => [env, at];`,
+      "jobs/cron.ts": `import { wake as wakeAll } from "../domain/conversations/snoozes";\nexport const run = () => wakeAll;`,
+    },
+    fails: "one door: src/jobs/cron.ts calls wake of src/domain/conversations/snoozes.ts",
+  },
   {
     name: "realtime rendering with the views",
     files: { "realtime/room.ts": `import { view } from "../views/messages";\nexport class Room { go = view; }` },

@@ -4,6 +4,7 @@
  */
 import { and, eq, sql, type SQL } from "drizzle-orm";
 import { type Database, schema } from "../../db/client";
+import type { TransportScope } from "../kernel/scope";
 import { batch } from "../kernel/batch";
 import { forbidden, notFound } from "../kernel/errors";
 import { type FileAddress, checkFileSignature } from "./signing";
@@ -50,7 +51,8 @@ export type OpenedFile = { object: R2ObjectBody; contentType: string; fileName: 
  * The file a signed URL names: 403 when the signature is wrong or the URL expired; 404 when the file is
  * gone (its message was deleted) even though the URL is still valid.
  */
-export async function openSignedFile(db: Database, env: Env, address: FileAddress, expires: number, signature: string): Promise<OpenedFile> {
+export async function openSignedFile(scope: TransportScope, address: FileAddress, expires: number, signature: string): Promise<OpenedFile> {
+  const { db, env } = scope;
   const secret = env.ATTACHMENT_URL_SECRET;
   const check = secret ? checkFileSignature(secret, address, expires, signature, Date.now()) : "invalid";
   if (check === "invalid") throw forbidden("The file URL is not valid: its signature does not match", "invalid_signature");

@@ -4,6 +4,7 @@
  * nothing behind: every file is checked before the first one is stored.
  */
 import { type ErrorEntry, invalid, invalidField } from "../kernel/errors";
+import type { TransportScope } from "../kernel/scope";
 import { type FileKind, SNIFF_BYTES, sniffFile } from "./kinds";
 
 /** Chatwoot's limit of files on one message. */
@@ -46,7 +47,8 @@ function nameParts(name: string): { stem: string; extension: string } {
  * Checks every file (count, size, kind by content) and answers them ready to store, or throws one 422
  * naming each refused file by its position (`attachments[2]`).
  */
-export async function checkUploads(env: Env, files: IncomingFile[], field = "attachments"): Promise<CheckedFile[]> {
+export async function checkUploads(scope: TransportScope, files: IncomingFile[], field = "attachments"): Promise<CheckedFile[]> {
+  const { env } = scope;
   if (files.length > MAX_FILES_PER_MESSAGE) {
     throw invalidField(field, `must have at most ${MAX_FILES_PER_MESSAGE} files (got ${files.length})`, "too_many_files");
   }

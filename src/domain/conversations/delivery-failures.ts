@@ -7,10 +7,10 @@
  * The queue's job that saw the failure (src/jobs/deliveries.ts) dispatches the events this writes.
  */
 import { and, eq, sql } from "drizzle-orm";
-import { type Database, type Statement, schema } from "../../db/client";
+import { type Statement, schema } from "../../db/client";
 import { batch, write } from "../kernel/batch";
 import { CONVERSATION_STATUS, MESSAGE_STATUS, MESSAGE_STATUSES } from "../kernel/enums";
-import { systemScope } from "../kernel/scope";
+import { type TransportScope, systemScope } from "../kernel/scope";
 import { changeStatements } from "./changes";
 import { messageEventStatements } from "./events";
 import { activityMessageStatements } from "./new-messages";
@@ -27,10 +27,11 @@ export const BOT_FAILURE_ACTIVITY = "Agent bot could not be reached, so the conv
 type FinalOutcome = { error: string | null };
 
 /** Answers whether it wrote anything (and so events that want dispatching). */
-export async function onFinalFailure(db: Database, env: Env, delivery: FailedDelivery, outcome: FinalOutcome, at: number): Promise<boolean> {
+export async function onFinalFailure(service: TransportScope, delivery: FailedDelivery, outcome: FinalOutcome, at: number): Promise<boolean> {
+  const { db } = service;
   if (delivery.subjectType !== "Message" || delivery.subjectId === null || !MESSAGE_EVENTS.has(delivery.eventName)) return false;
   if (delivery.targetType !== "api_inbox" && delivery.targetType !== "agent_bot") return false;
-  const scope = systemScope(db, env, delivery.accountId);
+  const scope = systemScope(service, delivery.accountId);
   const [messageRows, conversationRows] = await batch(db, [
     db.select().from(messages).where(and(eq(messages.id, delivery.subjectId), eq(messages.accountId, delivery.accountId))),
     db

@@ -11,8 +11,7 @@ import { type Database, schema } from "../../db/client";
 import { readConversation } from "./access";
 import { ACCOUNT_STATUS, ROLES, enumName } from "../kernel/enums";
 import { DomainError, notFound } from "../kernel/errors";
-import type { AccountScope } from "../kernel/scope";
-import { installedPorts } from "../kernel/ports";
+import { type AccountScope, type TransportScope, transportOf } from "../kernel/scope";
 import { hmacSha256Hex } from "../identity/keys";
 import { batch } from "../kernel/batch";
 
@@ -48,7 +47,8 @@ export async function issueLiveTicket(scope: AccountScope, displayId: number) {
 }
 
 /** The scope and conversation a ticket opens, or a 401 (bad, expired or voided ticket) / 403 / 404. */
-export async function redeemLiveTicket(db: Database, env: Env, ticket: string) {
+export async function redeemLiveTicket(transport: TransportScope, ticket: string) {
+  const { db } = transport;
   const match = /^(\d{1,15})\.(\d{1,15})\.(\d{1,15})\.(\d{1,12})\.([0-9a-f]{64})$/.exec(ticket);
   if (!match) throw refused("The ticket is not valid");
   const [userId, accountId, displayId, expiresAt] = match.slice(1, 5).map(Number);
@@ -65,7 +65,7 @@ export async function redeemLiveTicket(db: Database, env: Env, ticket: string) {
   const account = accountRows[0];
   const membership = memberships[0];
   if (!account || !membership || account.status !== ACCOUNT_STATUS.active) throw notFound("Account", accountId, "account_id");
-  const scope: AccountScope = { db, env, accountId, actor: { type: "user", user: userRows[0] }, role: enumName(ROLES, membership.role), ports: installedPorts(env) };
+  const scope: AccountScope = { ...transportOf(transport), accountId, actor: { type: "user", user: userRows[0] }, role: enumName(ROLES, membership.role) };
   const { conversation } = await readConversation(scope, displayId, []);
   return { scope, conversation, user: userRows[0] };
 }

@@ -3,10 +3,10 @@
  * they reopen through the same change every route uses, so counters and events follow.
  */
 import { and, asc, eq, lte } from "drizzle-orm";
-import { type Database, now, schema } from "../../db/client";
+import { now, schema } from "../../db/client";
 import { batch, write } from "../kernel/batch";
 import { CONVERSATION_STATUS } from "../kernel/enums";
-import { systemScope } from "../kernel/scope";
+import { type TransportScope, systemScope } from "../kernel/scope";
 import { changeStatements } from "./changes";
 
 const { conversations } = schema;
@@ -15,7 +15,8 @@ const { conversations } = schema;
 const WAKE_LIMIT = 25;
 
 /** Reopens the snoozed conversations due at `at`; returns how many woke. */
-export async function wakeSnoozedConversations(db: Database, env: Env, at = now()): Promise<number> {
+export async function wakeSnoozedConversations(service: TransportScope, at = now()): Promise<number> {
+  const { db } = service;
   const [due] = await batch(db, [
     db
       .select()
@@ -25,7 +26,7 @@ export async function wakeSnoozedConversations(db: Database, env: Env, at = now(
       .limit(WAKE_LIMIT),
   ]);
   const statements = due.flatMap((conversation) => {
-    const scope = systemScope(db, env, conversation.accountId);
+    const scope = systemScope(service, conversation.accountId);
     return changeStatements(scope, conversation, { status: CONVERSATION_STATUS.open, snoozedUntil: null }, [], at).statements;
   });
   await write(db, statements);

@@ -5,6 +5,7 @@
  */
 import { type SQL, and, eq, inArray, sql } from "drizzle-orm";
 import { type Database, schema } from "../../db/client";
+import type { TransportScope } from "../kernel/scope";
 import { type ArticleFilters, type ArticleRecord, articlePageQueries, loadArticleRecords, relationQueries, toArticleRecords } from "./articles";
 import { type CategoryPage, categoryPageQueries, toCategoryRecords } from "./categories";
 import { requirePortal } from "./portals";
@@ -23,13 +24,15 @@ function publicPortalWhere(db: Database, slug: string) {
 const publicPortalQuery = (db: Database, slug: string) => db.select().from(portals).where(publicPortalWhere(db, slug));
 const publicPortalId = (db: Database, slug: string) => db.select({ id: portals.id }).from(portals).where(publicPortalWhere(db, slug));
 
-export async function readPublicPortal(db: Database, slug: string): Promise<PortalRow> {
+export async function readPublicPortal(scope: TransportScope, slug: string): Promise<PortalRow> {
+  const { db } = scope;
   const [rows] = await batch(db, [publicPortalQuery(db, slug)]);
   return requirePortal(rows, slug);
 }
 
 /** Categories of one locale (or all), each with the number of its published articles. */
-export async function listPublicCategories(db: Database, slug: string, locale: string | undefined, page: number): Promise<CategoryPage> {
+export async function listPublicCategories(scope: TransportScope, slug: string, locale: string | undefined, page: number): Promise<CategoryPage> {
+  const { db } = scope;
   const [portalRows, rows, totals, related, counts] = await batch(db, [
     publicPortalQuery(db, slug),
     ...categoryPageQueries(db, publicPortalId(db, slug), locale, page, true),
@@ -41,7 +44,8 @@ export async function listPublicCategories(db: Database, slug: string, locale: s
 export type PublicArticlePage = { articles: ArticleRecord[]; total: number };
 
 /** Published articles, filtered and searched as the account's list is. */
-export async function listPublicArticles(db: Database, slug: string, filters: Omit<ArticleFilters, "status" | "authorId">): Promise<PublicArticlePage> {
+export async function listPublicArticles(scope: TransportScope, slug: string, filters: Omit<ArticleFilters, "status" | "authorId">): Promise<PublicArticlePage> {
+  const { db } = scope;
   const [portalRows, rows, tallies] = await batch(db, [
     publicPortalQuery(db, slug),
     ...articlePageQueries(db, publicPortalId(db, slug), { ...filters, status: ARTICLE_STATUS.published }, null),
@@ -52,8 +56,9 @@ export async function listPublicArticles(db: Database, slug: string, filters: Om
 }
 
 /** One published article by slug; the read counts a view (views = views + 1 in the batch that reads it). */
-export async function readPublicArticle(db: Database, slug: string, articleSlug: string): Promise<ArticleRecord> {
-  const portal = await readPublicPortal(db, slug);
+export async function readPublicArticle(scope: TransportScope, slug: string, articleSlug: string): Promise<ArticleRecord> {
+  const { db } = scope;
+  const portal = await readPublicPortal(scope, slug);
   const selected = and(eq(articles.portalId, portal.id), eq(articles.slug, articleSlug), eq(articles.status, ARTICLE_STATUS.published)) as SQL;
   const [rows, categoryRows, authorRows, groupRows] = await batch(db, [
     db.update(articles).set({ views: sql`${articles.views} + 1` }).where(selected).returning(),

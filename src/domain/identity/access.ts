@@ -6,7 +6,7 @@ import { and, eq, inArray } from "drizzle-orm";
 import { type Database, schema } from "../../db/client";
 import { batch } from "../kernel/batch";
 import { sha256Hex } from "./keys";
-import type { Actor } from "../kernel/scope";
+import type { Actor, TransportScope } from "../kernel/scope";
 import type { AccountRow, AccountUserRow, UserRow } from "./rows";
 import type { AgentBotRow } from "../people/rows";
 
@@ -44,7 +44,8 @@ function toActor(
 }
 
 /** The owner of `key`, or null for an unknown key. */
-export async function resolveKey(db: Database, key: string): Promise<Actor | null> {
+export async function resolveKey(scope: TransportScope, key: string): Promise<Actor | null> {
+  const { db } = scope;
   const q = keyLookups(db, await sha256Hex(key));
   const [tokens, userRows, botRows] = await batch(db, [q.token, q.user, q.bot]);
   return toActor(tokens[0], userRows[0], botRows[0]);
@@ -60,7 +61,8 @@ export type AccountAccess = {
 };
 
 /** The owner of `key` together with the account and the owner's standing in it. */
-export async function resolveAccountAccess(db: Database, key: string, accountId: number): Promise<AccountAccess> {
+export async function resolveAccountAccess(scope: TransportScope, key: string, accountId: number): Promise<AccountAccess> {
+  const { db } = scope;
   const q = keyLookups(db, await sha256Hex(key));
   const [tokens, userRows, botRows, accountRows, memberships, botInboxes] = await batch(db, [
     q.token,

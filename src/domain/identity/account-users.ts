@@ -1,13 +1,15 @@
 import { and, eq } from "drizzle-orm";
-import { type Database, now, schema } from "../../db/client";
+import { now, schema } from "../../db/client";
 import { batch, write } from "../kernel/batch";
 import { ROLE } from "../kernel/enums";
+import type { TransportScope } from "../kernel/scope";
 
 const { accountUsers, inboxMembers, teamMembers, conversations } = schema;
 
 export type AccountUserRecord = { accountId: number; userId: number; role: number };
 
-export async function listAccountUsers(db: Database, accountId: number): Promise<AccountUserRecord[]> {
+export async function listAccountUsers(scope: TransportScope, accountId: number): Promise<AccountUserRecord[]> {
+  const { db } = scope;
   const [rows] = await batch(db, [
     db
       .select({ accountId: accountUsers.accountId, userId: accountUsers.userId, role: accountUsers.role })
@@ -22,7 +24,8 @@ export async function listAccountUsers(db: Database, accountId: number): Promise
  * Makes the user a member of the account with `role` (an agent unless given), or changes the role of an
  * existing member. The caller has loaded both the account and the user.
  */
-export async function upsertAccountUser(db: Database, accountId: number, userId: number, role: number = ROLE.agent): Promise<AccountUserRecord> {
+export async function upsertAccountUser(scope: TransportScope, accountId: number, userId: number, role: number = ROLE.agent): Promise<AccountUserRecord> {
+  const { db } = scope;
   const at = now();
   const [rows] = await batch(db, [
     db
@@ -38,7 +41,8 @@ export async function upsertAccountUser(db: Database, accountId: number, userId:
  * Ends a membership; nothing happens when there is none. The user leaves the account's inboxes and teams
  * too, and its open assignments in the account are released.
  */
-export async function removeAccountUser(db: Database, accountId: number, userId: number) {
+export async function removeAccountUser(scope: TransportScope, accountId: number, userId: number) {
+  const { db } = scope;
   await write(db, [
     db
       .update(conversations)

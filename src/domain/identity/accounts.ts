@@ -1,10 +1,11 @@
 import { and, eq, inArray } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
-import { type Database, type Statement, lastInsertedId, now, schema } from "../../db/client";
+import { type Statement, lastInsertedId, now, schema } from "../../db/client";
 import { batch, write } from "../kernel/batch";
 import { ACCOUNT_STATUS } from "../kernel/enums";
 import { grantStatement } from "./platform-apps";
 import { type AccountRow } from "./rows";
+import type { PlatformScope, TransportScope } from "../kernel/scope";
 
 const { accounts, accessTokens, agentBots, platformAppPermissibles } = schema;
 
@@ -31,11 +32,9 @@ const DEFAULT_FEATURES: Record<string, boolean> = {
   reports: true,
 };
 
-export async function createAccount(
-  db: Database,
-  input: AccountInput & { name: string },
-  createdBy: { platformAppId: number },
-): Promise<AccountRow> {
+/** Creates an account that the platform app behind `scope` owns. */
+export async function createAccount(scope: PlatformScope, input: AccountInput & { name: string }): Promise<AccountRow> {
+  const { db, actor: createdBy } = scope;
   const at = now();
   const [rows] = await batch(db, [
     db
@@ -60,7 +59,8 @@ export async function createAccount(
 }
 
 /** Applies the given fields; `features` are merged into the current flags, the rest replace. */
-export async function updateAccount(db: Database, account: AccountRow, input: AccountInput): Promise<AccountRow> {
+export async function updateAccount(scope: TransportScope, account: AccountRow, input: AccountInput): Promise<AccountRow> {
+  const { db } = scope;
   const { features, ...fields } = input;
   const [rows] = await batch(db, [
     db
@@ -88,7 +88,8 @@ const ACCOUNT_SCOPED_TABLES = (Object.values(schema) as unknown[]).filter(
  * Deletes the account and everything in it, in one batch: the account is either wholly there or wholly
  * gone. Users stay, since they may belong to other accounts; their membership goes.
  */
-export async function deleteAccount(db: Database, accountId: number) {
+export async function deleteAccount(scope: TransportScope, accountId: number) {
+  const { db } = scope;
   const accountBotIds = db.select({ id: agentBots.id }).from(agentBots).where(eq(agentBots.accountId, accountId));
   const statements: Statement[] = [
     db.delete(accessTokens).where(and(eq(accessTokens.ownerType, "AgentBot"), inArray(accessTokens.ownerId, accountBotIds))),

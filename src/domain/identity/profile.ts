@@ -7,12 +7,12 @@
  * receive mail at (a platform app provisioning that address later gets a new user, never this one).
  */
 import { and, eq } from "drizzle-orm";
-import { type Database, now, schema } from "../../db/client";
+import { now, schema } from "../../db/client";
 import { batch, write } from "../kernel/batch";
 import { invalidField } from "../kernel/errors";
 import { outgoingEmailStatement } from "../kernel/outgoing-email";
 import { sha256Hex, toHex } from "./keys";
-import type { UserRow } from "./rows";
+import type { TransportScope, UserScope } from "../kernel/scope";
 import { NO_PENDING_EMAIL, type UserInput, assertCurrentPassword, assertEmailFree, userChanges } from "./users";
 
 const { users } = schema;
@@ -30,12 +30,8 @@ export type ProfileInput = Omit<UserInput, "email" | "password"> & {
  * current password; a new e-mail another user has or waits for is refused. `confirmationLink` turns the
  * token into the link the mail carries (the route knows the service's address).
  */
-export async function updateOwnProfile(
-  db: Database,
-  user: UserRow,
-  input: ProfileInput,
-  confirmationLink: (token: string) => string,
-): Promise<void> {
+export async function updateOwnProfile(scope: UserScope, input: ProfileInput, confirmationLink: (token: string) => string): Promise<void> {
+  const { db, actor: { user } } = scope;
   const { email, currentPassword, ...rest } = input;
   const newEmail = email !== undefined && email !== user.email ? email : undefined;
   if (rest.password !== undefined) await assertCurrentPassword(user, currentPassword, "password");
@@ -82,7 +78,8 @@ const invalidToken = () => invalidField("confirmation_token", "is invalid or has
  * or expired token is one and the same refusal, so the answer tells nothing about which tokens existed.
  * An address that another user took while the link waited stays theirs (422 taken; nothing changes).
  */
-export async function confirmEmail(db: Database, token: string): Promise<{ email: string }> {
+export async function confirmEmail(scope: TransportScope, token: string): Promise<{ email: string }> {
+  const { db } = scope;
   const digest = await sha256Hex(token);
   const [rows] = await batch(db, [db.select().from(users).where(eq(users.confirmationTokenDigest, digest))]);
   const user = rows[0];

@@ -5,6 +5,7 @@ import { hashPassword, randomKey, randomToken, sha256Hex, toHex, verifyPassword 
 import { grantStatement } from "./platform-apps";
 import { invalidField } from "../kernel/errors";
 import { type UserRow } from "./rows";
+import type { PlatformScope, TransportScope } from "../kernel/scope";
 
 const { users, accessTokens, accountUsers, accounts, ssoTokens, inboxMembers, teamMembers, customFilters, conversations, platformAppPermissibles } =
   schema;
@@ -73,7 +74,8 @@ export function toUserRecord(
 }
 
 /** The user and its view data, or undefined for an unknown user. */
-export async function loadUserRecord(db: Database, userId: number): Promise<UserRecord | undefined> {
+export async function loadUserRecord(scope: TransportScope, userId: number): Promise<UserRecord | undefined> {
+  const { db } = scope;
   return toUserRecord(...(await batch(db, userRecordQueries(db, userId))));
 }
 
@@ -102,11 +104,8 @@ export async function assertEmailFree(db: Database, email: string, exceptUserId:
  * owner. Otherwise the user is created, confirmed, with its own API key, and the app owns it. A user found
  * only by a pending (unconfirmed) address is not this user: the address is nobody's yet.
  */
-export async function findOrCreateUser(
-  db: Database,
-  input: UserInput & { name: string; email: string },
-  createdBy: { platformAppId: number },
-): Promise<UserRecord> {
+export async function findOrCreateUser(scope: PlatformScope, input: UserInput & { name: string; email: string }): Promise<UserRecord> {
+  const { db, actor: createdBy } = scope;
   const [existing, owned] = await batch(db, [
     db.select({ id: users.id }).from(users).where(eq(users.email, input.email)),
     db
@@ -123,7 +122,7 @@ export async function findOrCreateUser(
   ]);
   if (existing[0]) {
     if (owned.length === 0) throw emailTaken();
-    return (await loadUserRecord(db, existing[0].id))!;
+    return (await loadUserRecord(scope, existing[0].id))!;
   }
   const created = await newUserStatements(db, {
     name: input.name,
@@ -180,7 +179,8 @@ export const NO_PENDING_EMAIL = { unconfirmedEmail: null, confirmationTokenDiges
  * administers the user's account) and replaces any change the user was waiting to confirm; an address
  * another user has or waits for is refused.
  */
-export async function updateUser(db: Database, user: UserRow, input: UserInput): Promise<void> {
+export async function updateUser(scope: TransportScope, user: UserRow, input: UserInput): Promise<void> {
+  const { db } = scope;
   const { email, ...rest } = input;
   const newEmail = email !== undefined && email !== user.email ? email : undefined;
   if (newEmail !== undefined) await assertEmailFree(db, newEmail, user.id);
@@ -201,7 +201,8 @@ export async function assertCurrentPassword(user: UserRow, currentPassword: stri
 }
 
 /** Deletes the user, its key and memberships; conversations it was assigned to become unassigned. */
-export async function deleteUser(db: Database, userId: number) {
+export async function deleteUser(scope: TransportScope, userId: number) {
+  const { db } = scope;
   await write(db, [
     db.update(conversations).set({ assigneeId: null, updatedAt: now() }).where(eq(conversations.assigneeId, userId)),
     db.delete(accessTokens).where(and(eq(accessTokens.ownerType, "User"), eq(accessTokens.ownerId, userId))),
@@ -220,7 +221,8 @@ export async function deleteUser(db: Database, userId: number) {
 const LOGIN_TOKEN_TTL_MS = 5 * 60 * 1000;
 
 /** A single-use login token, valid for five minutes; only its digest is stored. */
-export async function issueLoginToken(db: Database, userId: number): Promise<string> {
+export async function issueLoginToken(scope: TransportScope, userId: number): Promise<string> {
+  const { db } = scope;
   const token = toHex(crypto.getRandomValues(new Uint8Array(32)));
   const at = now();
   await write(db, [

@@ -1,9 +1,9 @@
 /**
  * The effects the domain asks for after a change has committed, as interfaces the domain owns. The
- * domain says what happened (a message created, a status changed, someone typing); the implementation,
- * filled in where a scope is built (src/ports.ts, for requests and for the queue's jobs), renders the
- * frames with the views and reaches the Durable Objects. So the domain imports no transport, no room
- * and no view.
+ * domain says what happened (a message created, a status changed, someone typing); the implementation
+ * (src/ports.ts), put in the scope where a transport builds it (src/http/scopes.ts, src/jobs/scope.ts),
+ * renders the frames with the views and reaches the Durable Objects. So the domain imports no transport,
+ * no room and no view; a scope the domain derives carries its transport's ports over.
  */
 import type { ConversationRow, MessageWithSender } from "../conversations/rows";
 
@@ -35,32 +35,17 @@ export interface LiveRooms {
 
 export type Ports = { rooms: LiveRooms };
 
-/** Rooms where none were installed (a script, a test of the domain alone): every frame is lost, as to an unreachable room. */
-const UNREACHABLE: Ports = {
+/** Rooms for a scope with no Worker behind it (a script, a test of the domain alone): every frame is lost, as to an unreachable room. */
+export const UNREACHABLE_PORTS: Ports = {
   rooms: {
     publishMessage: async () => logUnreachable(),
     publishStatusChange: async () => logUnreachable(),
     toggleTyping: async () => {
-      throw new Error("no live rooms are installed");
+      throw new Error("no live rooms are reachable");
     },
   },
 };
 
 function logUnreachable() {
-  console.error(JSON.stringify({ level: "error", room: "none", error: "no live rooms are installed" }));
-}
-
-let installed: ((env: Env) => Ports) | null = null;
-
-/** The Worker's entry points install the implementations once per isolate (src/app.ts, src/jobs/). */
-export function installPorts(make: (env: Env) => Ports) {
-  installed = make;
-}
-
-/**
- * The installed ports, for the scopes the domain still builds from an environment itself (the system's,
- * a widget visitor's, a live ticket's), until their callers hand it a scope.
- */
-export function installedPorts(env: Env): Ports {
-  return installed ? installed(env) : UNREACHABLE;
+  console.error(JSON.stringify({ level: "error", room: "none", error: "no live rooms are reachable" }));
 }

@@ -1,18 +1,21 @@
 /**
  * Who acts, and in which account. HTTP, the queue consumer, the cron and the public widget API all build
- * the same scope, so a domain function never needs to know which of them called it.
+ * the same scope, so a domain function never needs to know which of them called it. Every scope descends
+ * from a `TransportScope` built in one place per transport (src/http, src/jobs): the database, the
+ * configuration and the ports come from there and nowhere else, and a scope the domain derives (a
+ * contact's, the system's, a live ticket's) carries them over.
  */
 import type { Database } from "../../db/client";
 import type { UserRow } from "../identity/rows";
 import type { AgentBotRow } from "../people/rows";
 import type { ContactRow } from "../contacts/rows";
 import type { Role } from "./enums";
-import { type Ports, installedPorts } from "./ports";
+import type { Ports } from "./ports";
 
 export type Actor =
   | { type: "user"; user: UserRow }
   | { type: "agent_bot"; bot: AgentBotRow }
-  | { type: "platform_app"; platformAppId: number }
+  | PlatformAppActor
   /** a visitor of the public widget API, acting as one contact */
   | { type: "contact"; contact: ContactRow }
   /** an automation rule acting on an event it matched */
@@ -20,16 +23,31 @@ export type Actor =
   /** the service itself, for scheduled work (no key is ever resolved to it) */
   | { type: "system" };
 
+export type PlatformAppActor = { type: "platform_app"; platformAppId: number };
+
 /**
- * What a domain function needs to act inside one account: the account comes from the caller's
- * credentials; `ports` are the effects it may ask for after a commit (live rooms), filled by whoever
- * builds the scope.
+ * What a transport hands the domain before anyone is known: the database, the Worker's configuration and
+ * bindings (`env`: secrets, the file bucket, the target policy), and the ports, the effects the domain may
+ * ask for after a commit (live rooms). The public API's requests and the jobs act with it alone until the
+ * domain has found the account.
  */
-export type AccountScope = { db: Database; accountId: number; actor: Actor; role: Role | null; env: Env; ports: Ports };
+export type TransportScope = { db: Database; env: Env; ports: Ports };
+
+/** What a domain function needs to act inside one account: the account comes from the caller's credentials. */
+export type AccountScope = TransportScope & { accountId: number; actor: Actor; role: Role | null };
+
+/** A platform app acting across the accounts, users and bots it created. */
+export type PlatformScope = TransportScope & { actor: PlatformAppActor };
+
+/** A signed-in user acting on itself (the profile), in no account. */
+export type UserScope = TransportScope & { actor: { type: "user"; user: UserRow } };
+
+/** The transport's part of any scope: what a derived scope carries over. */
+export const transportOf = ({ db, env, ports }: TransportScope): TransportScope => ({ db, env, ports });
 
 /** A scope for work the service does by itself in an account (the snooze wake-up, sweeps). */
-export function systemScope(db: Database, env: Env, accountId: number): AccountScope {
-  return { db, accountId, actor: { type: "system" }, role: null, env, ports: installedPorts(env) };
+export function systemScope(transport: TransportScope, accountId: number): AccountScope {
+  return { ...transportOf(transport), accountId, actor: { type: "system" }, role: null };
 }
 
 /** The user behind the scope, or null for bots, contacts, rules and the system. */

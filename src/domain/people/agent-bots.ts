@@ -4,7 +4,7 @@ import { batch, write } from "../kernel/batch";
 import { AGENT_BOT_TYPE } from "../kernel/enums";
 import { randomKey, randomToken, sha256Hex } from "../identity/keys";
 import { grantStatement } from "../identity/platform-apps";
-import { type AccountScope } from "../kernel/scope";
+import { type AccountScope, type TransportScope } from "../kernel/scope";
 import { invalid, notFound } from "../kernel/errors";
 import { refusedTarget } from "../kernel/target-url";
 import { type AgentBotRow } from "./rows";
@@ -32,27 +32,22 @@ export function botTokenQuery(db: Database, botId: number) {
     .where(and(eq(accessTokens.ownerType, "AgentBot"), eq(accessTokens.ownerId, botId)));
 }
 
-/**
- * Who saves a bot: the database, and the environment whose target policy says where its `outgoing_url`
- * may point (an account scope and a platform scope both are one).
- */
-export type BotEditor = { db: Database; env: { WEBHOOK_TARGET_POLICY?: string } };
 
 /** A bot's `outgoing_url` must be a receiver the target policy allows, like an account webhook's URL. */
-function checkOutgoingUrl(editor: BotEditor, input: AgentBotInput) {
-  const errors = refusedTarget(editor.env, "outgoing_url", input.outgoingUrl);
+function checkOutgoingUrl(scope: TransportScope, input: AgentBotInput) {
+  const errors = refusedTarget(scope.env, "outgoing_url", input.outgoingUrl);
   if (errors.length > 0) throw invalid(errors);
 }
 
 /** Creates a bot owned by `accountId` (null: a system bot), with its own key. */
 export async function createAgentBot(
-  editor: BotEditor,
+  scope: TransportScope,
   accountId: number | null,
   input: AgentBotInput & { name: string },
   createdBy?: { platformAppId: number },
 ): Promise<AgentBotRecord> {
-  checkOutgoingUrl(editor, input);
-  const { db } = editor;
+  checkOutgoingUrl(scope, input);
+  const { db } = scope;
   const at = now();
   const key = randomKey();
   const newBotId = lastInsertedId(agentBots);
@@ -78,9 +73,9 @@ export async function createAgentBot(
   return { bot: rows[0], accessToken: key };
 }
 
-export async function updateAgentBot(editor: BotEditor, bot: AgentBotRow, input: AgentBotInput): Promise<AgentBotRecord> {
-  checkOutgoingUrl(editor, input);
-  const { db } = editor;
+export async function updateAgentBot(scope: TransportScope, bot: AgentBotRow, input: AgentBotInput): Promise<AgentBotRecord> {
+  checkOutgoingUrl(scope, input);
+  const { db } = scope;
   const [rows, tokens] = await batch(db, [
     db
       .update(agentBots)
@@ -93,7 +88,8 @@ export async function updateAgentBot(editor: BotEditor, bot: AgentBotRow, input:
 }
 
 /** Deletes the bot and its key; inboxes using it lose it and conversations assigned to it are released. */
-export async function deleteAgentBot(db: Database, botId: number) {
+export async function deleteAgentBot(scope: TransportScope, botId: number) {
+  const { db } = scope;
   await write(db, [
     db.update(conversations).set({ assigneeAgentBotId: null, updatedAt: now() }).where(eq(conversations.assigneeAgentBotId, botId)),
     db.delete(agentBotInboxes).where(eq(agentBotInboxes.agentBotId, botId)),
@@ -151,7 +147,7 @@ export async function updateAccountAgentBot(scope: AccountScope, botId: number, 
 
 export async function deleteAccountAgentBot(scope: AccountScope, botId: number) {
   await findAccountAgentBot(scope, botId, { ownOnly: true });
-  await deleteAgentBot(scope.db, botId);
+  await deleteAgentBot(scope, botId);
 }
 
 /** A new key for one of the account's bots; the old one stops working at once. */

@@ -203,5 +203,5 @@ export async function updateAgent(scope: AccountScope, userId: number, input: Ag
  */
 export async function deleteAgent(scope: AccountScope, userId: number) {
   await findMembership(scope, userId);
-  await removeAccountUser(scope.db, scope.accountId, userId);
+  await removeAccountUser(scope, scope.accountId, userId);
 }

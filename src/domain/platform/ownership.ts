@@ -6,8 +6,9 @@
  * This folder sits above identity and people (it reads both), so neither of them depends on it.
  */
 import { and, eq, inArray } from "drizzle-orm";
-import { type Database, schema } from "../../db/client";
+import { schema } from "../../db/client";
 import { batch } from "../kernel/batch";
+import type { PlatformScope } from "../kernel/scope";
 import { type PermissibleType, assertOwned, grantQuery } from "../identity/platform-apps";
 import type { AccountRow } from "../identity/rows";
 import { type UserRecord, toUserRecord, userRecordQueries } from "../identity/users";
@@ -15,16 +16,13 @@ import { type AgentBotRecord, botTokenQuery } from "../people/agent-bots";
 
 const { accounts, users, agentBots, accessTokens, platformAppPermissibles: grants } = schema;
 
-/** The platform app behind a platform route, and the database it works on. */
-/** `env` carries the settings domain rules read (the receiver URL policy of agent bots). */
-export type PlatformScope = { db: Database; platformAppId: number; env: Env };
 
 /** Subquery: the ids of the objects of `type` the app created. */
 const ownedIds = (scope: PlatformScope, type: PermissibleType) =>
   scope.db
     .select({ id: grants.permissibleId })
     .from(grants)
-    .where(and(eq(grants.platformAppId, scope.platformAppId), eq(grants.permissibleType, type)));
+    .where(and(eq(grants.platformAppId, scope.actor.platformAppId), eq(grants.permissibleType, type)));
 
 export async function listOwnedAccounts(scope: PlatformScope): Promise<AccountRow[]> {
   const { db } = scope;
@@ -36,7 +34,7 @@ export async function ownedAccount(scope: PlatformScope, id: number): Promise<Ac
   const { db } = scope;
   const [rows, grant] = await batch(db, [
     db.select().from(accounts).where(eq(accounts.id, id)),
-    grantQuery(db, scope.platformAppId, "Account", id),
+    grantQuery(db, scope.actor.platformAppId, "Account", id),
   ]);
   return assertOwned(rows[0], grant, "Account", id);
 }
@@ -46,9 +44,9 @@ export async function assertOwnsAccountAndUser(scope: PlatformScope, accountId: 
   const { db } = scope;
   const [accountRows, accountGrant, userRows, userGrant] = await batch(db, [
     db.select({ id: accounts.id }).from(accounts).where(eq(accounts.id, accountId)),
-    grantQuery(db, scope.platformAppId, "Account", accountId),
+    grantQuery(db, scope.actor.platformAppId, "Account", accountId),
     db.select({ id: users.id }).from(users).where(eq(users.id, userId)),
-    grantQuery(db, scope.platformAppId, "User", userId),
+    grantQuery(db, scope.actor.platformAppId, "User", userId),
   ]);
   assertOwned(accountRows[0], accountGrant, "Account", accountId);
   assertOwned(userRows[0], userGrant, "User", userId);
@@ -58,7 +56,7 @@ export async function ownedUser(scope: PlatformScope, id: number): Promise<UserR
   const { db } = scope;
   const [userRows, tokenRows, memberships, grant] = await batch(db, [
     ...userRecordQueries(db, id),
-    grantQuery(db, scope.platformAppId, "User", id),
+    grantQuery(db, scope.actor.platformAppId, "User", id),
   ]);
   return assertOwned(toUserRecord(userRows, tokenRows, memberships), grant, "User", id);
 }
@@ -83,7 +81,7 @@ export async function ownedAgentBot(scope: PlatformScope, id: number): Promise<A
   const [rows, tokens, grant] = await batch(db, [
     db.select().from(agentBots).where(eq(agentBots.id, id)),
     botTokenQuery(db, id),
-    grantQuery(db, scope.platformAppId, "AgentBot", id),
+    grantQuery(db, scope.actor.platformAppId, "AgentBot", id),
   ]);
   const bot = assertOwned(rows[0], grant, "AgentBot", id);
   return { bot, accessToken: tokens[0]?.token ?? null };

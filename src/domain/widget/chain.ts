@@ -8,8 +8,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { type Database, schema } from "../../db/client";
 import { ACCOUNT_STATUS } from "../kernel/enums";
 import { notFound } from "../kernel/errors";
-import type { AccountScope } from "../kernel/scope";
-import { installedPorts } from "../kernel/ports";
+import { type AccountScope, type TransportScope, transportOf } from "../kernel/scope";
 import type { ContactInboxRow, ContactRow } from "../contacts/rows";
 import type { ConversationRow } from "../conversations/rows";
 import type { InboxRow, WidgetChannelRow } from "../inboxes/rows";
@@ -74,12 +73,14 @@ export function conversationVisibleTo(chain: ContactChain, conversation: Convers
   return chain.contactInbox.hmacVerified && conversation.contactId === chain.contact.id;
 }
 
-export async function findPublicInbox(db: Database, identifier: string): Promise<PublicInbox> {
+export async function findPublicInbox(transport: TransportScope, identifier: string): Promise<PublicInbox> {
+  const { db } = transport;
   const [inboxRows, widgetRows, accountRows] = await batch(db, [...inboxQueries(db, identifier)]);
   return checkInbox(identifier, inboxRows, widgetRows, accountRows);
 }
 
-export async function findContactChain(db: Database, identifier: string, sourceId: string): Promise<ContactChain> {
+export async function findContactChain(transport: TransportScope, identifier: string, sourceId: string): Promise<ContactChain> {
+  const { db } = transport;
   const [inboxRows, widgetRows, accountRows, ciRows, contactRows] = await batch(db, [
     ...inboxQueries(db, identifier),
     contactInboxQuery(db, identifier, sourceId),
@@ -88,7 +89,8 @@ export async function findContactChain(db: Database, identifier: string, sourceI
   return { ...checkInbox(identifier, inboxRows, widgetRows, accountRows), ...checkContact(sourceId, ciRows, contactRows) };
 }
 
-export async function findConversationChain(db: Database, identifier: string, sourceId: string, displayId: number): Promise<ConversationChain> {
+export async function findConversationChain(transport: TransportScope, identifier: string, sourceId: string, displayId: number): Promise<ConversationChain> {
+  const { db } = transport;
   const [inboxRows, widgetRows, accountRows, ciRows, contactRows, conversationRows] = await batch(db, [
     ...inboxQueries(db, identifier),
     contactInboxQuery(db, identifier, sourceId),
@@ -104,7 +106,10 @@ export async function findConversationChain(db: Database, identifier: string, so
   return { ...chain, conversation };
 }
 
-/** The scope of a visitor acting as its contact: the domain's conversation functions take it like any other. */
-export function contactScope(db: Database, env: Env, chain: ContactChain): AccountScope {
-  return { db, env, accountId: chain.inbox.accountId, actor: { type: "contact", contact: chain.contact }, role: null, ports: installedPorts(env) };
+/**
+ * The scope of a visitor acting as its contact, derived from the request's: the domain's conversation
+ * functions take it like any other.
+ */
+export function contactScope(transport: TransportScope, chain: ContactChain): AccountScope {
+  return { ...transportOf(transport), accountId: chain.inbox.accountId, actor: { type: "contact", contact: chain.contact }, role: null };
 }

@@ -8,7 +8,7 @@ import { type Database, type Statement, schema } from "../../db/client";
 import { contactInboxInsert, createContact, newSourceId, uniquenessQuery, updateContact, type ContactInput } from "../contacts/contacts";
 import type { ContactInboxRow } from "../contacts/rows";
 import { invalidField } from "../kernel/errors";
-import { systemScope } from "../kernel/scope";
+import { type TransportScope, systemScope } from "../kernel/scope";
 import { type ContactChain, contactScope, findContactChain, findPublicInbox } from "./chain";
 import { checkIdentifierHash, checkSameIdentifier, requireIdentifierProof } from "./identity";
 import { checkPublicAttributes } from "./attributes";
@@ -47,13 +47,14 @@ const markVerified = (db: Database, contactInbox: ContactInboxRow) =>
  * contact already holds is left off the new contact (both are unique in the account), so the answer
  * never shows what another contact stored.
  */
-export async function createPublicContact(db: Database, env: Env, identifier: string, input: PublicContactInput): Promise<PublicContact> {
-  const { inbox } = await findPublicInbox(db, identifier);
+export async function createPublicContact(transport: TransportScope, identifier: string, input: PublicContactInput): Promise<PublicContact> {
+  const { db } = transport;
+  const { inbox } = await findPublicInbox(transport, identifier);
   requireIdentifierProof(input.identifier, null, input.identifierHash);
   const verified = await checkIdentifierHash(inbox, input.identifier, input.identifierHash);
   const proven = verified && input.identifier ? input.identifier : null;
   checkPublicAttributes({ custom_attributes: input.customAttributes, additional_attributes: input.additionalAttributes });
-  const scope = systemScope(db, env, inbox.accountId);
+  const scope = systemScope(transport, inbox.accountId);
   const [existing, existingContacts, byIdentifier, taken] = await batch(db, [
     db.select().from(contactInboxes).where(and(eq(contactInboxes.inboxId, inbox.id), eq(contactInboxes.sourceId, input.sourceId ?? ""))),
     db.select().from(contacts).where(sql`${contacts.id} = (SELECT ${contactInboxes.contactId} FROM ${contactInboxes} WHERE ${contactInboxes.inboxId} = ${inbox.id} AND ${contactInboxes.sourceId} = ${input.sourceId ?? ""})`),
@@ -94,12 +95,12 @@ export async function createPublicContact(db: Database, env: Env, identifier: st
     hmacVerified: proven !== null,
   });
   // read back: the contact inbox's pubsub_token is made inside the write
-  return toPublic(await findContactChain(db, identifier, sourceId));
+  return toPublic(await findContactChain(transport, identifier, sourceId));
 }
 
 /** GET .../contacts/{source_id}; with identifier_hash (or a mandatory one) it proves the stored identifier. */
-export async function showPublicContact(db: Database, identifier: string, sourceId: string, identifierHash?: string): Promise<PublicContact> {
-  const chain = await findContactChain(db, identifier, sourceId);
+export async function showPublicContact(transport: TransportScope, identifier: string, sourceId: string, identifierHash?: string): Promise<PublicContact> {
+  const chain = await findContactChain(transport, identifier, sourceId);
   await checkIdentifierHash(chain.inbox, chain.contact.identifier, identifierHash);
   return toPublic(chain);
 }
@@ -110,8 +111,9 @@ export async function showPublicContact(db: Database, identifier: string, source
  * cannot change here"). An e-mail, phone number or identifier another contact holds is a 422 `taken`
  * (Chatwoot merges the two contacts), so the visitor's record never reaches another one.
  */
-export async function updatePublicContact(db: Database, env: Env, identifier: string, sourceId: string, input: PublicContactInput): Promise<PublicContact> {
-  const chain = await findContactChain(db, identifier, sourceId);
+export async function updatePublicContact(transport: TransportScope, identifier: string, sourceId: string, input: PublicContactInput): Promise<PublicContact> {
+  const { db } = transport;
+  const chain = await findContactChain(transport, identifier, sourceId);
   const stored = chain.contact.identifier;
   if (input.identifier !== undefined && stored && input.identifier !== stored) {
     throw invalidField("identifier", "cannot be changed through the public API", "immutable");
@@ -127,6 +129,6 @@ export async function updatePublicContact(db: Database, env: Env, identifier: st
   // verified only for an identifier the contact holds once this write is done (a taken one is refused)
   const proven = verified && claimed !== null && claimed !== "" && !chain.contactInbox.hmacVerified;
   const precede: Statement[] = proven ? [markVerified(db, chain.contactInbox)] : [];
-  await updateContact(contactScope(db, env, chain), chain.contact.id, fields, false, precede);
-  return toPublic(await findContactChain(db, identifier, sourceId));
+  await updateContact(contactScope(transport, chain), chain.contact.id, fields, false, precede);
+  return toPublic(await findContactChain(transport, identifier, sourceId));
 }

@@ -19,7 +19,7 @@ import type { AgentRow } from "../people/agents";
 import type { AgentBotRow } from "../people/rows";
 import { CONTENT_TYPE, CONVERSATION_STATUS, MESSAGE_TYPE } from "../kernel/enums";
 import { invalidField, notFound } from "../kernel/errors";
-import { performer } from "../kernel/scope";
+import { type TransportScope, performer } from "../kernel/scope";
 import { type ContactChain, type ConversationChain, contactScope } from "./chain";
 import { checkPublicAttributes } from "./attributes";
 import type { PublicConversation } from "./rows";
@@ -59,7 +59,8 @@ async function toPublicConversations(db: Database, chain: ContactChain, rows: Co
 }
 
 /** The contact inbox's conversations (all of the contact's once verified), newest first. */
-export async function listPublicConversations(db: Database, chain: ContactChain): Promise<PublicConversation[]> {
+export async function listPublicConversations(transport: TransportScope, chain: ContactChain): Promise<PublicConversation[]> {
+  const { db } = transport;
   const visible = chain.contactInbox.hmacVerified
     ? eq(conversations.contactId, chain.contact.id)
     : eq(conversations.contactInboxId, chain.contactInbox.id);
@@ -74,14 +75,15 @@ export async function listPublicConversations(db: Database, chain: ContactChain)
   return toPublicConversations(db, chain, rows);
 }
 
-export async function showPublicConversation(db: Database, chain: ConversationChain): Promise<PublicConversation> {
+export async function showPublicConversation(transport: TransportScope, chain: ConversationChain): Promise<PublicConversation> {
+  const { db } = transport;
   return (await toPublicConversations(db, chain, [chain.conversation]))[0];
 }
 
 /** A new conversation of this contact inbox (custom attributes checked against their definitions). */
-export async function createPublicConversation(db: Database, env: Env, chain: ContactChain, input: { customAttributes?: Record<string, unknown> }) {
+export async function createPublicConversation(transport: TransportScope, chain: ContactChain, input: { customAttributes?: Record<string, unknown> }) {
   checkPublicAttributes({ custom_attributes: input.customAttributes });
-  const record = await createConversation(contactScope(db, env, chain), {
+  const record = await createConversation(contactScope(transport, chain), {
     inboxId: chain.inbox.id,
     contactId: chain.contact.id,
     sourceId: chain.contactInbox.sourceId,
@@ -91,23 +93,24 @@ export async function createPublicConversation(db: Database, env: Env, chain: Co
 }
 
 /** toggle_status from the widget only resolves; a resolved conversation stays as it is. */
-export async function resolvePublicConversation(db: Database, env: Env, chain: ConversationChain): Promise<PublicConversation> {
-  if (chain.conversation.status === CONVERSATION_STATUS.resolved) return showPublicConversation(db, chain);
-  const { record } = await toggleStatus(contactScope(db, env, chain), chain.conversation.displayId, { status: CONVERSATION_STATUS.resolved });
-  return showPublicConversation(db, { ...chain, conversation: record.conversation });
+export async function resolvePublicConversation(transport: TransportScope, chain: ConversationChain): Promise<PublicConversation> {
+  if (chain.conversation.status === CONVERSATION_STATUS.resolved) return showPublicConversation(transport, chain);
+  const { record } = await toggleStatus(contactScope(transport, chain), chain.conversation.displayId, { status: CONVERSATION_STATUS.resolved });
+  return showPublicConversation(transport, { ...chain, conversation: record.conversation });
 }
 
 /** update_last_seen: the contact has read the conversation (contact_last_seen_at). */
-export async function markPublicConversationSeen(db: Database, env: Env, chain: ConversationChain) {
-  await updateLastSeen(contactScope(db, env, chain), chain.conversation.displayId);
+export async function markPublicConversationSeen(transport: TransportScope, chain: ConversationChain) {
+  await updateLastSeen(contactScope(transport, chain), chain.conversation.displayId);
 }
 
-export async function togglePublicTyping(db: Database, env: Env, chain: ConversationChain, on: boolean) {
-  return toggleTypingIn(contactScope(db, env, chain), chain.conversation, { on });
+export async function togglePublicTyping(transport: TransportScope, chain: ConversationChain, on: boolean) {
+  return toggleTypingIn(contactScope(transport, chain), chain.conversation, { on });
 }
 
 /** The public messages, oldest first: the latest page, or the page before the message id `before`. */
-export async function listPublicMessages(db: Database, chain: ConversationChain, before?: number): Promise<MessageWithSender[]> {
+export async function listPublicMessages(transport: TransportScope, chain: ConversationChain, before?: number): Promise<MessageWithSender[]> {
+  const { db } = transport;
   const [rows] = await batch(db, [
     db
       .select()
@@ -120,8 +123,8 @@ export async function listPublicMessages(db: Database, chain: ConversationChain,
 }
 
 /** An incoming message from the contact, with text, files (already checked) or both. */
-export async function createPublicMessage(db: Database, env: Env, chain: ConversationChain, input: { content?: string; echoId?: string; files?: CheckedFile[] }) {
-  const result = await createMessage(contactScope(db, env, chain), chain.conversation.displayId, {
+export async function createPublicMessage(transport: TransportScope, chain: ConversationChain, input: { content?: string; echoId?: string; files?: CheckedFile[] }) {
+  const result = await createMessage(contactScope(transport, chain), chain.conversation.displayId, {
     content: input.content,
     files: input.files,
     messageType: "incoming",
@@ -147,7 +150,8 @@ export const DEFAULT_CSAT_EXPIRY_HOURS = 336;
  * The contact answers an interactive message (input_select, form, input_csat) with `submitted_values`;
  * a CSAT answer is refused once the survey is older than the inbox's csat_expiry_hours (14 days).
  */
-export async function submitMessageValues(db: Database, env: Env, chain: ConversationChain, messageId: number, values: SubmittedValue[]): Promise<MessageWithSender> {
+export async function submitMessageValues(transport: TransportScope, chain: ConversationChain, messageId: number, values: SubmittedValue[]): Promise<MessageWithSender> {
+  const { db } = transport;
   const [rows] = await batch(db, [
     db.select().from(messages).where(and(eq(messages.id, messageId), publicMessages(chain.conversation.id))),
   ]);
@@ -167,7 +171,7 @@ export async function submitMessageValues(db: Database, env: Env, chain: Convers
       throw invalidField("submitted_values[0].csat_survey_response.rating", "is required", "required");
     }
   }
-  const scope = contactScope(db, env, chain);
+  const scope = contactScope(transport, chain);
   const contentAttributes = { ...message.contentAttributes, submitted_values: values };
   const changed = [{ content_attributes: { previous_value: message.contentAttributes, current_value: contentAttributes } }];
   const at = now();
@@ -186,8 +190,9 @@ export async function submitMessageValues(db: Database, env: Env, chain: Convers
 }
 
 /** webwidget_triggered: the widget was opened; webhooks get the ContactInbox with the widget's event_info. */
-export async function triggerWidgetEvent(db: Database, env: Env, chain: ContactChain, input: { name: string; eventInfo: Record<string, unknown> }) {
-  const scope = contactScope(db, env, chain);
+export async function triggerWidgetEvent(transport: TransportScope, chain: ContactChain, input: { name: string; eventInfo: Record<string, unknown> }) {
+  const { db } = transport;
+  const scope = contactScope(transport, chain);
   await batch(db, [
     eventStatement(db, {
       accountId: chain.inbox.accountId,

@@ -4,7 +4,8 @@
  * list, and every API inbox, allow any origin, since the widget runs on the customer's own site.
  */
 import { eq, sql } from "drizzle-orm";
-import { type Database, schema } from "../../db/client";
+import { schema } from "../../db/client";
+import type { TransportScope } from "../kernel/scope";
 import { WIDGET_CHANNEL } from "../inboxes/inboxes";
 import { batch } from "../kernel/batch";
 
@@ -35,7 +36,8 @@ export function originMatches(origin: string, domains: string[]): boolean {
 }
 
 /** Whether a page at `origin` may call the inbox's public API; an unknown inbox answers its own 404 later. */
-export async function originAllowed(db: Database, identifier: string, origin: string): Promise<boolean> {
+export async function originAllowed(scope: TransportScope, identifier: string, origin: string): Promise<boolean> {
+  const { db } = scope;
   const [rows] = await batch(db, [
     db
       .select({ allowedDomains: webWidgetChannels.allowedDomains })

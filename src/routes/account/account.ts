@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import pkg from "../../../package.json";
 import { updateAccount } from "../../domain/identity/accounts";
 import type { AppEnv } from "../../http/app-env";
+import { accountScope } from "../../http/scopes";
 import { requireAdministrator } from "../../http/auth";
 import { validate } from "../../http/validate";
 import { Account, AccountUpdate, COMPANY_FIELDS, SETTINGS_FIELDS } from "../../schemas/accounts";
@@ -17,7 +18,7 @@ export const accountSelfApi = new Hono<AppEnv>()
   .on(["PATCH", "PUT"], "/", doc({ summary: "Update the account (administrators)", response: Account }), requireAdministrator, validate("json", AccountUpdate), async (c) => {
     const account = c.var.account;
     const body = c.req.valid("json");
-    const updated = await updateAccount(c.var.db, account, {
+    const updated = await updateAccount(accountScope(c), account, {
       name: body.name,
       locale: body.locale,
       domain: body.domain,

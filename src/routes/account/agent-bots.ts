@@ -9,7 +9,8 @@ import {
   resetAgentBotKey,
   updateAccountAgentBot,
 } from "../../domain/people/agent-bots";
-import { type AppContext, type AppEnv, accountScope } from "../../http/app-env";
+import { type AppContext, type AppEnv } from "../../http/app-env";
+import { accountScope } from "../../http/scopes";
 import { requireAdministrator } from "../../http/auth";
 import { validate } from "../../http/validate";
 import { AccountAgentBotCreate, AccountAgentBotUpdate, AgentBot } from "../../schemas/agent-bots";

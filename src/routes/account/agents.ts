@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import { createAgent, deleteAgent, listAgents, updateAgent } from "../../domain/people/agents";
-import { type AppEnv, accountScope } from "../../http/app-env";
+import { type AppEnv } from "../../http/app-env";
+import { accountScope } from "../../http/scopes";
 import { requireAdministrator } from "../../http/auth";
 import { validate } from "../../http/validate";
 import { Agent, AgentCreate, AgentUpdate } from "../../schemas/agents";

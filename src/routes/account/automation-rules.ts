@@ -1,7 +1,8 @@
 import { Hono } from "hono";
 import type { z } from "zod";
 import { cloneRule, createRule, deleteRule, getRule, listRules, updateRule } from "../../domain/automation/rules";
-import { type AppEnv, accountScope } from "../../http/app-env";
+import { type AppEnv } from "../../http/app-env";
+import { accountScope } from "../../http/scopes";
 import { requireAdministrator } from "../../http/auth";
 import { validate } from "../../http/validate";
 import { AutomationRule, AutomationRuleCreate, AutomationRuleUpdate, RuleFile } from "../../schemas/automation-rules";
@@ -38,7 +39,7 @@ export const automationRulesApi = new Hono<AppEnv>()
   .post("/attach_file", doc({ summary: "Upload a file for a send_attachment action", response: RuleFile }), idempotent(), acceptFiles({ maxBodyBytes: MAX_FILES_BODY_BYTES }), async (c) => {
     const uploads = filesNamed(c, "attachment");
     if (uploads.length !== 1) throw invalidField("attachment", "must be exactly one file (multipart, as attachment)", uploads.length === 0 ? "required" : "too_many_files");
-    const [file] = await checkUploads(c.env, uploads, "attachment");
+    const [file] = await checkUploads(accountScope(c), uploads, "attachment");
     return c.json(ruleFileView(await attachRuleFile(accountScope(c), file)));
   })
   .post("/:id/clone", doc({ summary: "Clone an automation rule", response: payloadOf(AutomationRule) }), idempotent(), validate("param", IdParam), async (c) => {

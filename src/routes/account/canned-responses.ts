@@ -5,7 +5,8 @@ import {
   listCannedResponses,
   updateCannedResponse,
 } from "../../domain/settings/canned-responses";
-import { type AppEnv, accountScope } from "../../http/app-env";
+import { type AppEnv } from "../../http/app-env";
+import { accountScope } from "../../http/scopes";
 import { validate } from "../../http/validate";
 import { CannedResponse, CannedResponseCreate, CannedResponseQuery, CannedResponseUpdate } from "../../schemas/canned-responses";
 import { IdParam } from "../../schemas/common";

@@ -6,7 +6,8 @@ import { contactableInboxes, createContactInbox } from "../../domain/contacts/co
 import { listContactLabels, replaceContactLabels } from "../../domain/contacts/labels";
 import { mergeContacts } from "../../domain/contacts/merge";
 import { type ContactInput, createContact, deleteContact, destroyCustomAttributes, showContact, updateContact } from "../../domain/contacts/contacts";
-import { accountScope, type AppEnv } from "../../http/app-env";
+import { type AppEnv } from "../../http/app-env";
+import { accountScope } from "../../http/scopes";
 import { requireAdministrator } from "../../http/auth";
 import { linkNext, nextCursorMeta } from "../../http/paging";
 import { validate } from "../../http/validate";

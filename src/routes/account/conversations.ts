@@ -15,7 +15,8 @@ import {
   updateLastSeen,
 } from "../../domain/conversations/conversations";
 import { CONVERSATION_STATUSES } from "../../domain/kernel/enums";
-import { type AppEnv, accountScope } from "../../http/app-env";
+import { type AppEnv } from "../../http/app-env";
+import { accountScope } from "../../http/scopes";
 import { allowBots, requireAdministrator } from "../../http/auth";
 import { linkNext, nextCursorMeta } from "../../http/paging";
 import { deleteConversation } from "../../domain/conversations/deletion";

@@ -1,7 +1,8 @@
 import { Hono } from "hono";
 import type { z } from "zod";
 import { type CsatFilters, csatMetrics, csatResponsesForDownload, listCsatResponses } from "../../domain/reports/csat";
-import { type AppEnv, accountScope } from "../../http/app-env";
+import { type AppEnv } from "../../http/app-env";
+import { accountScope } from "../../http/scopes";
 import { requireAdministrator } from "../../http/auth";
 import { doc } from "../../http/openapi";
 import { validate } from "../../http/validate";

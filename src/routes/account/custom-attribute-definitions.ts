@@ -7,7 +7,8 @@ import {
   listDefinitions,
   updateDefinition,
 } from "../../domain/custom-attributes/definitions";
-import { type AppEnv, accountScope } from "../../http/app-env";
+import { type AppEnv } from "../../http/app-env";
+import { accountScope } from "../../http/scopes";
 import { validate } from "../../http/validate";
 import { IdParam } from "../../schemas/common";
 import {

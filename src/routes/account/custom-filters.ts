@@ -6,7 +6,8 @@ import {
   listCustomFilters,
   updateCustomFilter,
 } from "../../domain/settings/custom-filters";
-import { type AppEnv, accountScope } from "../../http/app-env";
+import { type AppEnv } from "../../http/app-env";
+import { accountScope } from "../../http/scopes";
 import { validate } from "../../http/validate";
 import { IdParam } from "../../schemas/common";
 import { CustomFilter, CustomFilterCreate, CustomFilterQuery, CustomFilterUpdate } from "../../schemas/custom-filters";

@@ -6,7 +6,8 @@ import {
   listDashboardApps,
   updateDashboardApp,
 } from "../../domain/settings/dashboard-apps";
-import { type AppEnv, accountScope } from "../../http/app-env";
+import { type AppEnv } from "../../http/app-env";
+import { accountScope } from "../../http/scopes";
 import { requireAdministrator } from "../../http/auth";
 import { validate } from "../../http/validate";
 import { IdParam } from "../../schemas/common";

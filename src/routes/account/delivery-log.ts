@@ -1,5 +1,6 @@
 import { Hono } from "hono";
-import { type AppEnv, accountScope } from "../../http/app-env";
+import { type AppEnv } from "../../http/app-env";
+import { accountScope } from "../../http/scopes";
 import { requireAdministrator } from "../../http/auth";
 import { idempotent } from "../../http/idempotency";
 import { doc } from "../../http/openapi";

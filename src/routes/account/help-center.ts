@@ -7,7 +7,8 @@ import { Hono } from "hono";
 import { createArticle, deleteArticle, listArticles, reorderArticles, showArticle, updateArticle } from "../../domain/help-center/articles";
 import { createCategory, deleteCategory, listCategories, showCategory, updateCategory } from "../../domain/help-center/categories";
 import { createPortal, deletePortal, listPortals, showPortal, updatePortal } from "../../domain/help-center/portals";
-import { type AppEnv, accountScope } from "../../http/app-env";
+import { type AppEnv } from "../../http/app-env";
+import { accountScope } from "../../http/scopes";
 import { requireAdministrator } from "../../http/auth";
 import { validate } from "../../http/validate";
 import {

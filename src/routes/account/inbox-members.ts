@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import { addInboxMembers, listInboxMembers, removeInboxMembers, replaceInboxMembers } from "../../domain/inboxes/members";
-import { type AppEnv, accountScope } from "../../http/app-env";
+import { type AppEnv } from "../../http/app-env";
+import { accountScope } from "../../http/scopes";
 import { requireAdministrator } from "../../http/auth";
 import { validate } from "../../http/validate";
 import { InboxIdParam, InboxMembersChange, InboxMembersReplace } from "../../schemas/inbox-members";

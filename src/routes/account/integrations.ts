@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import { createHook, deleteHook, getApp, listApps, updateHook } from "../../domain/settings/integrations";
-import { type AppEnv, accountScope } from "../../http/app-env";
+import { type AppEnv } from "../../http/app-env";
+import { accountScope } from "../../http/scopes";
 import { requireAdministrator } from "../../http/auth";
 import { validate } from "../../http/validate";
 import { IdParam } from "../../schemas/common";

@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import { createLabel, deleteLabel, getLabel, listLabels, updateLabel } from "../../domain/settings/labels";
-import { type AppEnv, accountScope } from "../../http/app-env";
+import { type AppEnv } from "../../http/app-env";
+import { accountScope } from "../../http/scopes";
 import { requireAdministrator } from "../../http/auth";
 import { validate } from "../../http/validate";
 import { IdParam } from "../../schemas/common";

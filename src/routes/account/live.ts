@@ -8,7 +8,7 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import type { AppEnv } from "../../http/app-env";
-import { accountScope } from "../../http/app-env";
+import { accountScope, publicScope } from "../../http/scopes";
 import { validate } from "../../http/validate";
 import { toggleTyping } from "../../domain/conversations/typing";
 import { issueLiveTicket, redeemLiveTicket } from "../../domain/conversations/live-tickets";
@@ -35,6 +35,6 @@ export const conversationLiveApi = new Hono<AppEnv>()
   });
 
 export const agentLiveApi = new Hono<AppEnv>().get("/", doc({ summary: "Open the agent's live-room WebSocket (authenticated by ticket)", status: 101 }), validate("query", TicketQuery), async (c) => {
-  const { scope, conversation, user } = await redeemLiveTicket(c.var.db, c.env, c.req.valid("query").ticket ?? "");
+  const { scope, conversation, user } = await redeemLiveTicket(publicScope(c), c.req.valid("query").ticket ?? "");
   return joinRoom(c.req.raw, scope.env, conversation, { type: "user", id: user.id, name: user.name, audience: "agent" });
 });

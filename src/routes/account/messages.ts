@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import { createMessage, deleteMessage, listMessages, type MessageResult, updateMessageStatus } from "../../domain/conversations/messages";
-import { type AppEnv, accountScope } from "../../http/app-env";
+import { type AppEnv } from "../../http/app-env";
+import { accountScope } from "../../http/scopes";
 import { allowBots } from "../../http/auth";
 import { linkNext, nextCursorMeta } from "../../http/paging";
 import { acceptFiles, filesNamed } from "../../http/body";
@@ -24,7 +25,7 @@ export const messagesApi = new Hono<AppEnv>()
   })
   .post("/", doc({ summary: "Create a message", response: Message }), allowBots(), idempotent(), acceptFiles({ maxBodyBytes: MAX_FILES_BODY_BYTES }), validate("param", ConversationParam), validate("json", MessageCreate), async (c) => {
     const body = c.req.valid("json");
-    const files = await checkUploads(c.env, filesNamed(c, "attachments"));
+    const files = await checkUploads(accountScope(c), filesNamed(c, "attachments"));
     const result: MessageResult = await createMessage(accountScope(c), c.req.valid("param").conversation_id, {
       content: body.content,
       files,

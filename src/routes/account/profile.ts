@@ -4,6 +4,7 @@ import { updateOwnProfile } from "../../domain/identity/profile";
 import { confirmationLink } from "../auth";
 import type { AppContext, AppEnv } from "../../http/app-env";
 import { userAuth } from "../../http/auth";
+import { userScope } from "../../http/scopes";
 import { validate } from "../../http/validate";
 import { ProfileUpdate } from "../../schemas/users";
 import { userView } from "../../views/users";
@@ -12,13 +13,9 @@ import { rateLimited } from "../../http/rate-limit";
 import { doc } from "../../http/openapi";
 import { User } from "../../schemas/users";
 
-function currentUser(c: AppContext) {
-  if (c.var.actor.type !== "user") throw new Error("profile routes run behind userAuth");
-  return c.var.actor.user;
-}
-
 async function renderProfile(c: AppContext) {
-  const record = await loadUserRecord(c.var.db, currentUser(c).id);
+  const scope = userScope(c);
+  const record = await loadUserRecord(scope, scope.actor.user.id);
   return c.json(userView(record!, await userHmacIdentifier(c.env, record!.user.email)));
 }
 
@@ -27,11 +24,9 @@ export const profileApi = new Hono<AppEnv>()
   .use("*", userAuth, rateLimited("account_api"))
   .get("/", doc({ summary: "Show the calling user's profile", response: User }), (c) => renderProfile(c))
   .on(["PUT", "PATCH"], "/", doc({ summary: "Update the calling user's profile or password; a new email waits for its confirmation link", response: User }), validate("json", ProfileUpdate), async (c) => {
-    const user = currentUser(c);
     const body = c.req.valid("json");
     await updateOwnProfile(
-      c.var.db,
-      user,
+      userScope(c),
       {
         name: body.name,
         displayName: body.display_name,

@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import { addTeamMembers, createTeam, deleteTeam, getTeam, listTeamMembers, listTeams, removeTeamMembers, replaceTeamMembers, updateTeam } from "../../domain/people/teams";
-import { type AppEnv, accountScope } from "../../http/app-env";
+import { type AppEnv } from "../../http/app-env";
+import { accountScope } from "../../http/scopes";
 import { requireAdministrator } from "../../http/auth";
 import { validate } from "../../http/validate";
 import { IdParam } from "../../schemas/common";

@@ -1,7 +1,8 @@
 import { Hono } from "hono";
 import type { z } from "zod";
 import { createWebhook, deleteWebhook, listWebhooks, resetWebhookSecret, updateWebhook } from "../../domain/settings/webhooks";
-import { type AppEnv, accountScope } from "../../http/app-env";
+import { type AppEnv } from "../../http/app-env";
+import { accountScope } from "../../http/scopes";
 import { requireAdministrator } from "../../http/auth";
 import { validate } from "../../http/validate";
 import { IdParam } from "../../schemas/common";

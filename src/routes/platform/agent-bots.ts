@@ -7,7 +7,7 @@ import { validate } from "../../http/validate";
 import { IdParam } from "../../schemas/common";
 import { PlatformAgentBotCreate, PlatformAgentBotUpdate } from "../../schemas/platform";
 import { agentBotView } from "../../views/agent-bots";
-import { platformScope } from "./scope";
+import { platformScope } from "../../http/scopes";
 import { idempotent } from "../../http/idempotency";
 import { doc } from "../../http/openapi";
 import { Empty } from "../../schemas/responses";
@@ -30,7 +30,7 @@ export const platformAgentBots = new Hono<AppEnv>()
     const scope = platformScope(c);
     // A bot may belong to an account only when this app created that account (Chatwoot does not check).
     const accountId = body.account_id ? (await ownedAccount(scope, body.account_id)).id : null;
-    const record = await createAgentBot(scope, accountId, { ...toBotInput(body), name: body.name }, scope);
+    const record = await createAgentBot(scope, accountId, { ...toBotInput(body), name: body.name }, scope.actor);
     return c.json(view(record));
   })
   .get("/:id", doc({ summary: "Show an agent bot", response: AgentBot }), validate("param", IdParam), async (c) => c.json(view(await ownedAgentBot(platformScope(c), c.req.valid("param").id))))
@@ -45,7 +45,7 @@ export const platformAgentBots = new Hono<AppEnv>()
   .delete("/:id", doc({ summary: "Delete an agent bot", response: Empty }), validate("param", IdParam), async (c) => {
     const scope = platformScope(c);
     const { bot } = await ownedAgentBot(scope, c.req.valid("param").id);
-    await deleteAgentBot(scope.db, bot.id);
+    await deleteAgentBot(scope, bot.id);
     return c.json({});
   })
   .delete("/:id/avatar", doc({ summary: "Remove an agent bot's avatar", response: AgentBot }), validate("param", IdParam), async (c) => {

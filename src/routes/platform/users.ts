@@ -8,7 +8,7 @@ import { LoginLink, PlatformUserCreate, PlatformUserUpdate, User, UserToken } fr
 import { userHmacIdentifier } from "../user-identity";
 import { userView } from "../../views/users";
 import { ownedUser } from "../../domain/platform/ownership";
-import { platformScope } from "./scope";
+import { platformScope } from "../../http/scopes";
 import { idempotent } from "../../http/idempotency";
 import { doc } from "../../http/openapi";
 import { Empty } from "../../schemas/responses";
@@ -30,22 +30,25 @@ export const platformUsers = new Hono<AppEnv>()
     const body = c.req.valid("json");
     const input = { ...toUserInput(body), name: body.name, email: body.email };
     const scope = platformScope(c);
-    return render(c, await findOrCreateUser(scope.db, input, scope));
+    return render(c, await findOrCreateUser(scope, input));
   })
   .get("/:id", doc({ summary: "Show a user", response: User }), validate("param", IdParam), async (c) => render(c, await ownedUser(platformScope(c), c.req.valid("param").id)))
   .on(["PATCH", "PUT"], "/:id", doc({ summary: "Update a user", response: User }), validate("param", IdParam), validate("json", PlatformUserUpdate), async (c) => {
-    const { user } = await ownedUser(platformScope(c), c.req.valid("param").id);
-    await updateUser(c.var.db, user, toUserInput(c.req.valid("json")));
-    return render(c, (await loadUserRecord(c.var.db, user.id))!);
+    const scope = platformScope(c);
+    const { user } = await ownedUser(scope, c.req.valid("param").id);
+    await updateUser(scope, user, toUserInput(c.req.valid("json")));
+    return render(c, (await loadUserRecord(scope, user.id))!);
   })
   .delete("/:id", doc({ summary: "Delete a user", response: Empty }), validate("param", IdParam), async (c) => {
-    const { user } = await ownedUser(platformScope(c), c.req.valid("param").id);
-    await deleteUser(c.var.db, user.id);
+    const scope = platformScope(c);
+    const { user } = await ownedUser(scope, c.req.valid("param").id);
+    await deleteUser(scope, user.id);
     return c.json({});
   })
   .get("/:id/login", doc({ summary: "Get a one-time login link for a user", response: LoginLink }), validate("param", IdParam), async (c) => {
-    const { user } = await ownedUser(platformScope(c), c.req.valid("param").id);
-    const token = await issueLoginToken(c.var.db, user.id);
+    const scope = platformScope(c);
+    const { user } = await ownedUser(scope, c.req.valid("param").id);
+    const token = await issueLoginToken(scope, user.id);
     const url = new URL("/app/login", c.env.FRONTEND_URL);
     url.searchParams.set("email", user.email);
     url.searchParams.set("sso_auth_token", token);

@@ -8,6 +8,7 @@ import { createMiddleware } from "hono/factory";
 import { originAllowed } from "../../domain/widget/origins";
 import { forbidden } from "../../domain/kernel/errors";
 import type { AppEnv } from "../../http/app-env";
+import { publicScope } from "../../http/scopes";
 
 const ALLOW_METHODS = "GET, POST, PATCH, OPTIONS";
 const MAX_AGE_S = "600";
@@ -16,7 +17,7 @@ export const widgetCors = createMiddleware<AppEnv>(async (c, next) => {
   const origin = c.req.header("origin");
   if (!origin) return next(); // not a browser's cross-origin request
   const identifier = c.req.param("inbox_identifier") ?? "";
-  if (!(await originAllowed(c.var.db, identifier, origin))) {
+  if (!(await originAllowed(publicScope(c), identifier, origin))) {
     throw forbidden(`Origin ${origin.slice(0, 200)} is not among this inbox's allowed domains`, "origin_not_allowed");
   }
   const headers = {

@@ -5,6 +5,7 @@
  */
 import type { Context } from "hono";
 import type { AppEnv } from "../../http/app-env";
+import { publicScope } from "../../http/scopes";
 import { findConversationChain } from "../../domain/widget/chain";
 import { DomainError } from "../../domain/kernel/errors";
 import { joinRoom } from "../../realtime/join";
@@ -20,7 +21,7 @@ type ChainParams = { inbox_identifier: string; contact_identifier: string; conve
 
 export async function contactSocket(c: Context<AppEnv, string, { out: { param: ChainParams } }>) {
   const p = c.req.valid("param");
-  const chain = await findConversationChain(c.var.db, p.inbox_identifier, p.contact_identifier, p.conversation_id);
+  const chain = await findConversationChain(publicScope(c), p.inbox_identifier, p.contact_identifier, p.conversation_id);
   const token = c.req.query("pubsub_token");
   if (!token) throw refused("pubsub_token is required to join the conversation's room");
   if (!sameText(token, chain.contactInbox.pubsubToken)) throw refused("pubsub_token is not this contact's");

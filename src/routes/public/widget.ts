@@ -5,6 +5,7 @@
  */
 import { Hono } from "hono";
 import type { AppEnv } from "../../http/app-env";
+import { publicScope } from "../../http/scopes";
 import { validate } from "../../http/validate";
 import { acceptFiles, filesNamed } from "../../http/body";
 import { MAX_FILES_BODY_BYTES, checkUploads } from "../../domain/attachments/uploads";
@@ -83,86 +84,86 @@ export const publicInboxesApi = new Hono<AppEnv>()
   .use("/:inbox_identifier", widgetCors)
   .use("/:inbox_identifier/*", widgetCors)
   .get("/:inbox_identifier", doc({ summary: "Show the inbox as a widget sees it", response: PublicInbox }), validate("param", InboxPath), async (c) => {
-    const { inbox, widget } = await findPublicInbox(c.var.db, c.req.valid("param").inbox_identifier);
+    const { inbox, widget } = await findPublicInbox(publicScope(c), c.req.valid("param").inbox_identifier);
     return c.json(publicInboxView(inbox, widget));
   })
 
   // ---------------------------------------------------------------- contacts
   .post("/:inbox_identifier/contacts", doc({ summary: "Create a visitor (a contact of the inbox)", response: PublicContact }), rateLimited("public_create"), idempotent(), validate("param", InboxPath), validate("json", PublicContactCreate), async (c) => {
-    const contact = await createPublicContact(c.var.db, c.env, c.req.valid("param").inbox_identifier, contactInput(c.req.valid("json")));
+    const contact = await createPublicContact(publicScope(c), c.req.valid("param").inbox_identifier, contactInput(c.req.valid("json")));
     return c.json(publicContactView(contact));
   })
   .get("/:inbox_identifier/contacts/:contact_identifier", doc({ summary: "Show the visitor", response: PublicContact }), validate("param", ContactPath), validate("query", PublicContactShowQuery), async (c) => {
     const { inbox_identifier, contact_identifier } = c.req.valid("param");
-    return c.json(publicContactView(await showPublicContact(c.var.db, inbox_identifier, contact_identifier, c.req.valid("query").identifier_hash)));
+    return c.json(publicContactView(await showPublicContact(publicScope(c), inbox_identifier, contact_identifier, c.req.valid("query").identifier_hash)));
   })
   .patch("/:inbox_identifier/contacts/:contact_identifier", doc({ summary: "Update the visitor", response: PublicContactRecord }), rateLimited("public_update"), validate("param", ContactPath), validate("json", PublicContactUpdate), async (c) => {
     const { inbox_identifier, contact_identifier } = c.req.valid("param");
-    const contact = await updatePublicContact(c.var.db, c.env, inbox_identifier, contact_identifier, contactInput(c.req.valid("json")));
+    const contact = await updatePublicContact(publicScope(c), inbox_identifier, contact_identifier, contactInput(c.req.valid("json")));
     return c.json(publicContactRecordView(contact));
   })
   .post("/:inbox_identifier/contacts/:contact_identifier/events", doc({ summary: "Report a widget event (webwidget_triggered)", response: PublicEventAnswer }), validate("param", ContactPath), validate("json", WidgetEvent), async (c) => {
     const { inbox_identifier, contact_identifier } = c.req.valid("param");
-    const chain = await findContactChain(c.var.db, inbox_identifier, contact_identifier);
+    const chain = await findContactChain(publicScope(c), inbox_identifier, contact_identifier);
     const { name, event_info = {} } = c.req.valid("json");
-    await triggerWidgetEvent(c.var.db, c.env, chain, { name, eventInfo: event_info });
+    await triggerWidgetEvent(publicScope(c), chain, { name, eventInfo: event_info });
     return c.json({ event: "webwidget_triggered", name });
   })
 
   // ---------------------------------------------------------------- conversations
   .get("/:inbox_identifier/contacts/:contact_identifier/conversations", doc({ summary: "List the visitor's conversations", response: PublicConversation.array() }), validate("param", ContactPath), async (c) => {
     const { inbox_identifier, contact_identifier } = c.req.valid("param");
-    const chain = await findContactChain(c.var.db, inbox_identifier, contact_identifier);
-    return c.json((await listPublicConversations(c.var.db, chain)).map(publicConversationView));
+    const chain = await findContactChain(publicScope(c), inbox_identifier, contact_identifier);
+    return c.json((await listPublicConversations(publicScope(c), chain)).map(publicConversationView));
   })
   .post("/:inbox_identifier/contacts/:contact_identifier/conversations", doc({ summary: "Start a conversation as the visitor", response: PublicConversation }), rateLimited("public_create"), idempotent(), validate("param", ContactPath), validate("json", PublicConversationCreate), async (c) => {
     const { inbox_identifier, contact_identifier } = c.req.valid("param");
-    const chain = await findContactChain(c.var.db, inbox_identifier, contact_identifier);
-    const created = await createPublicConversation(c.var.db, c.env, chain, { customAttributes: c.req.valid("json").custom_attributes });
+    const chain = await findContactChain(publicScope(c), inbox_identifier, contact_identifier);
+    const created = await createPublicConversation(publicScope(c), chain, { customAttributes: c.req.valid("json").custom_attributes });
     return c.json(publicConversationView(created));
   })
   .get(CONVERSATION, doc({ summary: "Show the visitor's conversation", response: PublicConversation }), validate("param", ConversationPath), async (c) => {
-    const chain = await conversationChain(c.var.db, c.req.valid("param"));
-    return c.json(publicConversationView(await showPublicConversation(c.var.db, chain)));
+    const chain = await conversationChain(publicScope(c), c.req.valid("param"));
+    return c.json(publicConversationView(await showPublicConversation(publicScope(c), chain)));
   })
   .post(`${CONVERSATION}/toggle_status`, doc({ summary: "Resolve the visitor's conversation", response: PublicConversation }), validate("param", ConversationPath), async (c) => {
-    const chain = await conversationChain(c.var.db, c.req.valid("param"));
-    return c.json(publicConversationView(await resolvePublicConversation(c.var.db, c.env, chain)));
+    const chain = await conversationChain(publicScope(c), c.req.valid("param"));
+    return c.json(publicConversationView(await resolvePublicConversation(publicScope(c), chain)));
   })
   .post(`${CONVERSATION}/toggle_typing`, doc({ summary: "Show or stop the visitor typing", response: PublicTypingAnswer }), validate("param", ConversationPath), validate("query", TypingStatus), validate("json", TypingStatus), async (c) => {
     const status = c.req.valid("json").typing_status ?? c.req.valid("query").typing_status;
     if (!status) throw invalidField("typing_status", "is required (on or off, in the body or the query string)", "required");
-    const chain = await conversationChain(c.var.db, c.req.valid("param"));
-    const result = await togglePublicTyping(c.var.db, c.env, chain, status === "on");
+    const chain = await conversationChain(publicScope(c), c.req.valid("param"));
+    const result = await togglePublicTyping(publicScope(c), chain, status === "on");
     return c.json({ conversation_id: chain.conversation.displayId, typing_status: result.typingStatus });
   })
   .post(`${CONVERSATION}/update_last_seen`, doc({ summary: "Mark the conversation seen by the visitor", response: Empty }), validate("param", ConversationPath), async (c) => {
-    const chain = await conversationChain(c.var.db, c.req.valid("param"));
-    await markPublicConversationSeen(c.var.db, c.env, chain);
+    const chain = await conversationChain(publicScope(c), c.req.valid("param"));
+    await markPublicConversationSeen(publicScope(c), chain);
     return c.json({});
   })
   .get(`${CONVERSATION}/live`, doc({ summary: "Open the visitor's live-room WebSocket", status: 101 }), validate("param", ConversationPath), contactSocket)
 
   // ---------------------------------------------------------------- messages
   .get(`${CONVERSATION}/messages`, doc({ summary: "List the conversation's messages the visitor may see", response: PublicMessage.array() }), validate("param", ConversationPath), validate("query", PublicMessageListQuery), async (c) => {
-    const chain = await conversationChain(c.var.db, c.req.valid("param"));
-    const shown = await listPublicMessages(c.var.db, chain, c.req.valid("query").before);
+    const chain = await conversationChain(publicScope(c), c.req.valid("param"));
+    const shown = await listPublicMessages(publicScope(c), chain, c.req.valid("query").before);
     return c.json(shown.map((m) => publicMessageView(m, chain.conversation.displayId)));
   })
   .post(`${CONVERSATION}/messages`, doc({ summary: "Send a message as the visitor", response: PublicMessage }), idempotent(), acceptFiles({ maxBodyBytes: MAX_FILES_BODY_BYTES }), validate("param", ConversationPath), validate("json", PublicMessageCreate), async (c) => {
-    const files = await checkUploads(c.env, filesNamed(c, "attachments"));
-    const chain = await conversationChain(c.var.db, c.req.valid("param"));
+    const files = await checkUploads(publicScope(c), filesNamed(c, "attachments"));
+    const chain = await conversationChain(publicScope(c), c.req.valid("param"));
     const { content, echo_id } = c.req.valid("json");
-    const message = await createPublicMessage(c.var.db, c.env, chain, { content, echoId: echo_id, files });
+    const message = await createPublicMessage(publicScope(c), chain, { content, echoId: echo_id, files });
     return c.json(publicMessageView(message, chain.conversation.displayId));
   })
   .patch(`${CONVERSATION}/messages/:message_id`, doc({ summary: "Answer a form or card message (submitted values)", response: PublicMessage }), validate("param", MessagePath), validate("json", PublicMessageUpdate), async (c) => {
     const params = c.req.valid("param");
-    const chain = await conversationChain(c.var.db, params);
-    const message = await submitMessageValues(c.var.db, c.env, chain, params.message_id, c.req.valid("json").submitted_values);
+    const chain = await conversationChain(publicScope(c), params);
+    const message = await submitMessageValues(publicScope(c), chain, params.message_id, c.req.valid("json").submitted_values);
     return c.json(publicMessageView(message, chain.conversation.displayId));
   });
 
-function conversationChain(db: Parameters<typeof findConversationChain>[0], p: { inbox_identifier: string; contact_identifier: string; conversation_id: number }) {
-  return findConversationChain(db, p.inbox_identifier, p.contact_identifier, p.conversation_id);
+function conversationChain(scope: Parameters<typeof findConversationChain>[0], p: { inbox_identifier: string; contact_identifier: string; conversation_id: number }) {
+  return findConversationChain(scope, p.inbox_identifier, p.contact_identifier, p.conversation_id);
 }
