@@ -4,6 +4,9 @@
  * - platform API: per platform key;
  * - public API: per client address and inbox (or portal), for every request; contact and conversation
  *   creation also count against a much tighter policy declared on those routes with `rateLimited()`.
+ *   The inbox is the `inbox_identifier` (the portal the `portal_slug`) the router resolved, decoded: every
+ *   spelling of a path that reaches one inbox (percent-encoded, trailing slash) spends one allowance.
+ *   A public limit is therefore registered on a path with one of those parameters.
  * Each policy is "<requests>/<seconds>" in a wrangler.toml var, read per request, so `wrangler dev --var`
  * and the test configuration can change it. Every answer carries the IETF draft's `RateLimit-Policy` and
  * `RateLimit` headers for the policies it counted against; a refused request is a 429 with the error
@@ -43,9 +46,11 @@ function subjectOf(c: Context<AppEnv>, name: PolicyName): string {
     if (actor.type === "platform_app") return `platform_app:${actor.platformAppId}`;
     return actor.type;
   }
-  // /public/api/v1/inboxes/<identifier>/... or /public/api/v1/portals/<slug>/...
-  const [, , , , kind = "", id = ""] = new URL(c.req.url).pathname.split("/");
-  return `${c.req.header("cf-connecting-ip") ?? "unknown"}|${kind}:${id}`;
+  // Not the raw path: "/inboxes/ab%63" and "/inboxes/abc/" reach inbox "abc" and must count as it does.
+  const inbox = c.req.param("inbox_identifier");
+  const portal = c.req.param("portal_slug");
+  const target = inbox !== undefined ? `inbox:${inbox}` : portal !== undefined ? `portal:${portal}` : "none";
+  return `${c.req.header("cf-connecting-ip") ?? "unknown"}|${target}`;
 }
 
 async function count(c: Context<AppEnv>, p: Policy): Promise<Allowance> {

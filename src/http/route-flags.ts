@@ -12,10 +12,9 @@ const BODY_LIMIT = Symbol("routeBodyLimit");
 
 export type RouteFlag = "bots" | "files" | "idempotent" | "documented" | "undocumented";
 
-/** A pass-through middleware that marks its route with `flag` (and, optionally, its own body limit in bytes). */
-export function routeFlag(flag: RouteFlag, bodyLimit?: number): MiddlewareHandler<AppEnv> {
-  const marker: MiddlewareHandler<AppEnv> = async (_c, next) => next();
-  return Object.assign(marker, { [FLAG]: flag, [BODY_LIMIT]: bodyLimit });
+/** A pass-through middleware that marks its route with `flag`. */
+export function routeFlag(flag: RouteFlag): MiddlewareHandler<AppEnv> {
+  return flagged(flag, async (_c, next) => next());
 }
 
 /** The body limit the matched route declared, if any. */
@@ -26,9 +25,12 @@ export function routeBodyLimit(c: Context): number | undefined {
   return limits.length > 0 ? Math.max(...limits) : undefined;
 }
 
-/** `middleware`, marked with `flag` so that the request and the API document can tell it is there. */
-export function flagged<M extends MiddlewareHandler<AppEnv>>(flag: RouteFlag, middleware: M): M {
-  return Object.assign(middleware, { [FLAG]: flag });
+/**
+ * `middleware`, marked with `flag` so that the request and the API document can tell it is there (and,
+ * optionally, with the route's own body limit in bytes).
+ */
+export function flagged<M extends MiddlewareHandler<AppEnv>>(flag: RouteFlag, middleware: M, bodyLimit?: number): M {
+  return Object.assign(middleware, { [FLAG]: flag, [BODY_LIMIT]: bodyLimit });
 }
 
 /** The flag a handler carries, if any (for the API document, which walks app.routes). */
