@@ -2,7 +2,7 @@ import type { Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { createMiddleware } from "hono/factory";
 import type { AppEnv, Upload } from "./app-env";
-import { flagged, routeBodyLimit, routeHasFlag } from "./route-flags";
+import { routeBodyLimit, routeFlag, routeHasFlag, routeMatched } from "./route-flags";
 import { invalid, malformed, tooLarge, unsupportedMediaType } from "../domain/kernel/errors";
 import type { AppContext } from "./app-env";
 
@@ -19,10 +19,10 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 const reads = new WeakMap<Context, Promise<void>>();
 
 /**
- * Reads the request's body, once, when the route first needs it: `validate("json", ...)`,
- * `idempotent()` and `acceptFiles()` call it. Nothing reads a body earlier, so every check registered
- * before those (the key, the rate limit, the route's existence, the public inbox) answers without
- * parsing it: an anonymous caller cannot make the Worker parse megabytes it will then refuse.
+ * Reads the request's body, once: a surface reads it with `routeBody` once its checks have passed, and
+ * `validate("json", ...)` and `idempotent()` make sure it was read. Nothing reads a body earlier, so the
+ * key, the rate limits, the route's existence and the public inbox are checked without parsing it: an
+ * anonymous caller cannot make the Worker parse megabytes it will then refuse.
  *
  * Chatwoot clients send JSON, multipart/form-data and form-urlencoded bodies. The read turns each of
  * them into one JSON request, so every route validates one shape with `validate("json", schema)`:
@@ -93,18 +93,20 @@ async function normalize(c: AppContext): Promise<void> {
 }
 
 /**
- * Declares that a route takes the files of a multipart body (in `c.var.uploads`), and the largest body
- * it accepts (instead of the app's 1 MiB). The body is read where this stands in the route's chain.
+ * Reads the body of a request that reached a route, as a surface's last middleware: after its key and
+ * its rate limit are checked, before the route's own handlers. Every write then refuses a malformed,
+ * oversized or unsupported body, whether or not it uses one; a request to no route is left to its 404.
  */
-export const acceptFiles = (options: { maxBodyBytes: number }) =>
-  flagged(
-    "files",
-    createMiddleware<AppEnv>(async (c, next) => {
-      await readBody(c);
-      await next();
-    }),
-    options.maxBodyBytes,
-  );
+export const routeBody = createMiddleware<AppEnv>(async (c, next) => {
+  if (routeMatched(c)) await readBody(c);
+  await next();
+});
+
+/**
+ * Declares that a route takes the files of a multipart body (in `c.var.uploads`), and the largest body
+ * it accepts (instead of the app's 1 MiB).
+ */
+export const acceptFiles = (options: { maxBodyBytes: number }) => routeFlag("files", options.maxBodyBytes);
 
 /**
  * The files sent under `name` (as `name[]`, `name[0]` or `name`), in the order sent. A file under any

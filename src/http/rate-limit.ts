@@ -4,6 +4,8 @@
  * - platform API: per platform key;
  * - public API: per client address and inbox (or portal), for every request; contact and conversation
  *   creation also count against a much tighter policy declared on those routes with `rateLimited()`.
+ *   A policy declared on a route is counted together with its surface's own, by the surface's limiter:
+ *   before anything of the route runs, and before the body is read (src/http/body.ts).
  *   The inbox is the `inbox_identifier` (the portal the `portal_slug`) the router resolved, decoded: every
  *   spelling of a path that reaches one inbox (percent-encoded, trailing slash) spends one allowance.
  *   A public limit is therefore registered on a path with one of those parameters.
@@ -17,6 +19,7 @@ import { createMiddleware } from "hono/factory";
 import { DomainError } from "../domain/kernel/errors";
 import type { Allowance } from "../limits/rate-limiter";
 import type { AppEnv } from "./app-env";
+import { routeMarks } from "./route-flags";
 
 export const POLICIES = {
   account_api: { variable: "RATE_LIMIT_ACCOUNT_API", durable: false },
@@ -61,18 +64,40 @@ async function count(c: Context<AppEnv>, p: Policy): Promise<Allowance> {
 const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
 
 /** Counts the request against `name`; refuses it with a 429 once the window's allowance is spent. */
+async function enforce(c: Context<AppEnv>, name: PolicyName) {
+  const p = policy(c.env, name);
+  const allowance = await count(c, p);
+  const reset = seconds(allowance.resetMs);
+  // set before the answer exists, so that the error body of a refusal carries them too
+  c.header("RateLimit-Policy", `"${p.name}";q=${p.limit};w=${p.windowS}`, { append: true });
+  c.header("RateLimit", `"${p.name}";r=${allowance.remaining};t=${reset}`, { append: true });
+  if (!allowance.allowed) {
+    c.header("Retry-After", String(reset));
+    const message = `Rate limit ${p.name} exceeded: ${p.limit} requests per ${p.windowS} seconds; retry in ${reset} seconds`;
+    throw new DomainError("rate_limited", message, [{ field: "", message, code: "rate_limited" }]);
+  }
+}
+
+const POLICY = Symbol("rateLimitPolicy");
+/** The policies each request was counted against, so that none is counted twice. */
+const countedPolicies = new WeakMap<Context, Set<PolicyName>>();
+
+/**
+ * Counts the request against `name`, and against every policy the matched route declares with its own
+ * `rateLimited()`, each once: on a surface's `use`, the route's policies are counted there too, so that
+ * the route's own marker (which runs later) finds them done.
+ */
 export const rateLimited = (name: PolicyName) =>
-  createMiddleware<AppEnv>(async (c, next) => {
-    const p = policy(c.env, name);
-    const allowance = await count(c, p);
-    const reset = seconds(allowance.resetMs);
-    // set before the answer exists, so that the error body of a refusal carries them too
-    c.header("RateLimit-Policy", `"${p.name}";q=${p.limit};w=${p.windowS}`, { append: true });
-    c.header("RateLimit", `"${p.name}";r=${allowance.remaining};t=${reset}`, { append: true });
-    if (!allowance.allowed) {
-      c.header("Retry-After", String(reset));
-      const message = `Rate limit ${p.name} exceeded: ${p.limit} requests per ${p.windowS} seconds; retry in ${reset} seconds`;
-      throw new DomainError("rate_limited", message, [{ field: "", message, code: "rate_limited" }]);
-    }
-    await next();
-  });
+  Object.assign(
+    createMiddleware<AppEnv>(async (c, next) => {
+      const counted = countedPolicies.get(c) ?? new Set<PolicyName>();
+      countedPolicies.set(c, counted);
+      for (const policyName of [name, ...routeMarks<PolicyName>(c, POLICY)]) {
+        if (counted.has(policyName)) continue;
+        counted.add(policyName);
+        await enforce(c, policyName);
+      }
+      await next();
+    }),
+    { [POLICY]: name },
+  );

@@ -12,25 +12,37 @@ const BODY_LIMIT = Symbol("routeBodyLimit");
 
 export type RouteFlag = "bots" | "files" | "idempotent" | "documented" | "undocumented";
 
-/** A pass-through middleware that marks its route with `flag`. */
-export function routeFlag(flag: RouteFlag): MiddlewareHandler<AppEnv> {
-  return flagged(flag, async (_c, next) => next());
+/** A pass-through middleware that marks its route with `flag` (and, optionally, its own body limit in bytes). */
+export function routeFlag(flag: RouteFlag, bodyLimit?: number): MiddlewareHandler<AppEnv> {
+  const marker: MiddlewareHandler<AppEnv> = async (_c, next) => next();
+  return Object.assign(marker, { [FLAG]: flag, [BODY_LIMIT]: bodyLimit });
 }
 
 /** The body limit the matched route declared, if any. */
 export function routeBodyLimit(c: Context): number | undefined {
-  const limits = matchedRoutes(c)
-    .map((route) => (route.handler as { [BODY_LIMIT]?: number })[BODY_LIMIT])
-    .filter((limit): limit is number => limit !== undefined);
+  const limits = routeMarks<number>(c, BODY_LIMIT);
   return limits.length > 0 ? Math.max(...limits) : undefined;
 }
 
 /**
- * `middleware`, marked with `flag` so that the request and the API document can tell it is there (and,
- * optionally, with the route's own body limit in bytes).
+ * The values the handlers of the matched route carry under `mark` (a symbol the declaring module owns),
+ * in the order they were registered.
  */
-export function flagged<M extends MiddlewareHandler<AppEnv>>(flag: RouteFlag, middleware: M, bodyLimit?: number): M {
-  return Object.assign(middleware, { [FLAG]: flag, [BODY_LIMIT]: bodyLimit });
+export function routeMarks<T>(c: Context, mark: symbol): T[] {
+  return matchedRoutes(c)
+    .map((route) => (route.handler as unknown as Record<symbol, T | undefined>)[mark])
+    .filter((value): value is T => value !== undefined);
+}
+
+/**
+ * Whether the request reached a route of its method, not only middleware registered with `use`
+ * (a request to no route ends in the 404 of src/http/errors.ts).
+ */
+export const routeMatched = (c: Context): boolean => matchedRoutes(c).some((route) => route.method === c.req.method);
+
+/** `middleware`, marked with `flag` so that the request and the API document can tell it is there. */
+export function flagged<M extends MiddlewareHandler<AppEnv>>(flag: RouteFlag, middleware: M): M {
+  return Object.assign(middleware, { [FLAG]: flag });
 }
 
 /** The flag a handler carries, if any (for the API document, which walks app.routes). */

@@ -1,21 +1,19 @@
 import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
 import type { AppEnv } from "../../src/http/app-env";
-import { acceptFiles, readBody } from "../../src/http/body";
+import { acceptFiles, routeBody } from "../../src/http/body";
 import { renderError } from "../../src/http/errors";
 
 /** A small app with the service's body plumbing: one route that takes files, one that does not. */
 const app = new Hono<AppEnv>()
+  .use("*", routeBody)
   .post("/with-files", acceptFiles({ maxBodyBytes: 1024 * 1024 }), async (c) =>
     c.json({
       body: await c.req.json(),
       uploads: await Promise.all(c.var.uploads.map(async (u) => ({ field: u.field, name: u.file.name, text: await u.file.text() }))),
     }),
   )
-  .post("/without-files", async (c) => {
-    await readBody(c);
-    return c.json({ body: await c.req.json(), uploads: c.var.uploads.length });
-  })
+  .post("/without-files", async (c) => c.json({ body: await c.req.json(), uploads: c.var.uploads.length }))
   .onError(renderError);
 
 function multipart() {

@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import { changeOwnPassword, loadUserRecord, updateUser } from "../../domain/identity/users";
 import type { AppContext, AppEnv } from "../../http/app-env";
 import { userAuth } from "../../http/auth";
+import { routeBody } from "../../http/body";
 import { validate } from "../../http/validate";
 import { ProfileUpdate } from "../../schemas/users";
 import { userView } from "../../views/users";
@@ -22,7 +23,7 @@ async function renderProfile(c: AppContext) {
 
 /** /api/v1/profile: the calling user's own record. */
 export const profileApi = new Hono<AppEnv>()
-  .use("*", userAuth, rateLimited("account_api"))
+  .use("*", userAuth, rateLimited("account_api"), routeBody)
   .get("/", doc({ summary: "Show the calling user's profile", response: User }), (c) => renderProfile(c))
   .on(["PUT", "PATCH"], "/", doc({ summary: "Update the calling user's profile or password", response: User }), validate("json", ProfileUpdate), async (c) => {
     const user = currentUser(c);

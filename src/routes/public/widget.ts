@@ -7,7 +7,7 @@ import { Hono } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../../http/app-env";
 import { validate } from "../../http/validate";
-import { acceptFiles, filesNamed } from "../../http/body";
+import { acceptFiles, filesNamed, routeBody } from "../../http/body";
 import { MAX_FILES_BODY_BYTES, checkUploads } from "../../domain/attachments/uploads";
 import { invalidField } from "../../domain/kernel/errors";
 import { findContactChain, findConversationChain, findPublicInbox } from "../../domain/widget/chain";
@@ -91,8 +91,9 @@ const inboxFoundBeforeBody = createMiddleware<AppEnv>(async (c, next) => {
 });
 
 export const publicInboxesApi = new Hono<AppEnv>()
-  // "/:inbox_identifier/*" also matches "/:inbox_identifier" itself: each of these runs once per request
-  .use("/:inbox_identifier/*", rateLimited("public_api"), widgetCors, inboxFoundBeforeBody)
+  // "/:inbox_identifier/*" also matches "/:inbox_identifier" itself: each of these runs once per request.
+  // The limiter counts the route's own policy too (public_create), so both come before the body.
+  .use("/:inbox_identifier/*", rateLimited("public_api"), widgetCors, inboxFoundBeforeBody, routeBody)
   .get("/:inbox_identifier", doc({ summary: "Show the inbox as a widget sees it", response: PublicInbox }), validate("param", InboxPath), async (c) => {
     const { inbox, widget } = await findPublicInbox(c.var.db, c.req.valid("param").inbox_identifier);
     return c.json(publicInboxView(inbox, widget));
