@@ -61,7 +61,7 @@ app.use("*", async (c, next) => {
   await next();
 });
 
-// No middleware here reads the request body: a route reads it after its own checks (src/http/body.ts).
+// No middleware here reads the request body: each surface reads it after its checks (`routeBody`, src/http/body.ts).
 
 /** Chatwoot clients probe this to learn the server version. */
 app.get("/api", doc({ summary: "Server version and health", response: ServiceStatus }), (c) =>

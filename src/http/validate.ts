@@ -63,8 +63,8 @@ export function issuesToErrors(issues: readonly Issue[], prefix = ""): ErrorEntr
 /**
  * zod validation for one request target. A failure is a 422 with one entry per problem, whose `field` is
  * the path of the offending value. Handlers read the parsed value with `c.req.valid(target)`.
- * `validate("json", ...)` is where a route reads its body (src/http/body.ts), so it stands after the
- * route's authorisation checks.
+ * `validate("json", ...)` makes sure the body was read (src/http/body.ts; a surface's `routeBody`
+ * normally read it already).
  */
 export function validate<Target extends keyof ValidationTargets, Schema extends z.ZodType>(
   target: Target,

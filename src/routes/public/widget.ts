@@ -81,7 +81,7 @@ const contactInput = (body: ContactBody): PublicContactInput => ({
 const CONVERSATION = "/:inbox_identifier/contacts/:contact_identifier/conversations/:conversation_id";
 
 /**
- * A request that carries a body is answered 404 for an unknown inbox before a route reads the body
+ * A request that carries a body is answered 404 for an unknown inbox before `routeBody` reads the body
  * (src/http/body.ts): without this, an anonymous caller could make the Worker parse a large body for an
  * inbox that does not exist. The route looks the inbox up again with the rest of its chain.
  */
