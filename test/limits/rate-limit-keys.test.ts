@@ -63,6 +63,12 @@ describe("public rate limits count per inbox however the path spells it", () => 
     for (const path of paths) expectRefused(await call("GET", path, { headers: from("192.0.2.30") }), "public_api");
     // the inbox's deeper routes count against the same allowance
     expectRefused(await call("GET", `${paths[1]}/contacts/anyone`, { headers: from("192.0.2.30") }), "public_api");
+    // a double slash reaches no inbox at all: no route, so no allowance to spend and nothing served
+    for (const path of [`/public/api/v1/inboxes//${inbox.identifier}`, `/public/api/v1//inboxes/${inbox.identifier}`]) {
+      const reply = await call("GET", path, { headers: from("192.0.2.30") });
+      expect(reply.status).toBe(404);
+      expect(reply.body.errors[0].code).toBe("route_not_found");
+    }
   });
 
   it("shares one read allowance across every spelling of a help-center portal", async () => {
