@@ -1,15 +1,11 @@
 import { Hono } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import pkg from "../package.json";
 import { BOOKMARK_HEADER, connect } from "./db/connect";
 import { dispatchPendingEvents } from "./events/dispatch";
 import { QueryMeter } from "./db/metering";
 import type { AppEnv } from "./http/app-env";
-import { normalizeBody } from "./http/body";
-import { routeBodyLimit } from "./http/route-flags";
 import { configureFileLinks } from "./views/attachments";
 import { filesApi } from "./routes/files";
-import { tooLarge } from "./domain/kernel/errors";
 import { renderError, renderUnknownRoute } from "./http/errors";
 import { requestId, secureHeaders } from "./http/secure";
 import { applicationApi } from "./routes/account";
@@ -59,30 +55,13 @@ app.use("*", async (c, next) => {
   );
 });
 
-/**
- * The largest body accepted. Messages allow 150,000 characters; nothing legitimate comes near 1 MiB.
- * Routes that take files declare their own limit with `acceptFiles({ maxBodyBytes })`.
- */
-export const MAX_BODY_BYTES = 1024 * 1024;
-
-app.use("*", async (c, next) => {
-  const maxSize = routeBodyLimit(c) ?? MAX_BODY_BYTES;
-  const limit = bodyLimit({
-    maxSize,
-    onError: () => {
-      throw tooLarge(`The request body is larger than ${maxSize} bytes`, "body_too_large");
-    },
-  });
-  return limit(c, next);
-});
-
 /** Messages render signed file URLs under the address this request came to (src/views/attachments.ts). */
 app.use("*", async (c, next) => {
   configureFileLinks(c.env.ATTACHMENT_URL_SECRET, new URL(c.req.url).origin);
   await next();
 });
 
-app.use("*", normalizeBody);
+// No middleware here reads the request body: each surface reads it after its checks (`routeBody`, src/http/body.ts).
 
 /** Chatwoot clients probe this to learn the server version. */
 app.get("/api", doc({ summary: "Server version and health", response: ServiceStatus }), (c) =>

@@ -1,15 +1,32 @@
+import type { Context } from "hono";
+import { bodyLimit } from "hono/body-limit";
 import { createMiddleware } from "hono/factory";
 import type { AppEnv, Upload } from "./app-env";
-import { routeFlag, routeHasFlag } from "./route-flags";
-import { invalid, malformed, unsupportedMediaType } from "../domain/kernel/errors";
+import { routeBodyLimit, routeFlag, routeHasFlag, routeMatched } from "./route-flags";
+import { invalid, malformed, tooLarge, unsupportedMediaType } from "../domain/kernel/errors";
 import type { AppContext } from "./app-env";
 
 const METHODS_WITH_BODY = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 const JSON_TYPE = /^application\/([\w.-]+\+)?json$/i;
 
 /**
- * Chatwoot clients send JSON, multipart/form-data and form-urlencoded bodies. This middleware turns each
- * of them into one JSON request, so every route validates one shape with `validate("json", schema)`:
+ * The largest body accepted. Messages allow 150,000 characters; nothing legitimate comes near 1 MiB.
+ * Routes that take files declare their own limit with `acceptFiles({ maxBodyBytes })`.
+ */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+/** The read of each request's body, so that every reader after the first waits for the same one. */
+const reads = new WeakMap<Context, Promise<void>>();
+
+/**
+ * Reads the request's body, once: a surface reads it with `routeBody` once its checks have passed, and
+ * `validate("json", ...)` and `idempotent()` make sure it was read. Nothing reads a body earlier, so the
+ * key, the rate limits, the route's existence and the public inbox are checked without parsing it: an
+ * anonymous caller cannot make the Worker parse megabytes it will then refuse.
+ *
+ * Chatwoot clients send JSON, multipart/form-data and form-urlencoded bodies. The read turns each of
+ * them into one JSON request, so every route validates one shape with `validate("json", schema)`:
+ * - larger than the route's limit (1 MiB, or what `acceptFiles()` declares): 413;
  * - JSON is checked here (malformed: 400); an empty body counts as `{}`;
  * - form bodies become nested objects the way Rails reads them (`a[b]=1`, `ids[]=1&ids[]=2`), with
  *   values left as strings; schemas accept "true"/"1" where a boolean or number is expected;
@@ -17,9 +34,29 @@ const JSON_TYPE = /^application\/([\w.-]+\+)?json$/i;
  * File parts never enter the JSON body: routes that take files declare `acceptFiles()` and find them in
  * `c.var.uploads`; every other route drops them.
  */
-export const normalizeBody = createMiddleware<AppEnv>(async (c, next) => {
+export function readBody(c: AppContext): Promise<void> {
+  let read = reads.get(c);
+  if (!read) {
+    read = limited(c);
+    reads.set(c, read);
+  }
+  return read;
+}
+
+async function limited(c: AppContext): Promise<void> {
   c.set("uploads", []);
-  if (!METHODS_WITH_BODY.has(c.req.method)) return next();
+  if (!METHODS_WITH_BODY.has(c.req.method)) return;
+  const maxSize = routeBodyLimit(c) ?? MAX_BODY_BYTES;
+  const limit = bodyLimit({
+    maxSize,
+    onError: () => {
+      throw tooLarge(`The request body is larger than ${maxSize} bytes`, "body_too_large");
+    },
+  });
+  await limit(c, () => normalize(c));
+}
+
+async function normalize(c: AppContext): Promise<void> {
   const raw = c.req.raw;
   const mediaType = (raw.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
   let body: unknown;
@@ -53,7 +90,16 @@ export const normalizeBody = createMiddleware<AppEnv>(async (c, next) => {
   headers.delete("content-length");
   c.req.raw = new Request(raw.url, { method: raw.method, headers, body: JSON.stringify(body) });
   c.req.bodyCache = {};
-  return next();
+}
+
+/**
+ * Reads the body of a request that reached a route, as a surface's last middleware: after its key and
+ * its rate limit are checked, before the route's own handlers. Every write then refuses a malformed,
+ * oversized or unsupported body, whether or not it uses one; a request to no route is left to its 404.
+ */
+export const routeBody = createMiddleware<AppEnv>(async (c, next) => {
+  if (routeMatched(c)) await readBody(c);
+  await next();
 });
 
 /**

@@ -29,6 +29,7 @@ import type { AccountRow } from "../domain/identity/rows";
 import type { Actor } from "../domain/kernel/scope";
 import type { AppContext, AppEnv } from "./app-env";
 import { flagged } from "./route-flags";
+import { readBody } from "./body";
 
 export const IDEMPOTENCY_HEADER = "Idempotency-Key";
 /** Stripe's limit; a UUID is 36 characters. */
@@ -68,6 +69,7 @@ const hex = (buffer: ArrayBuffer) => [...new Uint8Array(buffer)].map((b) => b.to
 
 /** SHA-256 over what makes two requests the same request: method, path and query, body, files. */
 async function requestDigest(c: AppContext): Promise<string> {
+  await readBody(c);
   const url = new URL(c.req.url);
   const parts = [c.req.method, url.pathname + url.search, await c.req.text()];
   for (const { field, file } of c.var.uploads) {

@@ -5,6 +5,11 @@
  * - public API: per client address and inbox (or portal), for every request; contact and conversation
  *   creation also count against a much tighter policy declared on those routes with `rateLimited()`, and
  *   contact updates against one of their own.
+ *   A policy declared on a route is counted together with its surface's own, by the surface's limiter:
+ *   before anything of the route runs, and before the body is read (src/http/body.ts).
+ *   The inbox is the `inbox_identifier` (the portal the `portal_slug`) the router resolved, decoded: every
+ *   spelling of a path that reaches one inbox (percent-encoded, trailing slash) spends one allowance.
+ *   A public limit is therefore registered on a path with one of those parameters.
  * Each policy is "<requests>/<seconds>" in a wrangler.toml var, read per request, so `wrangler dev --var`
  * and the test configuration can change it. Every answer carries the IETF draft's `RateLimit-Policy` and
  * `RateLimit` headers for the policies it counted against; a refused request is a 429 with the error
@@ -15,6 +20,7 @@ import { createMiddleware } from "hono/factory";
 import { DomainError } from "../domain/kernel/errors";
 import type { Allowance } from "../limits/rate-limiter";
 import type { AppEnv } from "./app-env";
+import { routeMarks } from "./route-flags";
 
 export const POLICIES = {
   account_api: { variable: "RATE_LIMIT_ACCOUNT_API", durable: false },
@@ -45,9 +51,11 @@ function subjectOf(c: Context<AppEnv>, name: PolicyName): string {
     if (actor.type === "platform_app") return `platform_app:${actor.platformAppId}`;
     return actor.type;
   }
-  // /public/api/v1/inboxes/<identifier>/... or /public/api/v1/portals/<slug>/...
-  const [, , , , kind = "", id = ""] = new URL(c.req.url).pathname.split("/");
-  return `${c.req.header("cf-connecting-ip") ?? "unknown"}|${kind}:${id}`;
+  // Not the raw path: "/inboxes/ab%63" and "/inboxes/abc/" reach inbox "abc" and must count as it does.
+  const inbox = c.req.param("inbox_identifier");
+  const portal = c.req.param("portal_slug");
+  const target = inbox !== undefined ? `inbox:${inbox}` : portal !== undefined ? `portal:${portal}` : "none";
+  return `${c.req.header("cf-connecting-ip") ?? "unknown"}|${target}`;
 }
 
 async function count(c: Context<AppEnv>, p: Policy): Promise<Allowance> {
@@ -58,18 +66,40 @@ async function count(c: Context<AppEnv>, p: Policy): Promise<Allowance> {
 const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
 
 /** Counts the request against `name`; refuses it with a 429 once the window's allowance is spent. */
+async function enforce(c: Context<AppEnv>, name: PolicyName) {
+  const p = policy(c.env, name);
+  const allowance = await count(c, p);
+  const reset = seconds(allowance.resetMs);
+  // set before the answer exists, so that the error body of a refusal carries them too
+  c.header("RateLimit-Policy", `"${p.name}";q=${p.limit};w=${p.windowS}`, { append: true });
+  c.header("RateLimit", `"${p.name}";r=${allowance.remaining};t=${reset}`, { append: true });
+  if (!allowance.allowed) {
+    c.header("Retry-After", String(reset));
+    const message = `Rate limit ${p.name} exceeded: ${p.limit} requests per ${p.windowS} seconds; retry in ${reset} seconds`;
+    throw new DomainError("rate_limited", message, [{ field: "", message, code: "rate_limited" }]);
+  }
+}
+
+const POLICY = Symbol("rateLimitPolicy");
+/** The policies each request was counted against, so that none is counted twice. */
+const countedPolicies = new WeakMap<Context, Set<PolicyName>>();
+
+/**
+ * Counts the request against `name`, and against every policy the matched route declares with its own
+ * `rateLimited()`, each once: on a surface's `use`, the route's policies are counted there too, so that
+ * the route's own marker (which runs later) finds them done.
+ */
 export const rateLimited = (name: PolicyName) =>
-  createMiddleware<AppEnv>(async (c, next) => {
-    const p = policy(c.env, name);
-    const allowance = await count(c, p);
-    const reset = seconds(allowance.resetMs);
-    // set before the answer exists, so that the error body of a refusal carries them too
-    c.header("RateLimit-Policy", `"${p.name}";q=${p.limit};w=${p.windowS}`, { append: true });
-    c.header("RateLimit", `"${p.name}";r=${allowance.remaining};t=${reset}`, { append: true });
-    if (!allowance.allowed) {
-      c.header("Retry-After", String(reset));
-      const message = `Rate limit ${p.name} exceeded: ${p.limit} requests per ${p.windowS} seconds; retry in ${reset} seconds`;
-      throw new DomainError("rate_limited", message, [{ field: "", message, code: "rate_limited" }]);
-    }
-    await next();
-  });
+  Object.assign(
+    createMiddleware<AppEnv>(async (c, next) => {
+      const counted = countedPolicies.get(c) ?? new Set<PolicyName>();
+      countedPolicies.set(c, counted);
+      for (const policyName of [name, ...routeMarks<PolicyName>(c, POLICY)]) {
+        if (counted.has(policyName)) continue;
+        counted.add(policyName);
+        await enforce(c, policyName);
+      }
+      await next();
+    }),
+    { [POLICY]: name },
+  );

@@ -20,11 +20,25 @@ export function routeFlag(flag: RouteFlag, bodyLimit?: number): MiddlewareHandle
 
 /** The body limit the matched route declared, if any. */
 export function routeBodyLimit(c: Context): number | undefined {
-  const limits = matchedRoutes(c)
-    .map((route) => (route.handler as { [BODY_LIMIT]?: number })[BODY_LIMIT])
-    .filter((limit): limit is number => limit !== undefined);
+  const limits = routeMarks<number>(c, BODY_LIMIT);
   return limits.length > 0 ? Math.max(...limits) : undefined;
 }
+
+/**
+ * The values the handlers of the matched route carry under `mark` (a symbol the declaring module owns),
+ * in the order they were registered.
+ */
+export function routeMarks<T>(c: Context, mark: symbol): T[] {
+  return matchedRoutes(c)
+    .map((route) => (route.handler as unknown as Record<symbol, T | undefined>)[mark])
+    .filter((value): value is T => value !== undefined);
+}
+
+/**
+ * Whether the request reached a route of its method, not only middleware registered with `use`
+ * (a request to no route ends in the 404 of src/http/errors.ts).
+ */
+export const routeMatched = (c: Context): boolean => matchedRoutes(c).some((route) => route.method === c.req.method);
 
 /** `middleware`, marked with `flag` so that the request and the API document can tell it is there. */
 export function flagged<M extends MiddlewareHandler<AppEnv>>(flag: RouteFlag, middleware: M): M {

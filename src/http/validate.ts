@@ -3,6 +3,8 @@ import { resolver, uniqueSymbol } from "hono-openapi";
 import type { ValidationTargets } from "hono";
 import type { z } from "zod";
 import { type ErrorEntry, invalid } from "../domain/kernel/errors";
+import { readBody } from "./body";
+import type { AppContext } from "./app-env";
 
 type Issue = z.core.$ZodIssue & { input?: unknown };
 
@@ -61,12 +63,14 @@ export function issuesToErrors(issues: readonly Issue[], prefix = ""): ErrorEntr
 /**
  * zod validation for one request target. A failure is a 422 with one entry per problem, whose `field` is
  * the path of the offending value. Handlers read the parsed value with `c.req.valid(target)`.
+ * `validate("json", ...)` makes sure the body was read (src/http/body.ts; a surface's `routeBody`
+ * normally read it already).
  */
 export function validate<Target extends keyof ValidationTargets, Schema extends z.ZodType>(
   target: Target,
   schema: Schema,
 ) {
-  const middleware = zValidator(
+  const validator = zValidator(
     target,
     schema,
     (result) => {
@@ -76,6 +80,13 @@ export function validate<Target extends keyof ValidationTargets, Schema extends 
     // own copy of the zod result type.
     { validationFunction: (s, value) => s.safeParseAsync(value, { reportInput: true }) as never },
   );
+  const middleware: typeof validator =
+    target === "json"
+      ? async (c, next) => {
+          await readBody(c as unknown as AppContext);
+          return validator(c, next);
+        }
+      : validator;
   // The API document (src/http/openapi.ts, through hono-openapi) reads the request's parameters and body
   // from this mark: the schema that validates is the schema that is documented.
   return Object.assign(middleware, { [uniqueSymbol]: { target, ...resolver(schema) } });

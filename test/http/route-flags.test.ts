@@ -1,12 +1,12 @@
 import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
 import type { AppEnv } from "../../src/http/app-env";
-import { acceptFiles, normalizeBody } from "../../src/http/body";
+import { acceptFiles, routeBody } from "../../src/http/body";
 import { renderError } from "../../src/http/errors";
 
 /** A small app with the service's body plumbing: one route that takes files, one that does not. */
 const app = new Hono<AppEnv>()
-  .use("*", normalizeBody)
+  .use("*", routeBody)
   .post("/with-files", acceptFiles({ maxBodyBytes: 1024 * 1024 }), async (c) =>
     c.json({
       body: await c.req.json(),

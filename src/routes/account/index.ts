@@ -23,13 +23,14 @@ import { profileApi } from "./profile";
 import { teamsApi } from "./teams";
 import { webhooksApi } from "./webhooks";
 import { rateLimited } from "../../http/rate-limit";
+import { routeBody } from "../../http/body";
 
 /**
  * /api/v1: the profile, and everything under /accounts/:account_id. Each resource group is one
  * sub-app mounted below `accounts`; all of them run behind accountAuth.
  */
 const accountScoped = new Hono<AppEnv>()
-  .use("*", accountAuth, rateLimited("account_api"))
+  .use("*", accountAuth, rateLimited("account_api"), routeBody)
   .route("/", accountSelfApi)
   .route("/agents", agentsApi)
   .route("/agent_bots", agentBotsApi)

@@ -5,6 +5,7 @@ import { confirmationLink } from "../auth";
 import type { AppContext, AppEnv } from "../../http/app-env";
 import { userAuth } from "../../http/auth";
 import { userScope } from "../../http/scopes";
+import { routeBody } from "../../http/body";
 import { validate } from "../../http/validate";
 import { ProfileUpdate } from "../../schemas/users";
 import { userView } from "../../views/users";
@@ -21,7 +22,7 @@ async function renderProfile(c: AppContext) {
 
 /** /api/v1/profile: the calling user's own record. */
 export const profileApi = new Hono<AppEnv>()
-  .use("*", userAuth, rateLimited("account_api"))
+  .use("*", userAuth, rateLimited("account_api"), routeBody)
   .get("/", doc({ summary: "Show the calling user's profile", response: User }), (c) => renderProfile(c))
   .on(["PUT", "PATCH"], "/", doc({ summary: "Update the calling user's profile or password; a new email waits for its confirmation link", response: User }), validate("json", ProfileUpdate), async (c) => {
     const body = c.req.valid("json");

@@ -11,9 +11,11 @@ import { validate } from "../../http/validate";
 import { CategoryListQuery, PortalParam, PublicArticle, PublicArticleList, PublicArticleListQuery, PublicArticleParam, PublicCategoryList, PublicPortal } from "../../schemas/help-center";
 import { publicArticleView, publicCategoryView, publicPortalView } from "../../views/help-center";
 import { doc } from "../../http/openapi";
+import { rateLimited } from "../../http/rate-limit";
 import { payloadOf } from "../../schemas/responses";
 
 export const publicPortalsApi = new Hono<AppEnv>()
+  .use("/:portal_slug/*", rateLimited("public_api"))
   // public, read-only data without credentials: any site may fetch it from a browser
   .use("*", cors({ origin: "*", allowMethods: ["GET"] }))
   .get("/:portal_slug", doc({ summary: "Show a public portal", response: PublicPortal }), validate("param", PortalParam), async (c) =>

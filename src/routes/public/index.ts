@@ -2,10 +2,11 @@ import { Hono } from "hono";
 import type { AppEnv } from "../../http/app-env";
 import { publicPortalsApi } from "./help-center";
 import { publicInboxesApi } from "./widget";
-import { rateLimited } from "../../http/rate-limit";
 
-/** /public/api/v1: no key; resources are addressed by public identifiers (inbox identifier, portal slug). */
+/**
+ * /public/api/v1: no key; resources are addressed by public identifiers (inbox identifier, portal slug).
+ * Each sub-API counts `public_api` on its identifier's path, where the router has decoded it.
+ */
 export const publicApi = new Hono<AppEnv>()
-  .use("*", rateLimited("public_api"))
   .route("/portals", publicPortalsApi)
   .route("/inboxes", publicInboxesApi);

@@ -4,10 +4,11 @@
  * of its contact inbox; every id in the path is checked along that chain (src/domain/widget/chain.ts).
  */
 import { Hono } from "hono";
+import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../../http/app-env";
 import { publicScope } from "../../http/scopes";
 import { validate } from "../../http/validate";
-import { acceptFiles, filesNamed } from "../../http/body";
+import { acceptFiles, filesNamed, routeBody } from "../../http/body";
 import { MAX_FILES_BODY_BYTES, checkUploads } from "../../domain/attachments/uploads";
 import { invalidField } from "../../domain/kernel/errors";
 import { findContactChain, findConversationChain, findPublicInbox } from "../../domain/widget/chain";
@@ -80,9 +81,20 @@ const contactInput = (body: ContactBody): PublicContactInput => ({
 
 const CONVERSATION = "/:inbox_identifier/contacts/:contact_identifier/conversations/:conversation_id";
 
+/**
+ * A request that carries a body is answered 404 for an unknown inbox before `routeBody` reads the body
+ * (src/http/body.ts): without this, an anonymous caller could make the Worker parse a large body for an
+ * inbox that does not exist. The route looks the inbox up again with the rest of its chain.
+ */
+const inboxFoundBeforeBody = createMiddleware<AppEnv>(async (c, next) => {
+  if (c.req.raw.body !== null) await findPublicInbox(publicScope(c), c.req.param("inbox_identifier") ?? "");
+  await next();
+});
+
 export const publicInboxesApi = new Hono<AppEnv>()
-  .use("/:inbox_identifier", widgetCors)
-  .use("/:inbox_identifier/*", widgetCors)
+  // "/:inbox_identifier/*" also matches "/:inbox_identifier" itself: each of these runs once per request.
+  // The limiter counts the route's own policy too (public_create), so both come before the body.
+  .use("/:inbox_identifier/*", rateLimited("public_api"), widgetCors, inboxFoundBeforeBody, routeBody)
   .get("/:inbox_identifier", doc({ summary: "Show the inbox as a widget sees it", response: PublicInbox }), validate("param", InboxPath), async (c) => {
     const { inbox, widget } = await findPublicInbox(publicScope(c), c.req.valid("param").inbox_identifier);
     return c.json(publicInboxView(inbox, widget));

@@ -18,6 +18,7 @@ import { GroupSummary, LiveConversationsQuery, LiveConversationsReport, SeriesPo
 import { groupCsv, summaryCsv, trafficCsv } from "../../views/report-csv";
 import { agentLiveView, groupView, summaryView } from "../../views/reports";
 import { rateLimited } from "../../http/rate-limit";
+import { routeBody } from "../../http/body";
 import { doc } from "../../http/openapi";
 
 const WEEK_MS = 7 * 86_400_000;
@@ -92,7 +93,7 @@ for (const dimension of ["agent", "team", "inbox", "label"] as const) {
 export const reportsV2Api = new Hono<AppEnv>().route(
   "/accounts/:account_id",
   new Hono<AppEnv>()
-    .use("*", accountAuth, rateLimited("account_api"), requireAdministrator)
+    .use("*", accountAuth, rateLimited("account_api"), requireAdministrator, routeBody)
     .route("/reports", reportsApi)
     .route("/summary_reports", summaryReportsApi),
 );
