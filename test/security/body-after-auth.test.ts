@@ -1,8 +1,8 @@
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { call, get } from "../support/http";
+import { call, get, post } from "../support/http";
 import { createWorld } from "../support/world";
-import { publicInbox } from "../public/widget-support";
+import { publicInbox, visitorConversation } from "../public/widget-support";
 
 // A request body is read only once the caller, the route and (on the public API) the inbox are known:
 // a request without a valid key, to no route, or to an inbox that does not exist is answered without
@@ -120,6 +120,16 @@ describe("a public body is read only after the inbox is known", () => {
     const reply = await send("POST", `${unknown}/contacts/someone/conversations/1/messages`, { body: upload.body, headers: { "content-type": upload.contentType } });
     expectRefusal(reply, 404, "not_found");
     expect(upload.pulled.bytes).toBeLessThan(2 * 1024 * 1024);
+  });
+
+  it("looks a known inbox up once: a widget's next writes cost the round trips they did before the check", async () => {
+    const roundTrips = (headers: Headers) => Number(/db-round-trips;desc="(\d+)"/.exec(headers.get("server-timing") ?? "")![1]);
+    const fresh = await publicInbox(world.accountId);
+    const conversation = await visitorConversation(fresh);
+    const typing = await post(`${conversation.path}/toggle_typing`, null, { typing_status: "on" });
+    expect(typing.status).toBe(200);
+    // the chain (inbox, contact inbox, conversation) in one batch, and no separate inbox check
+    expect(roundTrips(typing.headers)).toBe(1);
   });
 
   it("still reads the body for a known inbox: 400, 415 and 413 as before", async () => {

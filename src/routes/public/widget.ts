@@ -82,12 +82,32 @@ const contactInput = (body: ContactBody): PublicContactInput => ({
 const CONVERSATION = "/:inbox_identifier/contacts/:contact_identifier/conversations/:conversation_id";
 
 /**
+ * Inbox identifiers this isolate has recently found, so that the check below costs no round trip for a
+ * widget that keeps writing to its inbox (the route reads the inbox again with its chain anyway, so a
+ * stale entry for an inbox deleted since only lets a body be parsed before that route's 404).
+ */
+const KNOWN_INBOX_TTL_MS = 60_000;
+const KNOWN_INBOXES_MAX = 10_000;
+const knownInboxes = new Map<string, number>();
+
+function rememberInbox(identifier: string) {
+  if (knownInboxes.size >= KNOWN_INBOXES_MAX) knownInboxes.clear();
+  knownInboxes.set(identifier, Date.now() + KNOWN_INBOX_TTL_MS);
+}
+
+const recentlyFound = (identifier: string) => (knownInboxes.get(identifier) ?? 0) > Date.now();
+
+/**
  * A request that carries a body is answered 404 for an unknown inbox before `routeBody` reads the body
  * (src/http/body.ts): without this, an anonymous caller could make the Worker parse a large body for an
  * inbox that does not exist. The route looks the inbox up again with the rest of its chain.
  */
 const inboxFoundBeforeBody = createMiddleware<AppEnv>(async (c, next) => {
-  if (c.req.raw.body !== null) await findPublicInbox(publicScope(c), c.req.param("inbox_identifier") ?? "");
+  const identifier = c.req.param("inbox_identifier") ?? "";
+  if (c.req.raw.body !== null && !recentlyFound(identifier)) {
+    await findPublicInbox(publicScope(c), identifier);
+    rememberInbox(identifier);
+  }
   await next();
 });
 
