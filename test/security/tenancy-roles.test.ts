@@ -154,7 +154,7 @@ describe("an agent removed from the account", () => {
     await addToAccount(world.platformKey, world.accountId, world.agent.id, "agent");
     expect((await get(`${world.base}/conversations/${world.conversationId}`, world.agent.key)).status).toBe(403);
     expect((await get(`${world.base}/inboxes`, world.agent.key)).body.payload).toEqual([]);
-  }, 30_000); // it builds a whole tenant (some thirty requests) before it starts
+  });
 });
 
 describe("custom filters of another user in the same account", () => {
