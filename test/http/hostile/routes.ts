@@ -459,6 +459,27 @@ function widgetRoutes(w: World): Route[] {
     { method: "GET", path: "/api/v1/live", params: {}, key: null, query: { ticket: "s" } },
     // the link of an e-mail confirmation: no key, the token is the credential
     { method: "GET", path: "/auth/confirmation", params: {}, key: null, query: { confirmation_token: "s" } },
+    // sign-in and password reset: no key, the password or the mailed token is the credential
+    {
+      method: "POST",
+      path: "/auth/sign_in",
+      params: {},
+      key: null,
+      body: { email: "s", password: "s", mfa_token: "s", otp_code: "s", backup_code: "s", sso_auth_token: "s" },
+      valid: { email: "nobody@example.com", password: "Wrong-passw0rd" },
+    },
+    { method: "POST", path: "/auth/password", params: {}, key: null, body: { email: "s" }, valid: { email: "nobody@example.com" } },
+    {
+      method: "PUT",
+      path: "/auth/password",
+      params: {},
+      key: null,
+      body: { reset_password_token: "s", password: "s", password_confirmation: "s" },
+      valid: { reset_password_token: "no-such-token", password: "Passw0rd!new", password_confirmation: "Passw0rd!new" },
+    },
+    // a signed-in client's routes, with the user's key (validate_token takes it; sign_out refuses it, 403)
+    { method: "GET", path: "/auth/validate_token", params: {}, key: w.agent.key },
+    { method: "DELETE", path: "/auth/sign_out", params: {}, key: w.agent.key },
   ];
 }
 
