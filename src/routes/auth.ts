@@ -8,6 +8,7 @@ import type { AppContext, AppEnv } from "../http/app-env";
 import { sessionAuth, userAuth } from "../http/auth";
 import { publicScope, userScope } from "../http/scopes";
 import { doc } from "../http/openapi";
+import { routeBody } from "../http/body";
 import { clientAddress, countFailure, rateLimited, refuseWhileLockedOut } from "../http/rate-limit";
 import { validate } from "../http/validate";
 import {
@@ -126,6 +127,8 @@ export const authApi = new Hono<AppEnv>()
     "/sign_out",
     sessionAuth,
     rateLimited("account_api"),
+    // it takes no body, but a malformed one is refused as on every other write
+    routeBody,
     doc({ summary: "Sign out the calling client; the user's other clients stay signed in", response: AuthSuccess }),
     async (c) => {
       await signOut(userScope(c), c.req.header("client")!.trim());

@@ -96,7 +96,15 @@ export async function buildWorld() {
     visitor,
     visitorConversation,
     visitorMessage,
+    agentSession: await signedInHeaders(agent.email),
   };
+}
+
+/** The headers of a sign-in (POST /auth/sign_in), for the route that only a signed-in client calls. */
+async function signedInHeaders(email: string): Promise<Record<string, string>> {
+  const res = await post("/auth/sign_in", null, { email, password: "Passw0rd!long" });
+  if (res.status !== 200) throw new Error(`setup sign-in failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return Object.fromEntries(["access-token", "client", "uid"].map((name) => [name, res.headers.get(name)!]));
 }
 
 export type World = Awaited<ReturnType<typeof buildWorld>>;
@@ -477,9 +485,9 @@ function widgetRoutes(w: World): Route[] {
       body: { reset_password_token: "s", password: "s", password_confirmation: "s" },
       valid: { reset_password_token: "no-such-token", password: "Passw0rd!new", password_confirmation: "Passw0rd!new" },
     },
-    // a signed-in client's routes, with the user's key (validate_token takes it; sign_out refuses it, 403)
+    // a signed-in client's routes: validate_token takes the user's key too, sign_out only a sign-in's headers
     { method: "GET", path: "/auth/validate_token", params: {}, key: w.agent.key },
-    { method: "DELETE", path: "/auth/sign_out", params: {}, key: w.agent.key },
+    { method: "DELETE", path: "/auth/sign_out", params: {}, key: null, headers: w.agentSession },
   ];
 }
 
