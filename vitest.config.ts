@@ -14,6 +14,7 @@ export const GENEROUS = {
   RATE_LIMIT_PUBLIC_API: "1000000/60",
   RATE_LIMIT_PUBLIC_CREATE: "1000000/60",
   RATE_LIMIT_PUBLIC_UPDATE: "1000000/60",
+  RATE_LIMIT_SIGN_IN_FAILURES: "1000000/60",
 };
 export const TIGHT = {
   RATE_LIMIT_ACCOUNT_API: "5/2",
@@ -21,6 +22,7 @@ export const TIGHT = {
   RATE_LIMIT_PUBLIC_API: "8/2",
   RATE_LIMIT_PUBLIC_CREATE: "3/3",
   RATE_LIMIT_PUBLIC_UPDATE: "3/3",
+  RATE_LIMIT_SIGN_IN_FAILURES: "3/3",
 };
 
 // Every test file gets a fresh workerd and loads the Worker's modules anew, one module fetch at a time:

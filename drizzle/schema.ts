@@ -76,6 +76,9 @@ export const users = sqliteTable(
     /** SHA-256 of the single-use confirmation token mailed to `unconfirmed_email` (never the token) */
     confirmationTokenDigest: text("confirmation_token_digest"),
     confirmationExpiresAt: integer("confirmation_expires_at"),
+    /** SHA-256 of the single-use password reset token mailed to the user (never the token) */
+    resetPasswordTokenDigest: text("reset_password_token_digest"),
+    resetPasswordExpiresAt: integer("reset_password_expires_at"),
     ...timestamps,
   },
   (t) => [
@@ -83,6 +86,7 @@ export const users = sqliteTable(
     uniqueIndex("users_pubsub_token_unique").on(t.pubsubToken),
     uniqueIndex("users_unconfirmed_email_unique").on(t.unconfirmedEmail),
     uniqueIndex("users_confirmation_token_digest_unique").on(t.confirmationTokenDigest),
+    uniqueIndex("users_reset_password_token_digest_unique").on(t.resetPasswordTokenDigest),
   ],
 );
 
@@ -127,6 +131,24 @@ export const accessTokens = sqliteTable(
     uniqueIndex("access_tokens_digest_unique").on(t.tokenDigest),
     index("access_tokens_owner").on(t.ownerType, t.ownerId),
   ],
+);
+
+/**
+ * Sign-ins with e-mail and password (POST /auth/sign_in), as Chatwoot's apps make them: one row per
+ * client (device), found by the client id and the SHA-256 digest of its access token (never the token).
+ */
+export const authSessions = sqliteTable(
+  "auth_sessions",
+  {
+    id: id(),
+    userId: integer("user_id").notNull(),
+    /** the random `client` header of this sign-in */
+    clientId: text("client_id").notNull(),
+    tokenDigest: text("token_digest").notNull(),
+    expiresAt: integer("expires_at").notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [uniqueIndex("auth_sessions_client_unique").on(t.clientId), index("auth_sessions_user").on(t.userId)],
 );
 
 /** Single-use login links issued through the Platform API. */

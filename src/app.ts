@@ -19,6 +19,9 @@ import { doc, openApiDocument, undocumented } from "./http/openapi";
 import { ServiceStatus } from "./schemas/responses";
 export const app = new Hono<AppEnv>({ strict: false });
 
+/** The Chatwoot release whose API edgedesk answers as (README "Where edgedesk differs from Chatwoot"). */
+export const CHATWOOT_API_VERSION = "4.1.0";
+
 app.use("*", secureHeaders());
 app.use("*", requestId());
 
@@ -63,9 +66,18 @@ app.use("*", async (c, next) => {
 
 // No middleware here reads the request body: each surface reads it after its checks (`routeBody`, src/http/body.ts).
 
-/** Chatwoot clients probe this to learn the server version. */
+/**
+ * Chatwoot clients probe this to learn the server version: `version` is the Chatwoot API level edgedesk
+ * speaks (Chatwoot's mobile app refuses servers below 4.1.0), `edgedesk_version` edgedesk's own.
+ */
 app.get("/api", doc({ summary: "Server version and health", response: ServiceStatus }), (c) =>
-  c.json({ version: pkg.version, timestamp: new Date().toISOString(), queue_services: "ok", data_services: "ok" }),
+  c.json({
+    version: CHATWOOT_API_VERSION,
+    edgedesk_version: pkg.version,
+    timestamp: new Date().toISOString(),
+    queue_services: "ok",
+    data_services: "ok",
+  }),
 );
 
 app.route("/platform/api/v1", platformApi);

@@ -4,10 +4,12 @@
  * - /api/v1/profile: user keys only;
  * - /api/v1/accounts/:account_id: members of the account, and agent bots on the routes that declare `allowBots()`;
  * - /public/api/v1: no key.
+ * Wherever a user key works, so do the headers of a sign-in (`access-token`, `client`, `uid`, as
+ * Chatwoot's apps send them after POST /auth/sign_in): the signed-in client acts as its user.
  * A missing or unknown key is a 401; a valid key without permission is a 403.
  */
 import { createMiddleware } from "hono/factory";
-import { resolveAccountAccess, resolveKey } from "../domain/identity/access";
+import { type Credential, resolveAccountAccess, resolveCredential } from "../domain/identity/access";
 import { ACCOUNT_STATUS, ROLES, enumName } from "../domain/kernel/enums";
 import type { Actor } from "../domain/kernel/scope";
 import { Id } from "../schemas/common";
@@ -19,18 +21,24 @@ import { forbidden, invalidField, notFound, unauthorized } from "../domain/kerne
 /**
  * Chatwoot's `api_access_token` header, its hyphenated spelling `Api-Access-Token` (n8n and other
  * clients send it; Rails reads both because Rack folds `-` and `_` together), or
- * `Authorization: Bearer <key>`.
+ * `Authorization: Bearer <key>`; otherwise the sign-in headers `access-token`, `client` and `uid`, all three.
  */
-function presentedKey(headers: Headers): string {
+export function presentedCredential(headers: Headers): Credential {
   const key = (headers.get("api_access_token") ?? headers.get("api-access-token"))?.trim();
-  if (key) return key;
+  if (key) return { kind: "key", key };
   const match = /^Bearer\s+(.+)$/i.exec(headers.get("authorization") ?? "");
   const bearer = match?.[1].trim();
-  if (bearer) return bearer;
+  if (bearer) return { kind: "key", key: bearer };
+  const [accessToken, client, uid] = ["access-token", "client", "uid"].map((name) => headers.get(name)?.trim() ?? "");
+  if (accessToken || client || uid) {
+    if (!accessToken || !client || !uid) throw unauthorized("A signed-in client sends access-token, client and uid together", "incomplete_session_headers");
+    return { kind: "session", accessToken, client, uid };
+  }
   throw unauthorized("An API key is required: send it in the api_access_token header", "missing_key");
 }
 
 const unknownKey = () => unauthorized("The API key is not valid", "invalid_key");
+const unknownSession = () => unauthorized("The sign-in is not valid or has expired: sign in again", "invalid_session");
 
 const SURFACE_REFUSALS: Record<Actor["type"], string> = {
   user: "User keys cannot use this API",
@@ -41,10 +49,14 @@ const SURFACE_REFUSALS: Record<Actor["type"], string> = {
   system: "Not an API key",
 };
 
-function requireActorType<T extends Actor["type"]>(types: T[]) {
+function requireActorType<T extends Actor["type"]>(types: T[], sessionOnly = false) {
   return createMiddleware<AppEnv>(async (c, next) => {
-    const actor = await resolveKey(publicScope(c), presentedKey(c.req.raw.headers));
-    if (!actor) throw unknownKey();
+    const credential = presentedCredential(c.req.raw.headers);
+    if (sessionOnly && credential.kind !== "session") {
+      throw forbidden("Only a signed-in client (access-token, client and uid) can sign out; an API key has no session", "wrong_key_type");
+    }
+    const actor = await resolveCredential(publicScope(c), credential);
+    if (!actor) throw credential.kind === "key" ? unknownKey() : unknownSession();
     if (!types.includes(actor.type as T)) throw forbidden(SURFACE_REFUSALS[actor.type], "wrong_key_type");
     c.set("actor", actor);
     await next();
@@ -53,6 +65,8 @@ function requireActorType<T extends Actor["type"]>(types: T[]) {
 
 export const platformAuth = requireActorType(["platform_app"]);
 export const userAuth = requireActorType(["user"]);
+/** A signed-in client's headers only (DELETE /auth/sign_out ends that client). */
+export const sessionAuth = requireActorType(["user"], true);
 
 /**
  * Declares, on the route itself, that agent bot keys may call it (Chatwoot opens a few conversation and
@@ -62,13 +76,13 @@ export const allowBots = () => routeFlag("bots");
 
 export const accountAuth = createMiddleware<AppEnv>(async (c, next) => {
   const parsedId = Id.safeParse(c.req.param("account_id"));
-  const key = presentedKey(c.req.raw.headers);
+  const credential = presentedCredential(c.req.raw.headers);
   if (!parsedId.success) throw invalidField("account_id", "must be a positive integer", "invalid_type");
   const accountId = parsedId.data;
 
-  const access = await resolveAccountAccess(publicScope(c), key, accountId);
+  const access = await resolveAccountAccess(publicScope(c), credential, accountId);
   const { actor, account } = access;
-  if (!actor) throw unknownKey();
+  if (!actor) throw credential.kind === "key" ? unknownKey() : unknownSession();
   if (actor.type !== "user" && actor.type !== "agent_bot") throw forbidden(SURFACE_REFUSALS[actor.type], "wrong_key_type");
   if (!account) throw notFound("Account", accountId, "account_id");
 

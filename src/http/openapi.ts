@@ -62,7 +62,13 @@ export const SECURITY_SCHEMES: Record<string, OpenAPIV3_1.SecuritySchemeObject> 
   botKey: { type: "apiKey", in: "header", name: "api_access_token", description: "An agent bot's access token; accepted only on the routes marked for bots." },
   platformKey: { type: "apiKey", in: "header", name: "api_access_token", description: "A platform app's key; reaches only /platform/api/v1." },
   bearer: { type: "http", scheme: "bearer", description: "Any of the keys above as `Authorization: Bearer <key>`." },
+  signInToken: { type: "apiKey", in: "header", name: "access-token", description: "A signed-in client's `access-token` (POST /auth/sign_in answers it), sent with `client` and `uid`: it acts as the user's key." },
+  signInClient: { type: "apiKey", in: "header", name: "client", description: "The `client` header POST /auth/sign_in answered." },
+  signInUid: { type: "apiKey", in: "header", name: "uid", description: "The `uid` header POST /auth/sign_in answered (the user's e-mail)." },
 };
+
+/** The three headers of a signed-in client, together. */
+const SIGNED_IN: OpenAPIV3_1.SecurityRequirementObject = { signInToken: [], signInClient: [], signInUid: [] };
 
 const errorResponse = (description: string, headers?: Record<string, OpenAPIV3_1.ReferenceObject>): OpenAPIV3_1.ResponseObject => ({
   description,
@@ -112,8 +118,12 @@ type Surface = { tagPrefix: string; security: OpenAPIV3_1.SecurityRequirementObj
 function surfaceOf(path: string, botsAllowed: boolean): Surface {
   if (path.startsWith("/platform/")) return { tagPrefix: "Platform", security: [{ platformKey: [] }, { bearer: [] }], authenticated: true };
   if (path.startsWith("/public/")) return { tagPrefix: "Public", security: [], authenticated: false };
+  if (path === "/auth/sign_out") return { tagPrefix: "Service", security: [SIGNED_IN], authenticated: true };
+  if (path === "/auth/validate_token") return { tagPrefix: "Service", security: [SIGNED_IN, { userKey: [] }, { bearer: [] }], authenticated: true };
   if (path.startsWith("/api/v1/live") || !path.startsWith("/api/v")) return { tagPrefix: "Service", security: [], authenticated: false };
   const security: OpenAPIV3_1.SecurityRequirementObject[] = [{ userKey: [] }, ...(botsAllowed ? [{ botKey: [] }] : []), { bearer: [] }];
+  // a signed-in client is its user: it reaches what the user's key reaches (not the platform API)
+  security.push(SIGNED_IN);
   return { tagPrefix: "Account", security, authenticated: true };
 }
 

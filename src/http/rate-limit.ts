@@ -10,6 +10,8 @@
  *   The inbox is the `inbox_identifier` (the portal the `portal_slug`) the router resolved, decoded: every
  *   spelling of a path that reaches one inbox (percent-encoded, trailing slash) spends one allowance.
  *   A public limit is therefore registered on a path with one of those parameters.
+ * - sign-in: failed sign-ins per e-mail and per client address (`sign_in_failures`), counted only when an
+ *   attempt fails and checked before each attempt (`refuseWhileLockedOut`, `countFailure`).
  * Each policy is "<requests>/<seconds>" in a wrangler.toml var, read per request, so `wrangler dev --var`
  * and the test configuration can change it. Every answer carries the IETF draft's `RateLimit-Policy` and
  * `RateLimit` headers for the policies it counted against; a refused request is a 429 with the error
@@ -28,6 +30,7 @@ export const POLICIES = {
   public_api: { variable: "RATE_LIMIT_PUBLIC_API", durable: false },
   public_create: { variable: "RATE_LIMIT_PUBLIC_CREATE", durable: true },
   public_update: { variable: "RATE_LIMIT_PUBLIC_UPDATE", durable: true },
+  sign_in_failures: { variable: "RATE_LIMIT_SIGN_IN_FAILURES", durable: true },
 } as const;
 
 export type PolicyName = keyof typeof POLICIES;
@@ -55,7 +58,7 @@ function subjectOf(c: Context<AppEnv>, name: PolicyName): string {
   const inbox = c.req.param("inbox_identifier");
   const portal = c.req.param("portal_slug");
   const target = inbox !== undefined ? `inbox:${inbox}` : portal !== undefined ? `portal:${portal}` : "none";
-  return `${c.req.header("cf-connecting-ip") ?? "unknown"}|${target}`;
+  return `${clientAddress(c)}|${target}`;
 }
 
 async function count(c: Context<AppEnv>, p: Policy): Promise<Allowance> {
@@ -73,12 +76,38 @@ async function enforce(c: Context<AppEnv>, name: PolicyName) {
   // set before the answer exists, so that the error body of a refusal carries them too
   c.header("RateLimit-Policy", `"${p.name}";q=${p.limit};w=${p.windowS}`, { append: true });
   c.header("RateLimit", `"${p.name}";r=${allowance.remaining};t=${reset}`, { append: true });
-  if (!allowance.allowed) {
-    c.header("Retry-After", String(reset));
-    const message = `Rate limit ${p.name} exceeded: ${p.limit} requests per ${p.windowS} seconds; retry in ${reset} seconds`;
-    throw new DomainError("rate_limited", message, [{ field: "", message, code: "rate_limited" }]);
-  }
+  if (!allowance.allowed) refuse(c, p, reset, "requests");
 }
+
+function refuse(c: Context<AppEnv>, p: Policy, reset: number, what: string): never {
+  c.header("Retry-After", String(reset));
+  const message = `Rate limit ${p.name} exceeded: ${p.limit} ${what} per ${p.windowS} seconds; retry in ${reset} seconds`;
+  throw new DomainError("rate_limited", message, [{ field: "", message, code: "rate_limited" }]);
+}
+
+/**
+ * A policy that counts failures, not requests: each subject (an e-mail digest, a client address) has
+ * its own window. The limiter of each is named `${policy}:${subject}`.
+ */
+const failureLimiters = (c: Context<AppEnv>, name: PolicyName, subjects: string[]) =>
+  subjects.map((subject) => c.env.RATE_LIMITER.getByName(`${name}:${subject}`));
+
+/** Refuses the attempt with a 429 while any of `subjects` has spent its allowance of failures. */
+export async function refuseWhileLockedOut(c: Context<AppEnv>, name: PolicyName, subjects: string[]) {
+  const p = policy(c.env, name);
+  const states = await Promise.all(failureLimiters(c, name, subjects).map((l) => l.peek(p.limit, p.windowS * 1000, p.durable)));
+  const spent = states.filter((s) => !s.allowed);
+  if (spent.length > 0) refuse(c, p, seconds(Math.max(...spent.map((s) => s.resetMs))), "failures");
+}
+
+/** Counts one failed attempt against each of `subjects`. */
+export async function countFailure(c: Context<AppEnv>, name: PolicyName, subjects: string[]) {
+  const p = policy(c.env, name);
+  await Promise.all(failureLimiters(c, name, subjects).map((l) => l.hit(p.limit, p.windowS * 1000, p.durable)));
+}
+
+/** The client address a request came from, as Cloudflare reports it. */
+export const clientAddress = (c: Context<AppEnv>) => c.req.header("cf-connecting-ip") ?? "unknown";
 
 const POLICY = Symbol("rateLimitPolicy");
 /** The policies each request was counted against, so that none is counted twice. */

@@ -30,4 +30,15 @@ export class RateLimiter extends DurableObject<Env> {
     if (durable && allowed) await this.ctx.storage.put("window", window);
     return { allowed, limit, remaining: Math.max(0, limit - window.count), resetMs: window.start + windowMs - now };
   }
+
+  /**
+   * The window's state without counting: for policies that count failures, which ask before an attempt
+   * whether any allowance is left and `hit` only after one failed. `allowed` is false once it is spent.
+   */
+  async peek(limit: number, windowMs: number, durable: boolean): Promise<Allowance> {
+    const now = Date.now();
+    let window = this.window ?? (durable ? ((await this.ctx.storage.get<Window>("window")) ?? null) : null);
+    if (!window || now >= window.start + windowMs) window = { start: now, count: 0 };
+    return { allowed: window.count < limit, limit, remaining: Math.max(0, limit - window.count), resetMs: window.start + windowMs - now };
+  }
 }

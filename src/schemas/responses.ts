@@ -119,7 +119,13 @@ export const pageOf = <T extends z.ZodType>(item: T) =>
   z.looseObject({ meta: z.looseObject({ count: z.number().int().optional() }), payload: z.array(item) });
 
 /** GET /api: Chatwoot clients probe it for the server version. */
-export const ServiceStatus = z.object({ version: z.string(), timestamp: z.string(), queue_services: z.string(), data_services: z.string() });
+export const ServiceStatus = z.object({
+  version: z.string().describe("the Chatwoot API level this server speaks"),
+  edgedesk_version: z.string().describe("edgedesk's own version"),
+  timestamp: z.string(),
+  queue_services: z.string(),
+  data_services: z.string(),
+});
 
 /**
  * An answer whose shape this document does not detail yet (it is Chatwoot's, see the reference); any

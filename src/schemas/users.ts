@@ -116,3 +116,39 @@ export const UserToken = z.looseObject({
   expiry: z.null(),
   user: z.looseObject({ id: z.number().int(), name: z.string(), display_name: z.string().nullable(), email: z.string(), pubsub_token: z.string() }),
 });
+
+const Secret = z.string().min(1).max(256);
+
+/**
+ * POST /auth/sign_in. The second-factor and single sign-on fields of Chatwoot's apps are read only to
+ * answer that they are not offered (422 `not_offered`).
+ */
+export const SignInBody = z.object({
+  email: z.string().trim().max(255).optional().describe("the user's e-mail address (any case)"),
+  password: z.string().max(128).optional(),
+  mfa_token: Secret.optional().describe("not offered: answers 422 not_offered"),
+  otp_code: Secret.optional().describe("not offered: answers 422 not_offered"),
+  backup_code: Secret.optional().describe("not offered: answers 422 not_offered"),
+  sso_auth_token: Secret.optional().describe("not offered: answers 422 not_offered"),
+});
+
+/** POST /auth/sign_in and GET /auth/validate_token: the signed-in user, as the profile shows it. */
+export const SignedInUser = z.looseObject({ data: User }).meta({ id: "SignedInUser" });
+
+/** GET /auth/validate_token */
+export const ValidToken = z.looseObject({ success: z.literal(true), data: User }).meta({ id: "ValidToken" });
+
+/** DELETE /auth/sign_out, POST /auth/password */
+export const AuthSuccess = z.looseObject({ success: z.literal(true), message: z.string() }).meta({ id: "AuthSuccess" });
+
+/** POST /auth/password */
+export const PasswordResetRequest = z.object({ email: Email });
+
+/** PUT /auth/password */
+export const PasswordResetBody = z
+  .object({
+    reset_password_token: Secret.describe("the token of the link mailed by POST /auth/password"),
+    password: Password,
+    password_confirmation: z.string().max(128),
+  })
+  .refine((p) => p.password === p.password_confirmation, { error: "does not match password", path: ["password_confirmation"] });

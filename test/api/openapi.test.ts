@@ -60,9 +60,9 @@ const NOT_DETAILED_YET: string[] = [
 ];
 
 describe("the API document", () => {
-  it("is served without a key as OpenAPI 3.1 with the three security schemes and the error body", async () => {
+  it("is served without a key as OpenAPI 3.1 with the security schemes (keys, bearer, a sign-in's three headers) and the error body", async () => {
     expect(document.openapi).toBe("3.1.0");
-    expect(Object.keys(document.components.securitySchemes).sort()).toEqual(["bearer", "botKey", "platformKey", "userKey"]);
+    expect(Object.keys(document.components.securitySchemes).sort()).toEqual(["bearer", "botKey", "platformKey", "signInClient", "signInToken", "signInUid", "userKey"]);
     expect(document.components.schemas.Error.required).toEqual(["description", "errors"]);
     expect(document.info.description).toContain("## A first tour");
   });
@@ -93,10 +93,14 @@ describe("the API document", () => {
 
   it("marks public routes as needing no key, account routes with the user key and, where bots may call, the bot key", () => {
     const operations = documentedOperations();
+    const signedIn = { signInToken: [], signInClient: [], signInUid: [] };
     const messages = operations.get("POST /api/v1/accounts/{account_id}/conversations/{conversation_id}/messages");
-    expect(messages.security).toEqual([{ userKey: [] }, { botKey: [] }, { bearer: [] }]);
-    expect(operations.get("GET /api/v1/accounts/{account_id}/contacts").security).toEqual([{ userKey: [] }, { bearer: [] }]);
+    expect(messages.security).toEqual([{ userKey: [] }, { botKey: [] }, { bearer: [] }, signedIn]);
+    expect(operations.get("GET /api/v1/accounts/{account_id}/contacts").security).toEqual([{ userKey: [] }, { bearer: [] }, signedIn]);
     expect(operations.get("POST /platform/api/v1/accounts").security).toEqual([{ platformKey: [] }, { bearer: [] }]);
+    expect(operations.get("DELETE /auth/sign_out").security).toEqual([signedIn]);
+    expect(operations.get("POST /auth/sign_in").security).toEqual([]);
+    expect(operations.get("DELETE /auth/sign_out").responses["401"]).toEqual({ $ref: "#/components/responses/Unauthenticated" });
     for (const [key, operation] of operations) if (key.includes(" /public/")) expect(operation.security, key).toEqual([]);
   });
 

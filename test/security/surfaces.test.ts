@@ -28,7 +28,7 @@ describe("routes that take no key", () => {
   // every route outside the keyed surfaces (platform, account, profile, reports, public) is named here,
   // so a route cannot join the keyless ones unnoticed
   it("are exactly the known ones", () => {
-    const keyed = /^\/(platform\/api\/v1|public\/api\/v1|api\/v2)\/|^\/api\/v1\/(accounts|profile)(\/|$)/;
+    const keyed = /^\/(platform\/api\/v1|public\/api\/v1|api\/v2)\/|^\/api\/v1\/(accounts|profile)(\/|$)|^\/auth\/(validate_token|sign_out)$/;
     const keyless = new Set(app.routes.filter((r) => r.method !== "ALL" && !keyed.test(r.path)).map((r) => `${r.method} ${r.path}`));
     expect([...keyless].sort()).toEqual(KEYLESS.sort());
   });
@@ -147,6 +147,9 @@ const KEYLESS = [
   "GET /api", // the server version
   "GET /api/v1/live", // the live socket: a short-lived ticket instead
   "GET /auth/confirmation", // an e-mail confirmation link: the token is the credential
+  "POST /auth/sign_in", // the e-mail and password are the credential
+  "POST /auth/password", // a reset request: the link goes to the e-mail, whoever asks
+  "PUT /auth/password", // a new password: the mailed reset token is the credential
   "GET /docs", // the API reference
   "GET /openapi.json",
   "GET /files/:collection/:account_id/:file_id/:file_name?", // a signed, expiring file URL

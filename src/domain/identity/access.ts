@@ -1,18 +1,51 @@
 /**
- * Who is calling: the owner of an API key, and what it may reach in one account.
- * Each function makes exactly one database round trip (one batch).
+ * Who is calling: the owner of a credential (an API key, or a signed-in client's token), and what it may
+ * reach in one account. Each function makes exactly one database round trip (one batch).
  */
-import { and, eq, inArray } from "drizzle-orm";
-import { type Database, schema } from "../../db/client";
+import { and, eq, gt, inArray, sql } from "drizzle-orm";
+import { type Database, now, schema } from "../../db/client";
 import { batch } from "../kernel/batch";
 import { sha256Hex } from "./keys";
 import type { Actor, TransportScope } from "../kernel/scope";
 import type { AccountRow, AccountUserRow, UserRow } from "./rows";
 import type { AgentBotRow } from "../people/rows";
 
-const { accessTokens, users, agentBots, accounts, accountUsers, agentBotInboxes } = schema;
+const { accessTokens, authSessions, users, agentBots, accounts, accountUsers, agentBotInboxes } = schema;
 
 export type OwnerType = "User" | "AgentBot" | "PlatformApp";
+
+/**
+ * What a request presents: an API key, or the three headers of a sign-in (POST /auth/sign_in). A
+ * signed-in client is its user, the same actor the user's key makes.
+ */
+export type Credential =
+  | { kind: "key"; key: string }
+  | { kind: "session"; accessToken: string; client: string; uid: string };
+
+async function credentialLookups(db: Database, credential: Credential) {
+  if (credential.kind === "key") return keyLookups(db, await sha256Hex(credential.key));
+  return sessionLookups(db, credential.client, await sha256Hex(credential.accessToken), credential.uid.trim().toLowerCase());
+}
+
+/**
+ * A live session of this client with this token; its user only while `uid` is still the user's e-mail
+ * (an address changed since the sign-in, or another user's, finds nobody). Never a bot or platform app.
+ */
+function sessionLookups(db: Database, client: string, digest: string, uid: string) {
+  const session = and(eq(authSessions.clientId, client), eq(authSessions.tokenDigest, digest), gt(authSessions.expiresAt, now()));
+  const userIds = db
+    .select({ id: authSessions.userId })
+    .from(authSessions)
+    .innerJoin(users, eq(users.id, authSessions.userId))
+    .where(and(session, eq(users.email, uid)));
+  const ownerIds = (type: OwnerType) => (type === "User" ? userIds : db.select({ id: authSessions.userId }).from(authSessions).where(sql`0`));
+  return {
+    ownerIds,
+    token: db.select({ ownerType: sql<string>`'User'`, ownerId: authSessions.userId }).from(authSessions).where(session),
+    user: db.select().from(users).where(inArray(users.id, userIds)),
+    bot: db.select().from(agentBots).where(inArray(agentBots.id, ownerIds("AgentBot"))),
+  };
+}
 
 function keyLookups(db: Database, digest: string) {
   const ownerIds = (type: OwnerType) =>
@@ -43,10 +76,10 @@ function toActor(
   return null;
 }
 
-/** The owner of `key`, or null for an unknown key. */
-export async function resolveKey(scope: TransportScope, key: string): Promise<Actor | null> {
+/** The owner of `credential`, or null for an unknown key or a session that is not (or no longer) valid. */
+export async function resolveCredential(scope: TransportScope, credential: Credential): Promise<Actor | null> {
   const { db } = scope;
-  const q = keyLookups(db, await sha256Hex(key));
+  const q = await credentialLookups(db, credential);
   const [tokens, userRows, botRows] = await batch(db, [q.token, q.user, q.bot]);
   return toActor(tokens[0], userRows[0], botRows[0]);
 }
@@ -60,10 +93,10 @@ export type AccountAccess = {
   botConnected: boolean;
 };
 
-/** The owner of `key` together with the account and the owner's standing in it. */
-export async function resolveAccountAccess(scope: TransportScope, key: string, accountId: number): Promise<AccountAccess> {
+/** The owner of `credential` together with the account and the owner's standing in it. */
+export async function resolveAccountAccess(scope: TransportScope, credential: Credential, accountId: number): Promise<AccountAccess> {
   const { db } = scope;
-  const q = keyLookups(db, await sha256Hex(key));
+  const q = await credentialLookups(db, credential);
   const [tokens, userRows, botRows, accountRows, memberships, botInboxes] = await batch(db, [
     q.token,
     q.user,

@@ -13,7 +13,7 @@ import { invalidField } from "../kernel/errors";
 import { outgoingEmailStatement } from "../kernel/outgoing-email";
 import { sha256Hex, toHex } from "./keys";
 import type { TransportScope, UserScope } from "../kernel/scope";
-import { NO_PENDING_EMAIL, type UserInput, assertCurrentPassword, assertEmailFree, userChanges } from "./users";
+import { NO_PENDING_EMAIL, type UserInput, assertCurrentPassword, assertEmailFree, endSessionsStatement, userChanges } from "./users";
 
 const { users } = schema;
 
@@ -39,13 +39,16 @@ export async function updateOwnProfile(scope: UserScope, input: ProfileInput, co
   if (newEmail !== undefined) await assertEmailFree(db, newEmail, user.id);
 
   const changes = await userChanges(user, rest);
+  // A new password ends every signed-in client of the user (the key stays: it is not a sign-in).
+  const endSessions = rest.password !== undefined ? [endSessionsStatement(db, user.id)] : [];
   if (newEmail === undefined) {
-    await write(db, [db.update(users).set(changes).where(eq(users.id, user.id))]);
+    await write(db, [db.update(users).set(changes).where(eq(users.id, user.id)), ...endSessions]);
     return;
   }
   // A new request replaces any earlier one: only the latest link works.
   const token = toHex(crypto.getRandomValues(new Uint8Array(32)));
   await write(db, [
+    ...endSessions,
     db
       .update(users)
       .set({

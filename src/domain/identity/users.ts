@@ -7,7 +7,7 @@ import { invalidField } from "../kernel/errors";
 import { type UserRow } from "./rows";
 import type { PlatformScope, TransportScope } from "../kernel/scope";
 
-const { users, accessTokens, accountUsers, accounts, ssoTokens, inboxMembers, teamMembers, customFilters, conversations, platformAppPermissibles } =
+const { users, accessTokens, authSessions, accountUsers, accounts, ssoTokens, inboxMembers, teamMembers, customFilters, conversations, platformAppPermissibles } =
   schema;
 
 export type UserInput = {
@@ -171,6 +171,11 @@ export async function userChanges(user: UserRow, input: Omit<UserInput, "email">
   };
 }
 
+/** Ends every sign-in of the user (POST /auth/sign_in): in the batch of a password change or a delete. */
+export function endSessionsStatement(db: Database, userId: number) {
+  return db.delete(authSessions).where(eq(authSessions.userId, userId));
+}
+
 /** What clears a user's pending e-mail change and its confirmation link. */
 export const NO_PENDING_EMAIL = { unconfirmedEmail: null, confirmationTokenDigest: null, confirmationExpiresAt: null } as const;
 
@@ -189,6 +194,8 @@ export async function updateUser(scope: TransportScope, user: UserRow, input: Us
       .update(users)
       .set({ ...(await userChanges(user, rest)), ...(newEmail !== undefined && { email: newEmail, ...NO_PENDING_EMAIL }) })
       .where(eq(users.id, user.id)),
+    // a new password ends the user's signed-in clients, as the user's own change does
+    ...(rest.password !== undefined ? [endSessionsStatement(db, user.id)] : []),
   ]);
 }
 
@@ -207,6 +214,7 @@ export async function deleteUser(scope: TransportScope, userId: number) {
     db.update(conversations).set({ assigneeId: null, updatedAt: now() }).where(eq(conversations.assigneeId, userId)),
     db.delete(accessTokens).where(and(eq(accessTokens.ownerType, "User"), eq(accessTokens.ownerId, userId))),
     db.delete(ssoTokens).where(eq(ssoTokens.userId, userId)),
+    endSessionsStatement(db, userId),
     db.delete(accountUsers).where(eq(accountUsers.userId, userId)),
     db.delete(inboxMembers).where(eq(inboxMembers.userId, userId)),
     db.delete(teamMembers).where(eq(teamMembers.userId, userId)),

@@ -26,6 +26,8 @@ export type Route = {
   /** real values for the placeholders */
   params: Record<string, string | number>;
   key: string | null;
+  /** headers sent with every case (a signed-in client's `access-token`, `client` and `uid`) */
+  headers?: Record<string, string>;
   /** fields of the JSON body (routes that read one) */
   body?: Shape;
   /** query parameters the route reads */
@@ -235,7 +237,7 @@ const truncate = (body: unknown) => {
 };
 
 const send = (route: Route, path: string, init: { body?: unknown; rawBody?: BodyInit; headers?: Record<string, string> } = {}) =>
-  call(route.method, path, { key: route.key, ...init });
+  call(route.method, path, { key: route.key, ...init, headers: { ...route.headers, ...init.headers } });
 
 function multipart(pairs: Array<[string, string]>): FormData {
   const form = new FormData();

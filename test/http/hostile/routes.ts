@@ -96,7 +96,15 @@ export async function buildWorld() {
     visitor,
     visitorConversation,
     visitorMessage,
+    agentSession: await signedInHeaders(agent.email),
   };
+}
+
+/** The headers of a sign-in (POST /auth/sign_in), for the route that only a signed-in client calls. */
+async function signedInHeaders(email: string): Promise<Record<string, string>> {
+  const res = await post("/auth/sign_in", null, { email, password: "Passw0rd!long" });
+  if (res.status !== 200) throw new Error(`setup sign-in failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return Object.fromEntries(["access-token", "client", "uid"].map((name) => [name, res.headers.get(name)!]));
 }
 
 export type World = Awaited<ReturnType<typeof buildWorld>>;
@@ -459,6 +467,27 @@ function widgetRoutes(w: World): Route[] {
     { method: "GET", path: "/api/v1/live", params: {}, key: null, query: { ticket: "s" } },
     // the link of an e-mail confirmation: no key, the token is the credential
     { method: "GET", path: "/auth/confirmation", params: {}, key: null, query: { confirmation_token: "s" } },
+    // sign-in and password reset: no key, the password or the mailed token is the credential
+    {
+      method: "POST",
+      path: "/auth/sign_in",
+      params: {},
+      key: null,
+      body: { email: "s", password: "s", mfa_token: "s", otp_code: "s", backup_code: "s", sso_auth_token: "s" },
+      valid: { email: "nobody@example.com", password: "Wrong-passw0rd" },
+    },
+    { method: "POST", path: "/auth/password", params: {}, key: null, body: { email: "s" }, valid: { email: "nobody@example.com" } },
+    {
+      method: "PUT",
+      path: "/auth/password",
+      params: {},
+      key: null,
+      body: { reset_password_token: "s", password: "s", password_confirmation: "s" },
+      valid: { reset_password_token: "no-such-token", password: "Passw0rd!new", password_confirmation: "Passw0rd!new" },
+    },
+    // a signed-in client's routes: validate_token takes the user's key too, sign_out only a sign-in's headers
+    { method: "GET", path: "/auth/validate_token", params: {}, key: w.agent.key },
+    { method: "DELETE", path: "/auth/sign_out", params: {}, key: null, headers: w.agentSession },
   ];
 }
 
