@@ -17,7 +17,21 @@ export function freePort(): Promise<number> {
 
 export type Server = { process: ChildProcess; output: () => string; base: string };
 
+/**
+ * Starts `npm start` on `port`. The end-to-end files run side by side, and each server opens sockets of its
+ * own on ports the system picks: one of them can take a port `freePort` just handed out. A server that
+ * exits because its port is in use is started again on another free port; `base` names the one it got.
+ */
 export async function start(port: number, dataDir: string, platformToken: string): Promise<Server> {
+  for (let attempt = 1; ; attempt++) {
+    const started = await launch(port, dataDir, platformToken);
+    if ("base" in started) return started;
+    if (!started.portTaken || attempt === 3) throw new Error(`npm start exited:\n${started.output}`);
+    port = await freePort();
+  }
+}
+
+async function launch(port: number, dataDir: string, platformToken: string): Promise<Server | { portTaken: boolean; output: string }> {
   let output = "";
   const child = spawn("npm", ["start", "--", "--port", String(port), "--persist-to", dataDir], {
     cwd: root,
@@ -30,7 +44,7 @@ export async function start(port: number, dataDir: string, platformToken: string
   const base = `http://localhost:${port}`;
   const deadline = Date.now() + 180_000;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`npm start exited:\n${output}`);
+    if (child.exitCode !== null) return { portTaken: output.includes("Address already in use"), output };
     const ok = await fetch(`${base}/api`).then((r) => r.ok, () => false);
     if (ok) return { process: child, output: () => output, base };
     await new Promise((r) => setTimeout(r, 500));
