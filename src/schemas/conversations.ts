@@ -92,9 +92,15 @@ export const ToggleStatus = z.object({
 /** POST /conversations/:conversation_id/toggle_priority */
 export const TogglePriority = z.object({ priority: Priority.optional() });
 
+/**
+ * `assignee_id: 0` unassigns, as `null` does: Chatwoot's agent apps send 0 for "nobody" (Chatwoot finds
+ * no user 0 and clears the assignee). Negative or non-numeric ids stay a 422.
+ */
+const AssigneeId = z.preprocess((v) => (v === 0 || (typeof v === "string" && v.trim() === "0") ? null : v), Id.nullish());
+
 /** POST /conversations/:conversation_id/assignments */
 export const AssignmentBody = z.object({
-  assignee_id: Id.nullish(),
+  assignee_id: AssigneeId,
   assignee_type: z.enum(["User", "AgentBot"]).optional(),
   team_id: Id.nullish(),
 });
