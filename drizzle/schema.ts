@@ -471,6 +471,9 @@ export const conversations = sqliteTable(
     // the list with status=all and the filter endpoint sort the whole account by activity
     index("conversations_account_activity").on(t.accountId, t.lastActivityAt),
     index("conversations_inbox_status_activity").on(t.inboxId, t.status, t.lastActivityAt),
+    // the list's `sort_by` on creation time walks these as the two above serve the activity order
+    index("conversations_account_status_created").on(t.accountId, t.status, t.createdAt),
+    index("conversations_inbox_status_created").on(t.inboxId, t.status, t.createdAt),
     index("conversations_contact_activity").on(t.contactId, t.lastActivityAt),
     index("conversations_contact_inbox").on(t.contactInboxId),
     // the scheduled wake-up finds snoozed conversations whose time has come, across accounts

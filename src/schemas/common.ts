@@ -12,6 +12,9 @@ export const Id = z.preprocess(
 
 export const IdParam = z.object({ id: Id });
 
+/** Ids from a query string: `ids[]=1&ids[]=2`, `ids=1,2` or one id. */
+export const IdList = z.preprocess((v) => (typeof v === "string" ? v.split(",").map((s) => s.trim()).filter(Boolean) : v), z.array(Id).max(100));
+
 /** true/false, or the strings "true"/"false"/"1"/"0" that form bodies carry. */
 export const Bool = z.preprocess((v) => {
   if (v === "true" || v === "1" || v === 1) return true;

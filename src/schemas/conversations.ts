@@ -2,6 +2,7 @@ import { z } from "zod";
 import { CONVERSATION_STATUSES, PRIORITIES } from "../domain/kernel/enums";
 import { Cursor, Id, Int, JsonObject, EnumValue, ShortText, wrapped } from "./common";
 import { Agent } from "./agents";
+import { SORTS, SORTS_NOT_BUILT } from "../domain/conversations/order";
 import { Attachment, Conversation, Sender, isoTime, seconds } from "./responses";
 
 /** Path of every conversation member route: the per-account display id. */
@@ -25,6 +26,25 @@ const LabelList = z.preprocess(
   z.array(ShortText.trim().min(1)).max(10),
 );
 
+/**
+ * `sort_by` of the conversation list: Chatwoot's names, as the order they stand for. Priority and waiting
+ * time orders are Chatwoot's too but not built here: a 422 that says so (`not_supported`); any other value
+ * is a 422 listing the accepted ones.
+ */
+const SortBy = z
+  .string()
+  .trim()
+  .max(40)
+  .superRefine((name, ctx) => {
+    if (Object.hasOwn(SORTS, name)) return;
+    if (SORTS_NOT_BUILT.includes(name)) {
+      ctx.addIssue({ code: "custom", message: `${name} is not supported yet (supported: ${Object.keys(SORTS).join(", ")})`, params: { code: "not_supported" } });
+    } else {
+      ctx.addIssue({ code: "custom", message: `must be one of: ${Object.keys(SORTS).join(", ")}`, params: { code: "invalid_value" } });
+    }
+  })
+  .transform((name) => SORTS[name]);
+
 /** GET /conversations and /conversations/meta. */
 export const ConversationListQuery = z.object({
   status: ListStatus.optional(),
@@ -36,6 +56,7 @@ export const ConversationListQuery = z.object({
   q: z.string().trim().max(200).optional(),
   page: Page.optional(),
   cursor: Cursor,
+  sort_by: SortBy.optional(),
 });
 
 const Condition = z.object({
@@ -92,9 +113,15 @@ export const ToggleStatus = z.object({
 /** POST /conversations/:conversation_id/toggle_priority */
 export const TogglePriority = z.object({ priority: Priority.optional() });
 
+/**
+ * `assignee_id: 0` unassigns, as `null` does: Chatwoot's agent apps send 0 for "nobody" (Chatwoot finds
+ * no user 0 and clears the assignee). Negative or non-numeric ids stay a 422.
+ */
+const AssigneeId = z.preprocess((v) => (v === 0 || (typeof v === "string" && v.trim() === "0") ? null : v), Id.nullish());
+
 /** POST /conversations/:conversation_id/assignments */
 export const AssignmentBody = z.object({
-  assignee_id: Id.nullish(),
+  assignee_id: AssigneeId,
   assignee_type: z.enum(["User", "AgentBot"]).optional(),
   team_id: Id.nullish(),
 });

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { REPLY_TIMES, SENDER_NAME_TYPES, WIDGET_FEATURES } from "../domain/kernel/enums";
-import { Bool, EnumValue, HttpUrl, Id, Int, JsonObject, ShortText, wrapped } from "./common";
+import { Bool, EnumValue, HttpUrl, Id, IdList, Int, JsonObject, ShortText, wrapped } from "./common";
 import { AgentBot } from "./agent-bots";
 
 /** An IANA time-zone name (Chatwoot checks against TZInfo's identifiers). */
@@ -160,3 +160,12 @@ export const InboxAgentBot = z.looseObject({ agent_bot: AgentBot.nullable() });
 
 /** DELETE /inboxes/:id */
 export const InboxDeleted = z.looseObject({ message: z.string() });
+
+/**
+ * GET /assignable_agents: `inbox_ids[]=1&inbox_ids[]=2` (or `inbox_ids=1,2`), at least one inbox, at most
+ * 25 (an assignee picker names the inboxes of the conversations selected).
+ */
+export const AssignableAgentsQuery = z
+  .object({ "inbox_ids[]": IdList.optional(), inbox_ids: IdList.optional() })
+  .transform(({ "inbox_ids[]": bracketed, inbox_ids }) => ({ inbox_ids: [...new Set([...(bracketed ?? []), ...(inbox_ids ?? [])])] }))
+  .pipe(z.object({ inbox_ids: z.array(z.number()).min(1).max(25) }));

@@ -6,7 +6,7 @@ import { z } from "zod";
 import { GROUP_BYS } from "../domain/reports/series";
 import { DIMENSIONS } from "../domain/reports/facts";
 import { REPORT_METRIC_NAMES } from "../domain/reports/rollups";
-import { Bool, Id, Int } from "./common";
+import { Bool, Id, IdList, Int } from "./common";
 import { UnixSeconds } from "./conversations";
 import { SUMMARY_METRICS } from "../domain/reports/summary";
 
@@ -89,8 +89,6 @@ export const LiveConversationsQuery = z.object({
   page: Int.pipe(z.number().min(1).max(10_000)).optional(),
 });
 
-/** `user_ids[]=1&user_ids[]=2`, `user_ids=1,2` or one id. */
-const IdList = z.preprocess((v) => (typeof v === "string" ? v.split(",").map((s) => s.trim()).filter(Boolean) : v), z.array(Id).max(100));
 const RatingList = z.preprocess(
   (v) => (typeof v === "string" ? v.split(",").map((s) => s.trim()).filter(Boolean) : v),
   z.array(Int.pipe(z.number().min(1).max(5))).max(5),

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ACCOUNT_STATUSES, AVAILABILITIES, ROLES } from "../domain/kernel/enums";
-import { Email, JsonObject, ShortText, wrapped } from "./common";
+import { Email, Id, JsonObject, ShortText, wrapped } from "./common";
 import { isoTime } from "./responses";
 
 /** Chatwoot's password rule: 6 to 128 characters with an upper-case and a lower-case letter, a digit and a symbol. */
@@ -54,6 +54,9 @@ export const ProfileUpdate = wrapped(
       path: ["current_password"],
     }),
 );
+
+/** PUT /api/v1/profile/set_active_account: `{profile: {account_id}}` (or flat). */
+export const SetActiveAccount = wrapped("profile", z.object({ account_id: Id }));
 
 /**
  * A user as the platform API and the profile show it (src/views/users.ts). `account_id` and `role` are

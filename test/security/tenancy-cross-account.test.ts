@@ -22,6 +22,8 @@ describe("the route catalogue", () => {
       path
         .replace(/\?.*$/, "")
         .replace(/^\/api\/(v1|v2)\/accounts\/\d+/, "/api/$1/accounts/:account_id")
+        // Captain's one route takes any path below it
+        .replace(/\/captain\/.+$/, "/captain/:id{.+}")
         .replace(/\/portals\/[a-z-]+-help/, "/portals/:portal_slug")
         .replace(/\/integrations\/apps\/webhook$/, "/integrations/apps/:id")
         .replace(/\/\d+(?=\/|$)/g, "/:id");
@@ -39,7 +41,8 @@ describe("the route catalogue", () => {
 describe("the same routes with A's own ids", () => {
   // the control: every read in the catalogue works for A's administrator in A's account, so the 404s
   // below come from the ids, not from a wrong path
-  it.each(catalogue(A).filter((r) => r.method === "GET").map((r) => [r.name, r] as const))("%s answers 200", async (_, route) => {
+  // (Captain is not offered: its routes answer 404 not_offered, test/account/agent-app-calls.test.ts)
+  it.each(catalogue(A).filter((r) => r.method === "GET" && !r.path.includes("/captain/")).map((r) => [r.name, r] as const))("%s answers 200", async (_, route) => {
     const res = await send(A.admin.key, route);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
   });

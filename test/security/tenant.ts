@@ -239,6 +239,7 @@ export function catalogue(t: Tenant): Route[] {
     r("GET", `${b}/inboxes`),
     r("POST", `${b}/inboxes`, { name: "Another", channel: { type: "api" } }, admin),
     r("GET", `${b}/inboxes/${t.inbox.id}/assignable_agents`),
+    r("GET", `${b}/assignable_agents?inbox_ids[]=${t.inbox.id}`),
     r("GET", `${b}/inboxes/${t.inbox.id}/agent_bot`),
     r("POST", `${b}/inboxes/${t.inbox.id}/set_agent_bot`, { agent_bot: t.bot.id }, admin),
     r("GET", `${b}/inboxes/${t.inbox.id}`),
@@ -406,5 +407,11 @@ export function catalogue(t: Tenant): Route[] {
     r("GET", `${b}/csat_survey_responses`, undefined, admin),
     r("GET", `${b}/csat_survey_responses/metrics`, undefined, admin),
     r("GET", `${b}/csat_survey_responses/download`, undefined, admin),
+    // Captain is not offered: every method answers 404 not_offered, after authentication
+    r("GET", `${b}/captain/assistants`),
+    r("POST", `${b}/captain/tasks/rewrite`, { content: "hi" }),
+    r("PUT", `${b}/captain/assistants/1`, { name: "x" }),
+    r("PATCH", `${b}/captain/assistants/1`, { name: "x" }),
+    r("DELETE", `${b}/captain/assistants/1`),
   ];
 }

@@ -3,7 +3,7 @@
  * `/conversations/filter`. Each list is two round trips after auth: the page and its counts in one batch,
  * then the records of the page (loadConversationRecords). Lists, counts and filters keep to what the
  * caller reaches, by the rule every action uses (access.ts). The order is order.ts's (latest activity
- * first); `cursor` continues after the last conversation of a page, `page` keeps working as in Chatwoot.
+ * first, or the list's `sort_by`); `cursor` continues after the last conversation of a page, `page` keeps working as in Chatwoot.
  *
  * Every answer is complete, and reads in proportion to what it finds (bench/README.md):
  * - without `labels` or `q`, the page walks a list index and the counts are counter rows (counters.ts);
@@ -38,7 +38,7 @@ import {
 } from "./counters";
 import { type FilterCondition, filterCondition } from "./filter";
 import { type ConversationRecord, loadConversationRecords } from "./loader";
-import { beyond, decodeConversationCursor, encodeConversationCursor, listOrder, listOrderSql, positionOf } from "./order";
+import { type ConversationSort, DEFAULT_SORT, beyond, decodeConversationCursor, encodeConversationCursor, listOrder, listOrderSql, positionOf } from "./order";
 import { type ConversationRow } from "./rows";
 import { conversationSearchIds } from "./search-index";
 
@@ -57,6 +57,8 @@ export type ListInput = {
   page: number;
   /** replaces `page` */
   cursor?: string;
+  /** the list's `sort_by` (order.ts); latest activity first when absent */
+  sort?: ConversationSort;
 };
 
 /**
@@ -68,11 +70,11 @@ export type ConversationPage = { counts: ConversationCounts; records: Conversati
 type Counted = Omit<ConversationPage, "records"> & { rows: ConversationRow[] };
 
 /** The page asked for: one row more than shown (for `has_more`), from the cursor or the page number. */
-type Window = { limit: number; offset: number; after: SortPosition | null; page: number };
+type Window = { limit: number; offset: number; after: SortPosition | null; page: number; sort: ConversationSort };
 
-function pageWindow(page: number, cursor: string | undefined): Window {
-  const after = cursor === undefined ? null : decodeConversationCursor(cursor);
-  return { limit: PAGE_SIZE + 1, offset: after ? 0 : (page - 1) * PAGE_SIZE, after, page };
+function pageWindow(page: number, cursor: string | undefined, sort: ConversationSort = DEFAULT_SORT): Window {
+  const after = cursor === undefined ? null : decodeConversationCursor(sort, cursor);
+  return { limit: PAGE_SIZE + 1, offset: after ? 0 : (page - 1) * PAGE_SIZE, after, page, sort };
 }
 
 const ALL_STATUSES = Object.values(CONVERSATION_STATUS);
@@ -102,20 +104,20 @@ const fromCandidates = (ids: SQL) => sql`(SELECT DISTINCT id FROM (${ids})) AS c
 
 /** The ids of one page of the conversations `from` yields that meet `where`, in the list order. */
 function pageIds(from: SQL, where: SQL | undefined, window: Omit<Window, "page">) {
-  const conditions = and(where, window.after ? beyond(window.after) : undefined);
-  return sql`SELECT ${c.id} FROM ${from} WHERE ${conditions ?? sql`1`} ORDER BY ${listOrderSql} LIMIT ${window.limit} OFFSET ${window.offset}`;
+  const conditions = and(where, window.after ? beyond(window.sort, window.after) : undefined);
+  return sql`SELECT ${c.id} FROM ${from} WHERE ${conditions ?? sql`1`} ORDER BY ${listOrderSql(window.sort)} LIMIT ${window.limit} OFFSET ${window.offset}`;
 }
 
 /** The rows of the page `ids` selects, read by primary key. */
-const rowsQuery = (db: Database, ids: SQL) => db.select().from(c).where(sql`${c.id} IN (${ids})`).orderBy(...listOrder);
+const rowsQuery = (db: Database, ids: SQL, sort: ConversationSort) => db.select().from(c).where(sql`${c.id} IN (${ids})`).orderBy(...listOrder(sort));
 
 /** The page straight from a list index (no candidates): the order's index serves the walk. */
 const indexPageQuery = (db: Database, where: SQL | undefined, window: Window) =>
   db
     .select()
     .from(c)
-    .where(and(where, window.after ? beyond(window.after) : undefined))
-    .orderBy(...listOrder)
+    .where(and(where, window.after ? beyond(window.sort, window.after) : undefined))
+    .orderBy(...listOrder(window.sort))
     .limit(window.limit)
     .offset(window.offset);
 
@@ -134,11 +136,11 @@ const toCounts = (row: { all: number; unassigned: number; mine: number } | undef
 });
 
 /** The page of rows fetched one beyond its size: whether another follows, and its cursor. */
-function toPage(rows: ConversationRow[], counts: ConversationCounts, scanned = false): Counted {
+function toPage(rows: ConversationRow[], counts: ConversationCounts, sort: ConversationSort, scanned = false): Counted {
   const shown = rows.slice(0, PAGE_SIZE);
   const hasMore = rows.length > PAGE_SIZE;
   const last = shown[shown.length - 1];
-  return { counts, rows: shown, hasMore, nextCursor: hasMore && last ? encodeConversationCursor(positionOf(last)) : null, scanned };
+  return { counts, rows: shown, hasMore, nextCursor: hasMore && last ? encodeConversationCursor(sort, positionOf(sort, last)) : null, scanned };
 }
 
 /** The counter scopes that answer the list's filters for a scope that reaches every conversation. */
@@ -195,16 +197,16 @@ async function indexedPage(scope: AccountScope, input: ListInput, where: SQL | u
   const rows = withPage ? [indexPageQuery(db, page, window)] : [];
   if (scopes) {
     const read = await batchGroups(db, { counters: [countsQuery(db, accountId, scopes, status === null ? ALL_STATUSES : [status], userId)], rows });
-    return toPage(read.rows[0] ?? [], sumCounts(read.counters[0], userId));
+    return toPage(read.rows[0] ?? [], sumCounts(read.counters[0], userId), window.sort);
   }
   const read = await batchGroups(db, { counts: [aggregateCountsQuery(db, sql`${c}`, where, userId)], rows });
-  return toPage(read.rows[0] ?? [], toCounts(read.counts[0][0]));
+  return toPage(read.rows[0] ?? [], toCounts(read.counts[0][0]), window.sort);
 }
 
 /** A page (and complete counts) of the conversations among index candidates that meet `where` (and `page` for the rows). */
 function candidateStatements(db: Database, candidates: SQL, where: SQL | undefined, page: SQL | undefined, window: Window, withPage: boolean, userId: number | null) {
   const from = fromCandidates(candidates);
-  return { counts: [aggregateCountsQuery(db, from, where, userId)], rows: withPage ? [rowsQuery(db, pageIds(from, page, window))] : [] } as const;
+  return { counts: [aggregateCountsQuery(db, from, where, userId)], rows: withPage ? [rowsQuery(db, pageIds(from, page, window), window.sort)] : [] } as const;
 }
 
 /**
@@ -214,26 +216,26 @@ function candidateStatements(db: Database, candidates: SQL, where: SQL | undefin
  */
 function scanStatements(db: Database, walk: SQL | undefined, where: SQL | undefined, page: SQL | undefined, window: Window, withPage: boolean, userId: number | null) {
   const reach = window.after ? SCAN_BUDGET : window.page * SCAN_BUDGET;
-  const scanned = sql`SELECT ${c.id} AS id FROM ${c} WHERE ${and(walk, window.after ? beyond(window.after) : undefined) ?? sql`1`} ORDER BY ${listOrderSql} LIMIT ${reach}`;
+  const scanned = sql`SELECT ${c.id} AS id FROM ${c} WHERE ${and(walk, window.after ? beyond(window.sort, window.after) : undefined) ?? sql`1`} ORDER BY ${listOrderSql(window.sort)} LIMIT ${reach}`;
   const from = sql`(${scanned}) AS scanned CROSS JOIN ${c} ON ${c.id} = scanned.id`;
   return {
     counts: [aggregateCountsQuery(db, from, where, userId)],
-    rows: withPage ? [rowsQuery(db, pageIds(from, page, { limit: window.limit, offset: window.offset, after: null }))] : [],
-    end: [db.select({ id: c.id, lastActivityAt: c.lastActivityAt }).from(c).where(sql`${c.id} = (SELECT id FROM (${scanned}) LIMIT 1 OFFSET ${reach - 1})`)],
+    rows: withPage ? [rowsQuery(db, pageIds(from, page, { limit: window.limit, offset: window.offset, after: null, sort: window.sort }), window.sort)] : [],
+    end: [db.select({ id: c.id, lastActivityAt: c.lastActivityAt, createdAt: c.createdAt }).from(c).where(sql`${c.id} = (SELECT id FROM (${scanned}) LIMIT 1 OFFSET ${reach - 1})`)],
   } as const;
 }
 
 /** A scan's page: when the page did not fill but the scan stopped at its budget, the next page resumes after `end`. */
-function scannedPage(rows: ConversationRow[], counts: ConversationCounts, end: Pick<ConversationRow, "id" | "lastActivityAt"> | undefined): Counted {
-  const page = toPage(rows, counts, true);
+function scannedPage(rows: ConversationRow[], counts: ConversationCounts, end: Pick<ConversationRow, "id" | "lastActivityAt" | "createdAt"> | undefined, sort: ConversationSort): Counted {
+  const page = toPage(rows, counts, sort, true);
   if (page.hasMore || !end) return page;
-  return { ...page, hasMore: true, nextCursor: encodeConversationCursor(positionOf(end)) };
+  return { ...page, hasMore: true, nextCursor: encodeConversationCursor(sort, positionOf(sort, end)) };
 }
 
 async function readList(scope: AccountScope, input: ListInput, withPage: boolean): Promise<Counted> {
   const { db, accountId } = scope;
   const userId = actingUserId(scope);
-  const window = pageWindow(input.page, input.cursor);
+  const window = pageWindow(input.page, input.cursor, input.sort);
   // Chatwoot ignores the status when searching
   const status = input.q ? null : input.status;
   const walk = and(
@@ -249,13 +251,13 @@ async function readList(scope: AccountScope, input: ListInput, withPage: boolean
   if (input.q && phrase === null) {
     const match = and(labels ? sql`${c.id} IN (${labels})` : undefined, shortSearchMatch(input.q));
     const read = await batchGroups(db, scanStatements(db, walk, and(where, match), and(page, match), window, withPage, userId));
-    return scannedPage(read.rows[0] ?? [], toCounts(read.counts[0][0]), read.end[0][0]);
+    return scannedPage(read.rows[0] ?? [], toCounts(read.counts[0][0]), read.end[0][0], window.sort);
   }
   const found = [labels, phrase ? conversationSearchIds(accountId, phrase) : null].filter((q): q is SQL => q !== null);
   if (found.length === 0) return indexedPage(scope, input, where, status, page, window, withPage);
   const candidates = found.length === 1 ? found[0] : sql`${found[0]} INTERSECT ${found[1]}`;
   const read = await batchGroups(db, candidateStatements(db, candidates, where, page, window, withPage, userId));
-  return toPage(read.rows[0] ?? [], toCounts(read.counts[0][0]));
+  return toPage(read.rows[0] ?? [], toCounts(read.counts[0][0]), window.sort);
 }
 
 export async function listConversations(scope: AccountScope, input: ListInput): Promise<ConversationPage> {
@@ -299,11 +301,11 @@ export async function filterConversations(scope: AccountScope, payload: FilterCo
   if (filter.candidates !== null) {
     const read = await batchGroups(db, { definitions: definitionsQueries, ...candidateStatements(db, filter.candidates, where, where, window, true, userId) });
     checkDefinitions(read.definitions);
-    page = toPage(read.rows[0] ?? [], toCounts(read.counts[0][0]));
+    page = toPage(read.rows[0] ?? [], toCounts(read.counts[0][0]), window.sort);
   } else {
     const read = await batchGroups(db, { definitions: definitionsQueries, ...scanStatements(db, own, where, where, window, true, userId) });
     checkDefinitions(read.definitions);
-    page = scannedPage(read.rows[0] ?? [], toCounts(read.counts[0][0]), read.end[0][0]);
+    page = scannedPage(read.rows[0] ?? [], toCounts(read.counts[0][0]), read.end[0][0], window.sort);
   }
   const { rows, ...rest } = page;
   return { ...rest, records: await loadConversationRecords(db, accountId, rows) };

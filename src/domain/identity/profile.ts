@@ -6,16 +6,16 @@
  * old address and nobody finds the user by the new one, so a user cannot claim an address they do not
  * receive mail at (a platform app provisioning that address later gets a new user, never this one).
  */
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { now, schema } from "../../db/client";
 import { batch, write } from "../kernel/batch";
-import { invalidField } from "../kernel/errors";
+import { invalidField, notFound } from "../kernel/errors";
 import { outgoingEmailStatement } from "../kernel/outgoing-email";
 import { sha256Hex, toHex } from "./keys";
 import type { TransportScope, UserScope } from "../kernel/scope";
 import { NO_PENDING_EMAIL, type UserInput, assertCurrentPassword, assertEmailFree, endSessionsStatement, userChanges } from "./users";
 
-const { users } = schema;
+const { users, accountUsers } = schema;
 
 const CONFIRMATION_TTL_MS = 24 * 60 * 60 * 1000;
 
@@ -101,4 +101,26 @@ export async function confirmEmail(scope: TransportScope, token: string): Promis
   ]);
   if (updated.length === 0) throw invalidToken();
   return { email };
+}
+
+/**
+ * Makes `accountId` the user's active account: the one the profile shows as `account_id` (and with it
+ * `role`), which Chatwoot's agent apps address. The active account is the membership with the latest
+ * `active_at`, so this moves that membership's `active_at` past every other of the user's: now, or one
+ * millisecond after the latest, should that be later (two switches within one millisecond keep their
+ * order). One statement: an account the user is not a member of matches no row, is a 404, and changes
+ * nothing.
+ */
+export async function setActiveAccount(scope: UserScope, accountId: number): Promise<void> {
+  const { db, actor: { user } } = scope;
+  const latestOther = sql`(select coalesce(max(${accountUsers.activeAt}), 0) + 1 from ${accountUsers} where ${accountUsers.userId} = ${user.id} and ${accountUsers.accountId} <> ${accountId})`;
+  const at = now();
+  const [updated] = await batch(db, [
+    db
+      .update(accountUsers)
+      .set({ activeAt: sql`max(${at}, ${latestOther})`, updatedAt: at })
+      .where(and(eq(accountUsers.userId, user.id), eq(accountUsers.accountId, accountId)))
+      .returning({ accountId: accountUsers.accountId }),
+  ]);
+  if (updated.length === 0) throw notFound("Account", accountId, "account_id");
 }

@@ -2,17 +2,17 @@
  * Who works an inbox. Members must be agents of the account (Chatwoot accepts any user); a request
  * naming anyone else changes nothing.
  */
-import { and, eq, inArray, or } from "drizzle-orm";
-import { schema } from "../../db/client";
+import { and, eq, inArray, or, sql } from "drizzle-orm";
+import { type Database, schema } from "../../db/client";
 import { batch, write, writeThenRead } from "../kernel/batch";
 import { ROLE } from "../kernel/enums";
-import { type AgentRow, agentsQuery, assertAllAgents, memberIdsQueries } from "../people/agents";
+import { type AgentRow, actorUserId, agentsQuery, assertAllAgents, memberIdsQueries } from "../people/agents";
 import { inboxMemberSet } from "../people/member-sets";
 import { assertInboxAccess, inboxAccessQueries } from "./inboxes";
 import { type AccountScope } from "../kernel/scope";
 import { notFound } from "../kernel/errors";
 
-const { inboxes, accountUsers } = schema;
+const { inboxes, inboxMembers, accountUsers } = schema;
 
 const seatsOf = inboxMemberSet.userIdsOf;
 const inboxAgentsQuery = inboxMemberSet.agentsQuery;
@@ -27,16 +27,31 @@ export async function listInboxMembers(scope: AccountScope, inboxId: number): Pr
   return agents;
 }
 
-/** Who may be assigned the inbox's conversations: its members and every administrator. */
-export async function listAssignableAgents(scope: AccountScope, inboxId: number): Promise<AgentRow[]> {
+/**
+ * Who may be assigned conversations of every one of `inboxIds`: the agents who are members of all of them
+ * (Chatwoot intersects) and every administrator. Each inbox must be the account's (else 404 on `field`)
+ * and, for an agent caller, one of theirs (else 403). One round trip, whatever the number of inboxes.
+ */
+export async function listAssignableAgents(scope: AccountScope, inboxIds: number[], field = "id"): Promise<AgentRow[]> {
   const { db, accountId } = scope;
-  const [inboxRows, seat, agents] = await batch(db, [
-    ...inboxAccessQueries(scope, inboxId),
-    agentsQuery(db, accountId, or(eq(accountUsers.role, ROLE.administrator), inArray(accountUsers.userId, seatsOf(db, inboxId)))),
+  const ids = [...new Set(inboxIds)];
+  const [found, seats, agents] = await batch(db, [
+    db.select({ id: inboxes.id }).from(inboxes).where(and(eq(inboxes.accountId, accountId), inArray(inboxes.id, ids))),
+    db.select({ id: inboxMembers.inboxId }).from(inboxMembers).where(and(eq(inboxMembers.userId, actorUserId(scope)), inArray(inboxMembers.inboxId, ids))),
+    agentsQuery(db, accountId, or(eq(accountUsers.role, ROLE.administrator), inArray(accountUsers.userId, membersOfAll(db, ids)))),
   ]);
-  assertInboxAccess(scope, inboxId, inboxRows, seat);
+  for (const id of ids) assertInboxAccess(scope, id, found.filter((r) => r.id === id), seats.filter((r) => r.id === id), field);
   return agents;
 }
+
+/** Statement: the users who are members of every one of `inboxIds` (read through the inbox's member index). */
+const membersOfAll = (db: Database, inboxIds: number[]) =>
+  db
+    .select({ userId: inboxMembers.userId })
+    .from(inboxMembers)
+    .where(inArray(inboxMembers.inboxId, inboxIds))
+    .groupBy(inboxMembers.userId)
+    .having(sql`count(distinct ${inboxMembers.inboxId}) = ${inboxIds.length}`);
 
 /** Reads the inbox, its current members and which of `userIds` are agents; refuses strangers. */
 async function loadForChange(scope: AccountScope, inboxId: number, userIds: number[]) {

@@ -65,6 +65,7 @@ function listInput(query: z.infer<typeof ConversationListQuery>): ListInput {
     q: query.q || undefined,
     page: query.page ?? 1,
     cursor: query.cursor,
+    sort: query.sort_by,
   };
 }
 

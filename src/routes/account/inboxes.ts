@@ -69,7 +69,7 @@ export const inboxesApi = new Hono<AppEnv>()
     return c.json(view(c, record));
   })
   .get("/:id/assignable_agents", doc({ summary: "List the agents who may be assigned in an inbox", response: payloadOf(Agent.array()) }), validate("param", IdParam), async (c) => {
-    const agents = await listAssignableAgents(accountScope(c), c.req.valid("param").id);
+    const agents = await listAssignableAgents(accountScope(c), [c.req.valid("param").id]);
     return c.json({ payload: agentsView(agents, c.var.account.id) });
   })
   .get("/:id/agent_bot", doc({ summary: "Show an inbox's agent bot", response: InboxAgentBot }), validate("param", IdParam), async (c) => {

@@ -4,8 +4,10 @@ import { accountAuth } from "../../http/auth";
 import { accountSelfApi } from "./account";
 import { agentBotsApi } from "./agent-bots";
 import { agentsApi } from "./agents";
+import { assignableAgentsApi } from "./assignable-agents";
 import { automationRulesApi } from "./automation-rules";
 import { cannedResponsesApi } from "./canned-responses";
+import { captainApi } from "./captain";
 import { contactMergeApi, contactsApi } from "./contacts";
 import { conversationsApi } from "./conversations";
 import { csatSurveyResponsesApi } from "./csat-survey-responses";
@@ -36,6 +38,7 @@ const accountScoped = new Hono<AppEnv>()
   .route("/agent_bots", agentBotsApi)
   .route("/inboxes", inboxesApi)
   .route("/inbox_members", inboxMembersApi)
+  .route("/assignable_agents", assignableAgentsApi)
   .route("/teams", teamsApi)
   .route("/canned_responses", cannedResponsesApi)
   .route("/labels", labelsApi)
@@ -51,7 +54,8 @@ const accountScoped = new Hono<AppEnv>()
   .route("/portals", portalsApi)
   .route("/contacts", contactsApi)
   .route("/actions/contact_merge", contactMergeApi)
-  .route("/csat_survey_responses", csatSurveyResponsesApi);
+  .route("/csat_survey_responses", csatSurveyResponsesApi)
+  .route("/captain", captainApi);
 
 export const applicationApi = new Hono<AppEnv>()
   .route("/profile", profileApi)

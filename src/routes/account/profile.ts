@@ -1,13 +1,13 @@
 import { Hono } from "hono";
 import { loadUserRecord } from "../../domain/identity/users";
-import { updateOwnProfile } from "../../domain/identity/profile";
+import { setActiveAccount, updateOwnProfile } from "../../domain/identity/profile";
 import { confirmationLink } from "../auth";
 import type { AppContext, AppEnv } from "../../http/app-env";
 import { userAuth } from "../../http/auth";
 import { userScope } from "../../http/scopes";
 import { routeBody } from "../../http/body";
 import { validate } from "../../http/validate";
-import { ProfileUpdate } from "../../schemas/users";
+import { ProfileUpdate, SetActiveAccount } from "../../schemas/users";
 import { userView } from "../../views/users";
 import { userHmacIdentifier } from "../user-identity";
 import { rateLimited } from "../../http/rate-limit";
@@ -41,4 +41,8 @@ export const profileApi = new Hono<AppEnv>()
       (token) => confirmationLink(c.env, token),
     );
     return renderProfile(c);
+  })
+  .put("/set_active_account", doc({ summary: "Make one of the user's accounts the active one", description: "The profile then shows it as `account_id`. Answers an empty body; an account the user is not a member of is a 404 and changes nothing." }), validate("json", SetActiveAccount), async (c) => {
+    await setActiveAccount(userScope(c), c.req.valid("json").account_id);
+    return c.body(null, 200);
   });

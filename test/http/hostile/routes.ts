@@ -235,6 +235,10 @@ export function routeTable(w: World): Record<Group, Route[]> {
       r("GET", "/inboxes", {}),
       r("POST", "/inboxes", {}, { body: inboxShape, valid: { name: "Other", channel: { type: "api" } } }),
       r("GET", "/inboxes/:id/assignable_agents", { id: w.inbox.id }),
+      // lists of ids, repeated or comma-separated (bad ids: test/account/agent-app-calls.test.ts)
+      r("GET", "/assignable_agents", {}, { query: { inbox_ids: "a", "inbox_ids[]": "a" } }),
+      r("POST", "/captain/tasks/:task", { task: "rewrite" }, { body: { content: "s", operation: "s" } }),
+      r("GET", "/captain/assistants", {}),
       r("GET", "/inboxes/:id/agent_bot", { id: w.inbox.id }),
       r("POST", "/inboxes/:id/set_agent_bot", { id: w.inbox.id }, { body: { agent_bot: "id" } }),
       r("GET", "/inboxes/:id", { id: w.inbox.id }),
@@ -319,6 +323,7 @@ export function routeTable(w: World): Record<Group, Route[]> {
         body: { name: "s", display_name: "s", email: "s", message_signature: "s", ui_settings: "o", phone_number: "s", current_password: "s", password: "s" },
       },
       { method: "PATCH", path: "/api/v1/profile", params: {}, key: a, body: { name: "s", email: "s", ui_settings: "o", password: "s" } },
+      { method: "PUT", path: "/api/v1/profile/set_active_account", params: {}, key: a, body: { account_id: "id" }, valid: { account_id: w.accountId } },
       {
         method: "GET",
         path: "/api/v2/accounts/:account_id/reports/summary",
@@ -362,7 +367,7 @@ export function routeTable(w: World): Record<Group, Route[]> {
       r("POST", "/actions/contact_merge", {}, { body: { base_contact_id: "id", mergee_contact_id: "id" }, valid: { base_contact_id: w.contact.id, mergee_contact_id: w.other.id } }),
     ],
     conversations: [
-      r("GET", "/conversations", {}, { query: { status: "e", inbox_id: "id", team_id: "id", page: "n", labels: "a", q: "s", cursor: "s" } }),
+      r("GET", "/conversations", {}, { query: { status: "e", inbox_id: "id", team_id: "id", page: "n", labels: "a", q: "s", cursor: "s", sort_by: "e" } }),
       r("GET", "/conversations/meta", {}, { query: { status: "e", inbox_id: "id", team_id: "id", q: "s" } }),
       r("POST", "/conversations/filter", {}, { body: { payload: "a", page: "n" }, query: { page: "n", cursor: "s" }, valid: { payload: [{ attribute_key: "status", filter_operator: "equal_to", values: ["open"] }] } }),
       r("POST", "/conversations", {}, { body: conversationShape, valid: { inbox_id: w.inbox.id, contact_id: w.contact.id } }),
@@ -371,7 +376,9 @@ export function routeTable(w: World): Record<Group, Route[]> {
       r("PUT", "/conversations/:conversation_id", cid, { body: { priority: "e", sla_policy_id: "id" } }),
       r("POST", "/conversations/:conversation_id/toggle_status", cid, { body: { status: "e", snoozed_until: "f" } }),
       r("POST", "/conversations/:conversation_id/toggle_priority", cid, { body: { priority: "e" } }),
-      r("POST", "/conversations/:conversation_id/assignments", cid, { body: { assignee_id: "id", assignee_type: "e", team_id: "id" } }),
+      // assignee_id 0 unassigns (Chatwoot's agent apps send it), so 0 is no strict case here: checked as a number
+      // (negative ids: test/account/agent-app-calls.test.ts)
+      r("POST", "/conversations/:conversation_id/assignments", cid, { body: { assignee_id: "n", assignee_type: "e", team_id: "id" } }),
       r("GET", "/conversations/:conversation_id/labels", cid),
       r("POST", "/conversations/:conversation_id/labels", cid, { body: { labels: "a" }, valid: { labels: ["vip"] } }),
       r("POST", "/conversations/:conversation_id/custom_attributes", cid, { body: { custom_attributes: "o" }, valid: { custom_attributes: {} } }),

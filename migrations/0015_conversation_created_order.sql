@@ -1,0 +1,2 @@
+CREATE INDEX `conversations_account_status_created` ON `conversations` (`account_id`,`status`,`created_at`);--> statement-breakpoint
+CREATE INDEX `conversations_inbox_status_created` ON `conversations` (`inbox_id`,`status`,`created_at`);
