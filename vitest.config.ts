@@ -76,8 +76,9 @@ export default defineConfig(async () => {
       setupFiles: ["./test/support/apply-migrations.ts"],
       testTimeout,
       // vitest's default is cores - 1, one file at a time here; a file spends much of its time waiting
-      // on workerd, so two at once use the two cores
-      maxWorkers: 2,
+      // on workerd (loading the Worker's modules one fetch at a time before its first test), so three at
+      // once keep the two cores busy
+      maxWorkers: 3,
       deps: { optimizer: { ssr: { enabled: true, include: OPTIMIZED_DEPS } } },
     },
   });
