@@ -8,5 +8,7 @@ export default defineConfig({
   test: {
     include: ["test/libsql/**/*.test.ts"],
     environment: "node",
+    // npm test runs it beside the end-to-end servers and the type check, which take the two cores
+    testTimeout: 30_000,
   },
 });
