@@ -76,12 +76,12 @@ const LAYERS = [
 ];
 
 /**
- * Rule 4. `readsRequestDb`: the parts that may read the request's database (src/http builds the scopes in
- * scopes.ts; app.ts opens the database and dispatches the outbox). `transports`: the parts that call the
+ * Rule 4. `readsRequestDb`: the parts that may read the request's database (src/http opens it in
+ * database.ts and builds the scopes in scopes.ts). `transports`: the parts that call the
  * domain. `tools`: modules of the domain that are the database's own tools (typed batches), not doors.
  */
 const DOOR = {
-  readsRequestDb: ["http", "app.ts"],
+  readsRequestDb: ["http"],
   transports: ["routes", "http", "jobs", "realtime", "ports.ts", "app.ts", "index.ts"],
   tools: ["domain/kernel/batch.ts"],
   because: "the domain is entered with a scope built in src/http/scopes.ts or src/jobs/scope.ts, never with the database or env",
