@@ -21,6 +21,15 @@ export function randomToken(length = 24): string {
   return out;
 }
 
+/**
+ * A single-use token for a link (login, e-mail confirmation, password reset): 256 random bits in hex,
+ * with the SHA-256 digest that is all the database keeps of it.
+ */
+export async function linkToken(): Promise<{ token: string; digest: string }> {
+  const token = toHex(crypto.getRandomValues(new Uint8Array(32)));
+  return { token, digest: await sha256Hex(token) };
+}
+
 export async function sha256Hex(value: string): Promise<string> {
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(value));
   return toHex(new Uint8Array(digest));

@@ -11,7 +11,7 @@ import { now, schema } from "../../db/client";
 import { batch, write } from "../kernel/batch";
 import { invalidField, notFound } from "../kernel/errors";
 import { outgoingEmailStatement } from "../kernel/outgoing-email";
-import { sha256Hex, toHex } from "./keys";
+import { linkToken, sha256Hex } from "./keys";
 import type { TransportScope, UserScope } from "../kernel/scope";
 import { NO_PENDING_EMAIL, type UserInput, assertCurrentPassword, assertEmailFree, endSessionsStatement, userChanges } from "./users";
 
@@ -46,7 +46,7 @@ export async function updateOwnProfile(scope: UserScope, input: ProfileInput, co
     return;
   }
   // A new request replaces any earlier one: only the latest link works.
-  const token = toHex(crypto.getRandomValues(new Uint8Array(32)));
+  const { token, digest } = await linkToken();
   await write(db, [
     ...endSessions,
     db
@@ -54,7 +54,7 @@ export async function updateOwnProfile(scope: UserScope, input: ProfileInput, co
       .set({
         ...changes,
         unconfirmedEmail: newEmail,
-        confirmationTokenDigest: await sha256Hex(token),
+        confirmationTokenDigest: digest,
         confirmationExpiresAt: now() + CONFIRMATION_TTL_MS,
       })
       .where(eq(users.id, user.id)),

@@ -11,7 +11,7 @@ import { now, schema } from "../../db/client";
 import { batch, write, writeThenRead } from "../kernel/batch";
 import { DomainError, invalidField } from "../kernel/errors";
 import { outgoingEmailStatement } from "../kernel/outgoing-email";
-import { hashPassword, randomKey, randomToken, sha256Hex, toHex, verifyPassword } from "./keys";
+import { hashPassword, linkToken, randomKey, randomToken, sha256Hex, verifyPassword } from "./keys";
 import type { TransportScope, UserScope } from "../kernel/scope";
 import { type UserRecord, endSessionsStatement, toUserRecord, userRecordQueries } from "./users";
 
@@ -92,24 +92,24 @@ export async function signIn(scope: TransportScope, input: SignInInput): Promise
   const recordRows = await writeThenRead(
     db,
     [
-    db.insert(authSessions).values({ userId: user.id, clientId: client, tokenDigest: await sha256Hex(accessToken), expiresAt, createdAt: at }),
-    db.delete(authSessions).where(
-      and(
-        eq(authSessions.userId, user.id),
-        or(
-          lte(authSessions.expiresAt, at),
-          notInArray(
-            authSessions.id,
-            db
-              .select({ id: authSessions.id })
-              .from(authSessions)
-              .where(eq(authSessions.userId, user.id))
-              .orderBy(desc(authSessions.expiresAt), desc(authSessions.id))
-              .limit(MAX_CLIENTS_PER_USER),
+      db.insert(authSessions).values({ userId: user.id, clientId: client, tokenDigest: await sha256Hex(accessToken), expiresAt, createdAt: at }),
+      db.delete(authSessions).where(
+        and(
+          eq(authSessions.userId, user.id),
+          or(
+            lte(authSessions.expiresAt, at),
+            notInArray(
+              authSessions.id,
+              db
+                .select({ id: authSessions.id })
+                .from(authSessions)
+                .where(eq(authSessions.userId, user.id))
+                .orderBy(desc(authSessions.expiresAt), desc(authSessions.id))
+                .limit(MAX_CLIENTS_PER_USER),
+            ),
           ),
         ),
       ),
-    ),
     ],
     userRecordQueries(db, user.id),
   );
@@ -129,8 +129,7 @@ export async function signOut(scope: UserScope, client: string): Promise<void> {
 export async function requestPasswordReset(scope: TransportScope, input: { email: string }, resetLink: (token: string) => string): Promise<void> {
   const { db } = scope;
   const email = input.email.trim().toLowerCase();
-  const token = toHex(crypto.getRandomValues(new Uint8Array(32)));
-  const digest = await sha256Hex(token);
+  const { token, digest } = await linkToken();
   const [rows] = await batch(db, [db.select({ id: users.id, name: users.name }).from(users).where(eq(users.email, email))]);
   const user = rows[0];
   if (!user) return;

@@ -1,7 +1,7 @@
 import { and, desc, eq, ne, or, sql } from "drizzle-orm";
 import { type Database, lastInsertedId, now, schema } from "../../db/client";
 import { batch, write } from "../kernel/batch";
-import { hashPassword, randomKey, randomToken, sha256Hex, toHex, verifyPassword } from "./keys";
+import { hashPassword, linkToken, randomKey, randomToken, sha256Hex, verifyPassword } from "./keys";
 import { grantStatement } from "./platform-apps";
 import { invalidField } from "../kernel/errors";
 import { type UserRow } from "./rows";
@@ -231,10 +231,10 @@ const LOGIN_TOKEN_TTL_MS = 5 * 60 * 1000;
 /** A single-use login token, valid for five minutes; only its digest is stored. */
 export async function issueLoginToken(scope: TransportScope, userId: number): Promise<string> {
   const { db } = scope;
-  const token = toHex(crypto.getRandomValues(new Uint8Array(32)));
+  const { token, digest } = await linkToken();
   const at = now();
   await write(db, [
-    db.insert(ssoTokens).values({ userId, tokenDigest: await sha256Hex(token), expiresAt: at + LOGIN_TOKEN_TTL_MS, createdAt: at }),
+    db.insert(ssoTokens).values({ userId, tokenDigest: digest, expiresAt: at + LOGIN_TOKEN_TTL_MS, createdAt: at }),
   ]);
   return token;
 }
