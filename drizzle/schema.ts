@@ -463,6 +463,21 @@ export const conversations = sqliteTable(
     customAttributes: json<JsonObject>("custom_attributes").notNull().default({}),
     slaPolicyId: integer("sla_policy_id"),
     ...timestamps,
+    /**
+     * Sort keys of Chatwoot's priority and waiting-time orders (src/domain/conversations/order.ts), computed
+     * by SQLite and never written: each turns a nullable column into one that orders the way Chatwoot's
+     * order does with its missing values last, so the order is one direction over (key, tie column, id),
+     * which an index walks and a cursor continues with a row-value range (SQLite uses row values as an
+     * index range only on columns, not on expressions, hence columns).
+     * Read descending: urgent, high, medium, low, then none.
+     */
+    sortPriorityDesc: integer("sort_priority_desc").generatedAlwaysAs(sql`coalesce(priority, -1)`, { mode: "virtual" }),
+    /** Read descending: low, medium, high, urgent, then none. */
+    sortPriorityAsc: integer("sort_priority_asc").generatedAlwaysAs(sql`coalesce(-priority, -4)`, { mode: "virtual" }),
+    /** Read ascending: the longest wait first, then the conversations nobody waits on (the largest safe integer). */
+    sortWaitingAsc: integer("sort_waiting_asc").generatedAlwaysAs(sql`coalesce(waiting_since, 9007199254740991)`, { mode: "virtual" }),
+    /** Read ascending: the shortest wait first, then the conversations nobody waits on. */
+    sortWaitingDesc: integer("sort_waiting_desc").generatedAlwaysAs(sql`coalesce(-waiting_since, 9007199254740991)`, { mode: "virtual" }),
   },
   (t) => [
     uniqueIndex("conversations_account_display_unique").on(t.accountId, t.displayId),
@@ -474,6 +489,20 @@ export const conversations = sqliteTable(
     // the list's `sort_by` on creation time walks these as the two above serve the activity order
     index("conversations_account_status_created").on(t.accountId, t.status, t.createdAt),
     index("conversations_inbox_status_created").on(t.inboxId, t.status, t.createdAt),
+    // the list's priority and waiting-time orders: each sort key with its tie column, per status
+    // (account or inbox) and for status=all, as the activity and creation orders have theirs
+    ...(
+      [
+        ["priority_desc", t.sortPriorityDesc, t.lastActivityAt],
+        ["priority_asc", t.sortPriorityAsc, t.lastActivityAt],
+        ["waiting_asc", t.sortWaitingAsc, t.createdAt],
+        ["waiting_desc", t.sortWaitingDesc, t.createdAt],
+      ] as const
+    ).flatMap(([name, key, tie]) => [
+      index(`conversations_account_status_${name}`).on(t.accountId, t.status, key, tie),
+      index(`conversations_account_${name}`).on(t.accountId, key, tie),
+      index(`conversations_inbox_status_${name}`).on(t.inboxId, t.status, key, tie),
+    ]),
     index("conversations_contact_activity").on(t.contactId, t.lastActivityAt),
     index("conversations_contact_inbox").on(t.contactInboxId),
     // the scheduled wake-up finds snoozed conversations whose time has come, across accounts

@@ -38,7 +38,7 @@ import {
 } from "./counters";
 import { type FilterCondition, filterCondition } from "./filter";
 import { type ConversationRecord, loadConversationRecords } from "./loader";
-import { type ConversationSort, DEFAULT_SORT, beyond, decodeConversationCursor, encodeConversationCursor, listOrder, listOrderSql, positionOf } from "./order";
+import { type ConversationSort, DEFAULT_SORT, type PositionedRow, beyond, decodeConversationCursor, encodeConversationCursor, listOrder, listOrderSql, positionOf } from "./order";
 import { type ConversationRow } from "./rows";
 import { conversationSearchIds } from "./search-index";
 
@@ -221,12 +221,12 @@ function scanStatements(db: Database, walk: SQL | undefined, where: SQL | undefi
   return {
     counts: [aggregateCountsQuery(db, from, where, userId)],
     rows: withPage ? [rowsQuery(db, pageIds(from, page, { limit: window.limit, offset: window.offset, after: null, sort: window.sort }), window.sort)] : [],
-    end: [db.select({ id: c.id, lastActivityAt: c.lastActivityAt, createdAt: c.createdAt }).from(c).where(sql`${c.id} = (SELECT id FROM (${scanned}) LIMIT 1 OFFSET ${reach - 1})`)],
+    end: [db.select().from(c).where(sql`${c.id} = (SELECT id FROM (${scanned}) LIMIT 1 OFFSET ${reach - 1})`)],
   } as const;
 }
 
 /** A scan's page: when the page did not fill but the scan stopped at its budget, the next page resumes after `end`. */
-function scannedPage(rows: ConversationRow[], counts: ConversationCounts, end: Pick<ConversationRow, "id" | "lastActivityAt" | "createdAt"> | undefined, sort: ConversationSort): Counted {
+function scannedPage(rows: ConversationRow[], counts: ConversationCounts, end: PositionedRow | undefined, sort: ConversationSort): Counted {
   const page = toPage(rows, counts, sort, true);
   if (page.hasMore || !end) return page;
   return { ...page, hasMore: true, nextCursor: encodeConversationCursor(sort, positionOf(sort, end)) };
