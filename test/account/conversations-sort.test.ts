@@ -7,9 +7,9 @@ import { describe, expect, it } from "vitest";
 import { get, post } from "../support/http";
 import { createWorld } from "../support/world";
 import { addInboxMember, connectAgentBot, createContact, createInbox } from "../support/fixtures";
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { createDb, schema } from "../../src/db/client";
-import { SORTS, beyond, listOrder } from "../../src/domain/conversations/order";
+import { SORTS, beyond, listOrder, walkIds } from "../../src/domain/conversations/order";
 
 const world = await createWorld("Sorted Co");
 const inbox = await createInbox(world.accountId, { name: "Sorted" });
@@ -137,7 +137,10 @@ describe("sort_by on GET /conversations", () => {
       for (const [i, p] of pages.entries()) expect(p.roundTrips, `${sortBy} page ${i + 1}`).toBeLessThanOrEqual(baseline.pages[0].roundTrips);
       // the dearest page reads what the default order's dearest page reads (the pages differ in which
       // conversations, with how many messages, they hold), give or take the index walk's few extra rows
-      expect(Math.max(...pages.map((p) => p.rowsRead)), sortBy).toBeLessThanOrEqual(Math.max(...baseline.pages.map((p) => p.rowsRead)) + 5);
+      // (a priority order's page also passes its ids through the merge of its walks and reads them by id:
+      // a few times the page's 26 rows more, whatever the page)
+      const merge = sortBy.startsWith("priority") ? 4 * 26 : 5;
+      expect(Math.max(...pages.map((p) => p.rowsRead)), sortBy).toBeLessThanOrEqual(Math.max(...baseline.pages.map((p) => p.rowsRead)) + merge);
       // a full page further down (by cursor) reads what the first one reads
       expect(pages[1].rowsRead, sortBy).toBeLessThanOrEqual(pages[0].rowsRead + 5);
     }
@@ -226,36 +229,38 @@ describe("priority and waiting-time orders over mixed conversations", async () =
   });
 
   it("reads each order's page through its index, with the cursor as an index range", async () => {
-    // the page query as the list builds it (order.ts's ORDER BY and cursor range), planned by SQLite
+    // the page query as the list builds it (order.ts's walk, ORDER BY and cursor range), planned by SQLite
     const db = createDb(env.DB);
     const c = schema.conversations;
-    const indexOf: Record<string, string> = {
-      sort_priority_desc: "priority_desc",
-      sort_priority_asc: "priority_asc",
-      sort_waiting_asc: "waiting_asc",
-      sort_waiting_desc: "waiting_desc",
-    };
+    const planOf = async (query: { sql: string; params: unknown[] }) =>
+      (await env.DB.prepare(`EXPLAIN QUERY PLAN ${query.sql}`).bind(...query.params).all<{ detail: string }>()).results.map((r) => r.detail);
+    const variants = [
+      [and(eq(c.accountId, mixed.accountId), eq(c.status, 0)), "conversations_account_status_"],
+      [eq(c.accountId, mixed.accountId), "conversations_account_"],
+      [and(eq(c.inboxId, api), eq(c.status, 0)), "conversations_inbox_status_"],
+    ] as const;
     for (const [sortBy, sort] of Object.entries(SORTS).filter(([, sort]) => sort.key)) {
-      const name = indexOf[sort.key!];
-      for (const [where, index] of [
-        [and(eq(c.accountId, mixed.accountId), eq(c.status, 0)), `conversations_account_status_${name}`],
-        [eq(c.accountId, mixed.accountId), `conversations_account_${name}`],
-        [and(eq(c.inboxId, api), eq(c.status, 0)), `conversations_inbox_status_${name}`],
-      ] as const) {
-        const query = db
-          .select({ id: c.id })
-          .from(c)
-          .where(and(where, beyond(sort, { key: [1, 1], id: 1 })))
-          .orderBy(...listOrder(sort))
-          .limit(26)
-          .toSQL();
-        const plan = await env.DB.prepare(`EXPLAIN QUERY PLAN ${query.sql}`)
-          .bind(...query.params)
-          .all<{ detail: string }>();
-        const detail = plan.results.map((r) => r.detail).join(" | ");
-        expect(detail, sortBy).toContain(`USING INDEX ${index} (`);
-        expect(detail, sortBy).toContain(`(${sort.key},${sort.column})`);
+      for (const [where, prefix] of variants) {
+        const page = db.select({ id: c.id }).from(c).where(and(where, beyond(sort, { key: [1, 1], id: 1 }))).orderBy(...listOrder(sort)).limit(26);
+        const detail = (await planOf(page.toSQL())).join(" | ");
+        expect(detail, sortBy).toMatch(new RegExp(`USING (COVERING )?INDEX ${prefix}${sort.key!.replace("sort_", "")} \\(`));
+        expect(detail, sortBy).toContain(`(${sort.key},created_at)`);
         expect(detail, sortBy).not.toContain("TEMP B-TREE");
+      }
+    }
+    // a priority order: one walk per priority value from the cursor's on, the cursor's one by an index
+    // range on activity; only the merged few are sorted
+    for (const [sortBy, sort] of Object.entries(SORTS).filter(([, sort]) => sort.priority)) {
+      for (const [where, prefix] of variants) {
+        const medium = sort.priority === "desc" ? 1 : -1;
+        const page = db.select({ id: c.id }).from(c).where(sql`${c.id} IN (${walkIds(where, { key: [medium, 5], id: 1 }, sort, 26)})`);
+        const walks = (await planOf(page.toSQL())).filter((line) => line.includes("SCAN") || line.includes("SEARCH"));
+        const indexWalks = walks.filter((line) => new RegExp(`USING (COVERING )?INDEX ${prefix}priority_activity \\(`).test(line));
+        // medium and what follows it: low and none (desc), or high, urgent and none (asc)
+        expect(indexWalks.length, `${sortBy} ${walks.join(" | ")}`).toBe(sort.priority === "desc" ? 3 : 4);
+        expect(indexWalks.filter((line) => /last_activity_at[<>]/.test(line)).length, sortBy).toBe(1);
+        // nothing else is scanned but the walks' own few results
+        expect(walks.filter((line) => line.startsWith("SCAN") && !line.includes("subquery")), `${sortBy} ${walks.join(" | ")}`).toEqual([]);
       }
     }
   });
