@@ -223,6 +223,13 @@ describe("priority and waiting-time orders over mixed conversations", async () =
       const inApi = open.filter((r) => r.inbox_id === api);
       expect((await walk(sortBy, mixed.admin.key, mixed.base, `&inbox_id=${api}`)).ids, `${sortBy} inbox`).toEqual(modelOrder(inApi, sortBy));
     }
+    // a search (of any status) in the same orders: a short `q` is a paged scan of the order, a longer one
+    // orders what the message index found
+    const replied = new Set(ids.filter((_, i) => i % 3 === 0));
+    for (const sortBy of ["priority_desc", "priority_asc", "waiting_since_asc", "waiting_since_desc"]) {
+      const expected = modelOrder(rows.filter((r) => replied.has(r.display_id)), sortBy);
+      for (const q of ["on", "on it"]) expect((await walk(sortBy, mixed.admin.key, mixed.base, `&q=${encodeURIComponent(q)}`)).ids, `${sortBy} q=${q}`).toEqual(expected);
+    }
     // the counts are the list's, whatever the order
     const unsorted = await page("", mixed.admin.key, mixed.base);
     expect((await page("sort_by=priority_asc", mixed.admin.key, mixed.base)).meta).toMatchObject({ all_count: unsorted.meta.all_count, mine_count: unsorted.meta.mine_count });
