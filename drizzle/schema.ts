@@ -463,6 +463,17 @@ export const conversations = sqliteTable(
     customAttributes: json<JsonObject>("custom_attributes").notNull().default({}),
     slaPolicyId: integer("sla_policy_id"),
     ...timestamps,
+    /**
+     * Sort keys of Chatwoot's waiting-time orders (src/domain/conversations/order.ts), computed by SQLite
+     * and never written: each turns the nullable waiting_since into one that orders as Chatwoot's order
+     * does, nobody waiting last in either direction, so the order is one direction over (key, created_at,
+     * id), which an index walks and a cursor continues with a row-value range (SQLite uses row values as
+     * an index range on columns only, not on expressions, hence columns).
+     * Read ascending: the longest wait first, then the conversations nobody waits on (the largest safe integer).
+     */
+    sortWaitingAsc: integer("sort_waiting_asc").generatedAlwaysAs(sql`coalesce(waiting_since, 9007199254740991)`, { mode: "virtual" }),
+    /** Read ascending: the shortest wait first, then the conversations nobody waits on. */
+    sortWaitingDesc: integer("sort_waiting_desc").generatedAlwaysAs(sql`coalesce(-waiting_since, 9007199254740991)`, { mode: "virtual" }),
   },
   (t) => [
     uniqueIndex("conversations_account_display_unique").on(t.accountId, t.displayId),
@@ -474,13 +485,28 @@ export const conversations = sqliteTable(
     // the list's `sort_by` on creation time walks these as the two above serve the activity order
     index("conversations_account_status_created").on(t.accountId, t.status, t.createdAt),
     index("conversations_inbox_status_created").on(t.inboxId, t.status, t.createdAt),
+    // the list's priority orders: one walk per priority value by activity (order.ts), per status (account
+    // or inbox) and for status=all; the filter's priority equality reads the account's too
+    index("conversations_account_status_priority_activity").on(t.accountId, t.status, t.priority, t.lastActivityAt),
+    index("conversations_account_priority_activity").on(t.accountId, t.priority, t.lastActivityAt),
+    index("conversations_inbox_status_priority_activity").on(t.inboxId, t.status, t.priority, t.lastActivityAt),
+    // the waiting-time orders: each sort key with creation time, likewise
+    ...(
+      [
+        ["waiting_asc", t.sortWaitingAsc],
+        ["waiting_desc", t.sortWaitingDesc],
+      ] as const
+    ).flatMap(([name, key]) => [
+      index(`conversations_account_status_${name}`).on(t.accountId, t.status, key, t.createdAt),
+      index(`conversations_account_${name}`).on(t.accountId, key, t.createdAt),
+      index(`conversations_inbox_status_${name}`).on(t.inboxId, t.status, key, t.createdAt),
+    ]),
     index("conversations_contact_activity").on(t.contactId, t.lastActivityAt),
     index("conversations_contact_inbox").on(t.contactInboxId),
     // the scheduled wake-up finds snoozed conversations whose time has come, across accounts
     index("conversations_snoozed_until").on(t.snoozedUntil).where(sql`status = 3`),
     // `/conversations/filter`: each allow-listed key's equality (or range) finds its matches by index,
     // so a filter reads in proportion to what it finds (src/domain/conversations/filter.ts)
-    index("conversations_account_priority").on(t.accountId, t.priority),
     index("conversations_account_assignee").on(t.accountId, t.assigneeId),
     index("conversations_account_team").on(t.accountId, t.teamId),
     index("conversations_account_campaign").on(t.accountId, t.campaignId),

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { CONVERSATION_STATUSES, PRIORITIES } from "../domain/kernel/enums";
 import { Cursor, Id, Int, JsonObject, EnumValue, ShortText, wrapped } from "./common";
 import { Agent } from "./agents";
-import { SORTS, SORTS_NOT_BUILT } from "../domain/conversations/order";
+import { SORTS } from "../domain/conversations/order";
 import { Attachment, Conversation, Sender, isoTime, seconds } from "./responses";
 
 /** Path of every conversation member route: the per-account display id. */
@@ -26,22 +26,14 @@ const LabelList = z.preprocess(
   z.array(ShortText.trim().min(1)).max(10),
 );
 
-/**
- * `sort_by` of the conversation list: Chatwoot's names, as the order they stand for. Priority and waiting
- * time orders are Chatwoot's too but not built here: a 422 that says so (`not_supported`); any other value
- * is a 422 listing the accepted ones.
- */
+/** `sort_by` of the conversation list: Chatwoot's names, as the order they stand for; any other value is a 422 listing them. */
 const SortBy = z
   .string()
   .trim()
   .max(40)
   .superRefine((name, ctx) => {
     if (Object.hasOwn(SORTS, name)) return;
-    if (SORTS_NOT_BUILT.includes(name)) {
-      ctx.addIssue({ code: "custom", message: `${name} is not supported yet (supported: ${Object.keys(SORTS).join(", ")})`, params: { code: "not_supported" } });
-    } else {
-      ctx.addIssue({ code: "custom", message: `must be one of: ${Object.keys(SORTS).join(", ")}`, params: { code: "invalid_value" } });
-    }
+    ctx.addIssue({ code: "custom", message: `must be one of: ${Object.keys(SORTS).join(", ")}`, params: { code: "invalid_value" } });
   })
   .transform((name) => SORTS[name]);
 

@@ -38,7 +38,18 @@ import {
 } from "./counters";
 import { type FilterCondition, filterCondition } from "./filter";
 import { type ConversationRecord, loadConversationRecords } from "./loader";
-import { type ConversationSort, DEFAULT_SORT, beyond, decodeConversationCursor, encodeConversationCursor, listOrder, listOrderSql, positionOf } from "./order";
+import {
+  type ConversationSort,
+  DEFAULT_SORT,
+  type PositionedRow,
+  beyond,
+  decodeConversationCursor,
+  encodeConversationCursor,
+  listOrder,
+  listOrderSql,
+  positionOf,
+  walkIds,
+} from "./order";
 import { type ConversationRow } from "./rows";
 import { conversationSearchIds } from "./search-index";
 
@@ -111,15 +122,20 @@ function pageIds(from: SQL, where: SQL | undefined, window: Omit<Window, "page">
 /** The rows of the page `ids` selects, read by primary key. */
 const rowsQuery = (db: Database, ids: SQL, sort: ConversationSort) => db.select().from(c).where(sql`${c.id} IN (${ids})`).orderBy(...listOrder(sort));
 
-/** The page straight from a list index (no candidates): the order's index serves the walk. */
+/**
+ * The page straight from a list index (no candidates): the order's index serves the walk. A priority
+ * order's walks (order.ts) find the page's ids, then its rows are read by id.
+ */
 const indexPageQuery = (db: Database, where: SQL | undefined, window: Window) =>
-  db
-    .select()
-    .from(c)
-    .where(and(where, window.after ? beyond(window.sort, window.after) : undefined))
-    .orderBy(...listOrder(window.sort))
-    .limit(window.limit)
-    .offset(window.offset);
+  window.sort.priority
+    ? rowsQuery(db, walkIds(where, window.after, window.sort, window.limit, window.offset), window.sort)
+    : db
+        .select()
+        .from(c)
+        .where(and(where, window.after ? beyond(window.sort, window.after) : undefined))
+        .orderBy(...listOrder(window.sort))
+        .limit(window.limit)
+        .offset(window.offset);
 
 /** Counts of the conversations `from` yields that meet `where`: one aggregate over what was found. */
 const aggregateCountsQuery = (db: Database, from: SQL, where: SQL | undefined, userId: number | null) =>
@@ -216,17 +232,17 @@ function candidateStatements(db: Database, candidates: SQL, where: SQL | undefin
  */
 function scanStatements(db: Database, walk: SQL | undefined, where: SQL | undefined, page: SQL | undefined, window: Window, withPage: boolean, userId: number | null) {
   const reach = window.after ? SCAN_BUDGET : window.page * SCAN_BUDGET;
-  const scanned = sql`SELECT ${c.id} AS id FROM ${c} WHERE ${and(walk, window.after ? beyond(window.sort, window.after) : undefined) ?? sql`1`} ORDER BY ${listOrderSql(window.sort)} LIMIT ${reach}`;
+  const scanned = walkIds(walk, window.after, window.sort, reach);
   const from = sql`(${scanned}) AS scanned CROSS JOIN ${c} ON ${c.id} = scanned.id`;
   return {
     counts: [aggregateCountsQuery(db, from, where, userId)],
     rows: withPage ? [rowsQuery(db, pageIds(from, page, { limit: window.limit, offset: window.offset, after: null, sort: window.sort }), window.sort)] : [],
-    end: [db.select({ id: c.id, lastActivityAt: c.lastActivityAt, createdAt: c.createdAt }).from(c).where(sql`${c.id} = (SELECT id FROM (${scanned}) LIMIT 1 OFFSET ${reach - 1})`)],
+    end: [db.select().from(c).where(sql`${c.id} = (SELECT id FROM (${scanned}) LIMIT 1 OFFSET ${reach - 1})`)],
   } as const;
 }
 
 /** A scan's page: when the page did not fill but the scan stopped at its budget, the next page resumes after `end`. */
-function scannedPage(rows: ConversationRow[], counts: ConversationCounts, end: Pick<ConversationRow, "id" | "lastActivityAt" | "createdAt"> | undefined, sort: ConversationSort): Counted {
+function scannedPage(rows: ConversationRow[], counts: ConversationCounts, end: PositionedRow | undefined, sort: ConversationSort): Counted {
   const page = toPage(rows, counts, sort, true);
   if (page.hasMore || !end) return page;
   return { ...page, hasMore: true, nextCursor: encodeConversationCursor(sort, positionOf(sort, end)) };

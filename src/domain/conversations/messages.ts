@@ -137,7 +137,7 @@ export async function createMessage(scope: AccountScope, displayId: number, inpu
   };
   const change = conversationChangeForMessage(
     conversation,
-    { messageType, private: draft.private ?? false, sender: draft.sender },
+    { messageType, private: draft.private ?? false, sender: draft.sender, campaignId: draft.campaignId },
     { inboxHasActiveBot: botInboxRows.length > 0, contactBlocked: contact?.blocked ?? false },
     at,
   );

@@ -107,12 +107,14 @@ export const activityMessageStatements = (scope: AccountScope, conversation: Pic
 /**
  * How a new message changes its conversation, as Chatwoot does: every non-activity message moves
  * last_activity_at; an incoming one reopens a resolved or snoozed conversation (pending when a bot
- * serves the inbox; never for a muted contact) and starts waiting_since; a public outgoing reply ends the
- * wait, and the first one from a person is the first reply.
+ * serves the inbox; never for a muted contact) and starts waiting_since when the contact was not waiting
+ * already; a person's public reply ends the wait (and the first one is the first reply). Chatwoot counts
+ * only a person's reply as an answer: a bot's message, an automation rule's (no sender here) or a
+ * campaign's leaves the contact waiting, and so do private notes and activity lines.
  */
 export function conversationChangeForMessage(
   conversation: Pick<ConversationRow, "status" | "waitingSince" | "firstReplyCreatedAt">,
-  message: { messageType: number; private: boolean; sender: MessageSender | null },
+  message: { messageType: number; private: boolean; sender: MessageSender | null; campaignId?: number | null },
   context: { inboxHasActiveBot: boolean; contactBlocked: boolean },
   at: number,
 ): ConversationChange {
@@ -126,8 +128,9 @@ export function conversationChangeForMessage(
     }
     if (conversation.waitingSince === null) change.waitingSince = at;
   }
-  if (message.messageType === MESSAGE_TYPE.outgoing && !message.private) {
-    if (message.sender?.senderType === "User" && conversation.firstReplyCreatedAt === null) change.firstReplyCreatedAt = at;
+  const personReplied = message.messageType === MESSAGE_TYPE.outgoing && !message.private && message.sender?.senderType === "User" && !message.campaignId;
+  if (personReplied) {
+    if (conversation.firstReplyCreatedAt === null) change.firstReplyCreatedAt = at;
     change.waitingSince = null;
   }
   return change;

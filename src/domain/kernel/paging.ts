@@ -15,8 +15,11 @@ import { invalidField } from "./errors";
 /** The most rows one request of a paged scan examines. */
 export const SCAN_BUDGET = 1_000;
 
-/** Where a page ended: the sort key value and id of its last row. A cursor continues after it. */
-export type SortPosition = { key: string | number | null; id: number };
+/**
+ * Where a page ended: the sort key value and id of its last row (a list whose order has several columns
+ * before the id gives their values in order). A cursor continues after it.
+ */
+export type SortPosition = { key: string | number | null | number[]; id: number };
 
 const toBase64Url = (text: string) => btoa(String.fromCharCode(...new TextEncoder().encode(text))).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
 const fromBase64Url = (token: string) =>
