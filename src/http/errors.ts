@@ -56,6 +56,14 @@ function fromInputSizeFailure(error: unknown): DomainError | null {
   return null;
 }
 
+/**
+ * A database without its tables (a local `wrangler dev` before its migrations, a deploy ahead of them):
+ * the request cannot be served until someone runs the migrations, and the answer says which command.
+ */
+const MISSING_SCHEMA = /no such (table|column)/i;
+export const MIGRATE_HINT =
+  "The database is missing tables or columns this version needs: run `npm run db:migrate` for the local database (npm start does it itself) or `npm run deploy` for Cloudflare's";
+
 export function renderError(error: unknown, c: Context) {
   if (error instanceof DomainError) return c.json(errorBody(error.description, error.errors), statusOf(error));
   if (error instanceof HTTPException) {
@@ -72,6 +80,11 @@ export function renderError(error: unknown, c: Context) {
     return c.json(errorBody(tooBig.description, tooBig.errors), 422);
   }
   const requestId = c.get("requestId") as string | undefined;
+  if (MISSING_SCHEMA.test(String((error as { message?: unknown })?.message ?? "") + String((error as { cause?: unknown })?.cause ?? ""))) {
+    console.error(JSON.stringify({ level: "error", requestId, message: String((error as Error)?.message ?? error) }));
+    c.header("Retry-After", "60");
+    return c.json(errorBody(MIGRATE_HINT, [{ field: "", message: MIGRATE_HINT, code: "database_not_migrated" }]), 503);
+  }
   console.error(JSON.stringify({ level: "error", requestId, message: String((error as Error)?.stack ?? error) }));
   const description = `Internal server error (request id ${requestId ?? "unknown"})`;
   return c.json(errorBody(description, [{ field: "", message: description, code: "internal_error" }]), 500);

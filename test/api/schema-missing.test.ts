@@ -1,0 +1,29 @@
+/**
+ * A database behind the code (a local `wrangler dev` that never ran the migrations, a deploy ahead of
+ * them) answers 503 with the command to run, never a bare 500. This file drops a table of its own
+ * database, so it runs in a workerd of its own (vitest.config.ts).
+ */
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { get, post } from "../support/http";
+import { createWorld } from "../support/world";
+
+const world = await createWorld();
+
+describe("a database without the tables a route needs", () => {
+  it("answers 503 with Retry-After and the command that migrates it", async () => {
+    expect((await get(`${world.base}/canned_responses`, world.admin.key)).status).toBe(200);
+    await env.DB.exec("DROP TABLE canned_responses");
+    for (const res of [
+      await get(`${world.base}/canned_responses`, world.admin.key),
+      await post(`${world.base}/canned_responses`, world.admin.key, { short_code: "hi", content: "Hello" }),
+    ]) {
+      expect(res.status).toBe(503);
+      expect(res.headers.get("retry-after")).toBe("60");
+      expect(res.body.errors).toEqual([{ field: "", message: res.body.description, code: "database_not_migrated" }]);
+      expect(res.body.description).toContain("npm run db:migrate");
+    }
+    // the rest of the API is unaffected
+    expect((await get(`${world.base}/labels`, world.admin.key)).status).toBe(200);
+  });
+});
