@@ -55,9 +55,25 @@ const OPTIMIZED_DEPS = [
   "standardwebhooks",
 ];
 
+/**
+ * Test files that need a workerd of their own. They intercept outbound fetches (test/support/receivers.ts
+ * spies on the global fetch, and a delivery retried late would reach the next file's receiver), fake the
+ * clock, compare a fingerprint of every table (the hostile-input walker: another file's queued work would
+ * change it), or build tenants with fixed names (test/security/tenant.ts).
+ */
+const ISOLATED = [
+  "test/webhooks/**/*.test.ts",
+  "test/automation/**/*.test.ts",
+  "test/realtime/**/*.test.ts",
+  "test/reports/**/*.test.ts",
+  "test/http/hostile-input*.test.ts",
+  "test/security/tenancy-*.test.ts",
+  "test/api/openapi-responses.test.ts",
+];
+
 export default defineConfig(async () => {
   const migrations = await readD1Migrations("./migrations");
-  const project = (name: string, include: string[], exclude: string[], limits: Record<string, string>, testTimeout?: number) => ({
+  const project = (name: string, include: string[], exclude: string[], limits: Record<string, string>, testTimeout: number, isolate = true) => ({
     plugins: [
       cloudflareTest({
         wrangler: { configPath: "./wrangler.toml" },
@@ -75,6 +91,7 @@ export default defineConfig(async () => {
       exclude,
       setupFiles: ["./test/support/apply-migrations.ts"],
       testTimeout,
+      isolate,
       // vitest's default is cores - 1, one file at a time here; a file spends much of its time waiting
       // on workerd (loading the Worker's modules one fetch at a time before its first test), so three at
       // once keep the two cores busy
@@ -88,7 +105,10 @@ export default defineConfig(async () => {
         // two files share two cores, and a file's heaviest tests (a whole tenant built, a thousand rows
         // seeded) take several seconds on this machine when the other file is busy too: vitest's 5 s
         // default would fail them for the machine's load, not for anything they check
-        project("workers", ["test/**/*.test.ts"], ["test/e2e/**", "test/libsql/**", "test/limits/**"], GENEROUS, 30_000),
+        project("workers", ISOLATED, [], GENEROUS, 30_000),
+        // the rest share a workerd per pool worker, one file after another: the Worker loads once, not
+        // once per file (most of a file's setup), and each file's accounts are its own in the shared database
+        project("workers-shared", ["test/**/*.test.ts"], [...ISOLATED, "test/e2e/**", "test/libsql/**", "test/limits/**"], GENEROUS, 30_000, false),
         // its tests wait out windows of a few seconds
         project("limits", ["test/limits/**/*.test.ts"], [], TIGHT, 20_000),
       ],
