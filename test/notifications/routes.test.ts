@@ -201,6 +201,19 @@ describe("read_all and destroy_all", () => {
   });
 });
 
+describe("a deleted conversation", () => {
+  it("takes its notifications (each with notification_deleted) and participants with it", async () => {
+    const id = await openConversation();
+    expect((await post(`${base}/conversations/${id}/participants`, admin.key, { user_ids: [agent.id] })).status).toBe(200);
+    const n = (await list(agent)).payload.find((x) => x.primary_actor.id === id)!;
+    expect((await call("DELETE", `${base}/conversations/${id}`, { key: admin.key })).status).toBe(200);
+    expect(await stored(n.id)).toBeNull();
+    expect((await eventsOf(n.id)).at(-1)).toEqual(["notification_deleted", { user_id: agent.id, notification_id: n.id }]);
+    const left = await env.DB.prepare("SELECT count(*) AS n FROM conversation_participants WHERE conversation_id = ?").bind(n.primary_actor_id).first<{ n: number }>();
+    expect(left!.n).toBe(0);
+  });
+});
+
 describe("keys and accounts", () => {
   it("no key is a 401, another account's user a 403, an agent bot key a 403", async () => {
     const other = await createWorld("Other Bell");

@@ -136,3 +136,18 @@ export function announceNotifications(db: Database, at: number): Statement[] {
     db.update(notifications).set({ announce: 0 }).where(sql`announce = 1`),
   ];
 }
+
+/**
+ * What goes with deleted conversations (`ids`, a query of conversation ids of the account): their
+ * participants, and their notifications, each with its `notification_deleted` (Chatwoot destroys them
+ * with the conversation). Put before the conversations' own delete.
+ */
+export function conversationsGoneStatements(db: Database, accountId: number, ids: SQL, at: number): Statement[] {
+  const theirs = sql`account_id = ${accountId} AND primary_actor_type = 'Conversation' AND primary_actor_id IN (${ids})`;
+  return [
+    db.insert(eventOutbox).select(sql`SELECT NULL, account_id, 'notification_deleted', 'Notification', id,
+      json_object('user_id', user_id, 'notification_id', id), 0, ${at}, NULL, NULL FROM ${notifications} WHERE ${theirs}`),
+    db.delete(notifications).where(theirs),
+    db.delete(conversationParticipants).where(sql`${conversationParticipants.accountId} = ${accountId} AND ${conversationParticipants.conversationId} IN (${ids})`),
+  ];
+}
