@@ -705,7 +705,10 @@ export const notificationSettings = sqliteTable(
   (t) => [uniqueIndex("notification_settings_account_user_unique").on(t.accountId, t.userId)],
 );
 
-/** A device registered for push (Chatwoot's notification_subscriptions), one row per user and push token. */
+/**
+ * A device registered for push (Chatwoot's notification_subscriptions). One row per push token: a device
+ * belongs to the user who registered it last (Chatwoot moves it when another user signs in on it).
+ */
 export const notificationSubscriptions = sqliteTable(
   "notification_subscriptions",
   {
@@ -716,7 +719,7 @@ export const notificationSubscriptions = sqliteTable(
     subscriptionAttributes: json<JsonObject>("subscription_attributes").notNull().default({}),
     ...timestamps,
   },
-  (t) => [uniqueIndex("notification_subscriptions_user_token_unique").on(t.userId, t.pushToken)],
+  (t) => [uniqueIndex("notification_subscriptions_push_token_unique").on(t.pushToken), index("notification_subscriptions_user").on(t.userId)],
 );
 
 // ---------------------------------------------------------------- configuration

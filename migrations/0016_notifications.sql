@@ -30,7 +30,8 @@ CREATE TABLE `notification_subscriptions` (
 	`updated_at` integer NOT NULL
 );
 --> statement-breakpoint
-CREATE UNIQUE INDEX `notification_subscriptions_user_token_unique` ON `notification_subscriptions` (`user_id`,`push_token`);--> statement-breakpoint
+CREATE UNIQUE INDEX `notification_subscriptions_push_token_unique` ON `notification_subscriptions` (`push_token`);--> statement-breakpoint
+CREATE INDEX `notification_subscriptions_user` ON `notification_subscriptions` (`user_id`);--> statement-breakpoint
 CREATE TABLE `notifications` (
 	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
 	`account_id` integer NOT NULL,

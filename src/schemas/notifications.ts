@@ -1,7 +1,7 @@
 /** Requests and answers of notifications, notification settings, participants and push subscriptions. */
 import { z } from "zod";
 import { NOTIFICATION_TYPES } from "../domain/kernel/enums";
-import { Id, UserIds } from "./common";
+import { Id, JsonObject, UserIds } from "./common";
 import { UnixSeconds } from "./conversations";
 import { Conversation, isoTime, json, seconds } from "./responses";
 
@@ -53,14 +53,24 @@ export const NotificationSettingsUpdate = z.object({
 /** Participants: `{user_ids: [...]}`. */
 export const ParticipantsBody = z.object({ user_ids: UserIds });
 
-/** POST /api/v1/notification_subscriptions (Chatwoot's mobile app registers its device). */
-export const SubscriptionCreate = z.object({
-  subscription_type: z.enum(["fcm", "browser_push"]),
-  subscription_attributes: z.looseObject({ push_token: z.string().min(1).max(4096).optional(), endpoint: z.string().max(4096).optional() }).refine(
-    (a) => Boolean(a.push_token ?? a.endpoint),
-    { error: "needs push_token (fcm) or endpoint (browser_push)", params: { code: "required" } },
-  ),
-});
+/**
+ * POST /api/v1/notification_subscriptions (Chatwoot's mobile app registers its device): `fcm` needs
+ * `subscription_attributes.push_token`, `browser_push` its `endpoint`; the other attributes (device_id,
+ * deviceName, ...) are kept as sent.
+ */
+export const SubscriptionCreate = z
+  .object({
+    subscription_type: z.enum(["fcm", "browser_push"]),
+    subscription_attributes: JsonObject.pipe(
+      z.looseObject({ push_token: z.string().min(1).max(4096).optional(), endpoint: z.string().min(1).max(4096).optional() }),
+    ),
+  })
+  .superRefine((body, ctx) => {
+    const field = body.subscription_type === "fcm" ? "push_token" : "endpoint";
+    if (body.subscription_attributes[field] === undefined) {
+      ctx.addIssue({ code: "custom", path: ["subscription_attributes", field], message: `is required for ${body.subscription_type}`, params: { code: "required" } });
+    }
+  });
 
 /** DELETE /api/v1/notification_subscriptions */
 export const SubscriptionDelete = z.object({ push_token: z.string().min(1).max(4096) });
@@ -108,6 +118,16 @@ export const NotificationList = z.object({
     meta: z.object({ unread_count: z.number().int(), count: z.number().int(), current_page: z.union([z.string(), z.number().int()]) }),
     payload: z.array(Notification),
   }),
+});
+
+export const NotificationSubscription = z.object({
+  id: z.number().int(),
+  user_id: z.number().int(),
+  subscription_type: z.enum(["fcm", "browser_push"]),
+  subscription_attributes: json,
+  identifier: z.string(),
+  created_at: isoTime,
+  updated_at: isoTime,
 });
 
 export const NotificationSettings = z.object({

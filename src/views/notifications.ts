@@ -4,7 +4,7 @@
  * the model there: ISO times), the list envelope, and the notification settings.
  */
 import type { NotificationRecord } from "../domain/notifications/notifications";
-import type { NotificationRow, NotificationSettingRow } from "../domain/notifications/rows";
+import type { NotificationRow, NotificationSettingRow, NotificationSubscriptionRow } from "../domain/notifications/rows";
 import { allFlags, selectedFlags } from "../domain/notifications/settings";
 import { NOTIFICATION_TYPES } from "../domain/kernel/enums";
 import { agentPushView } from "./agents";
@@ -126,5 +126,18 @@ export function notificationSettingsView(row: NotificationSettingRow) {
     selected_email_flags: selectedFlags("email", row.emailFlags),
     all_push_flags: allFlags("push"),
     selected_push_flags: selectedFlags("push", row.pushFlags),
+  };
+}
+
+/** A registered device, as Chatwoot answers its creation (`render json: subscription`). */
+export function notificationSubscriptionView(row: NotificationSubscriptionRow) {
+  return {
+    id: row.id,
+    user_id: row.userId,
+    subscription_type: row.subscriptionType,
+    subscription_attributes: row.subscriptionAttributes,
+    identifier: row.pushToken,
+    created_at: iso(row.createdAt),
+    updated_at: iso(row.updatedAt),
   };
 }

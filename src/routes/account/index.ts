@@ -22,6 +22,7 @@ import { labelsApi } from "./labels";
 import { agentLiveApi, conversationLiveApi } from "./live";
 import { messagesApi } from "./messages";
 import { notificationSettingsApi, notificationsApi } from "./notifications";
+import { notificationSubscriptionsApi } from "./notification-subscriptions";
 import { participantsApi } from "./participants";
 import { profileApi } from "./profile";
 import { teamsApi } from "./teams";
@@ -64,6 +65,7 @@ const accountScoped = new Hono<AppEnv>()
 
 export const applicationApi = new Hono<AppEnv>()
   .route("/profile", profileApi)
+  .route("/notification_subscriptions", notificationSubscriptionsApi)
   // the agent's live-room socket: authenticated by a ticket in the query, not by a key header
   .route("/live", agentLiveApi)
   .route("/accounts/:account_id", accountScoped);

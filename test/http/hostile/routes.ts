@@ -442,6 +442,15 @@ export function routeTable(w: World): Record<Group, Route[]> {
       r("GET", "/notification_settings", {}),
       r("PUT", "/notification_settings", {}, { body: { notification_settings: "o" }, valid: { notification_settings: { selected_email_flags: [] } } }),
       r("PATCH", "/notification_settings", {}, { body: { notification_settings: "o" }, valid: { notification_settings: { selected_push_flags: [] } } }),
+      {
+        method: "POST",
+        path: "/api/v1/notification_subscriptions",
+        params: {},
+        key: a,
+        body: { subscription_type: "e", subscription_attributes: "o" },
+        valid: { subscription_type: "fcm", subscription_attributes: { push_token: "hostile-token" } },
+      },
+      { method: "DELETE", path: "/api/v1/notification_subscriptions", params: {}, key: a, body: { push_token: "s" }, valid: { push_token: "hostile-token" } },
       // deletes last: their strict cases must leave the notification in place for the routes above
       r("POST", "/notifications/destroy_all", {}, { body: { type: "e" }, valid: { type: "read" } }),
       r("DELETE", "/notifications/:id", { id: w.notification.id }),
