@@ -192,6 +192,15 @@ describe("mentions", () => {
     expect(await typesOf(admin, id)).toEqual([]);
   });
 
+  it("count the first 50 users and teams named; a note naming hundreds is still written", async () => {
+    const id = await openConversation(admin.key);
+    const many = Array.from({ length: 300 }, (_, i) => `[@U${i}](mention://user/${900000 + i}/U${i})`).join(" ");
+    await say(agent.key, id, { content: `${many} [@Admin](mention://user/${admin.id}/Admin)`, private: true });
+    expect(await typesOf(admin, id)).toEqual([]);
+    await say(agent.key, id, { content: `[@Admin](mention://user/${admin.id}/Admin) ${many}`, private: true });
+    expect(await typesOf(admin, id)).toEqual(["conversation_mention"]);
+  });
+
   it("respect the mention setting", async () => {
     const id = await openConversation(admin.key);
     await say(agent.key, id, { content: `[@Quiet](mention://user/${quiet.id}/Quiet)`, private: true });

@@ -67,11 +67,18 @@ export function assignmentNotifications(scope: AccountScope, conversation: Notif
   return [notifyStatement(scope, "conversation_assignment", conversation, idList([assigneeId]), actorSecondary(scope), at), ...announceNotifications(scope.db, at)];
 }
 
-/** Who is named by Chatwoot's editor mentions in `content`: `[@Name](mention://user/ID/Name)`, `mention://team/ID/...`. */
+/** How many users and teams one note may mention: each is a bound parameter of the statements (D1 binds at most 100). */
+export const MAX_MENTIONS = 50;
+
+/**
+ * Who is named by Chatwoot's editor mentions in `content`: `[@Name](mention://user/ID/Name)`,
+ * `mention://team/ID/...`; the first MAX_MENTIONS distinct ones.
+ */
 export function mentionedIds(content: string): { userIds: number[]; teamIds: number[] } {
   const userIds = new Set<number>();
   const teamIds = new Set<number>();
   for (const [, kind, id] of content.matchAll(/mention:\/\/(user|team)\/(\d{1,15})\//g)) {
+    if (userIds.size + teamIds.size >= MAX_MENTIONS) break;
     (kind === "user" ? userIds : teamIds).add(Number(id));
   }
   return { userIds: [...userIds], teamIds: [...teamIds] };
