@@ -36,6 +36,17 @@ describe("notification subscriptions", () => {
     expect(browser.body.identifier).toBe("https://push.example.com/x");
   });
 
+  it("work for a signed-in app (access-token, client, uid), as Chatwoot's mobile app calls them", async () => {
+    const signIn = await post("/auth/sign_in", null, { email: agent.email, password: "Passw0rd!long" });
+    expect(signIn.status).toBe(200);
+    const headers = Object.fromEntries(["access-token", "client", "uid"].map((name) => [name, signIn.headers.get(name)!]));
+    const res = await call("POST", PATH, { headers, body: fcm("token-app") });
+    expect(res.status).toBe(200);
+    expect(res.body.user_id).toBe(agent.id);
+    expect((await call("DELETE", PATH, { headers, body: { push_token: "token-app" } })).status).toBe(200);
+    expect(await rows("token-app")).toEqual([]);
+  });
+
   it("moves a token to the user who registers it last", async () => {
     expect((await post(PATH, agent.key, fcm("token-b"))).status).toBe(200);
     expect((await post(PATH, admin.key, fcm("token-b"))).status).toBe(200);
