@@ -85,7 +85,7 @@ export const Notification = z
     primary_actor_type: z.literal("Conversation"),
     primary_actor_id: z.number().int().describe("the conversation's id (not its display id), as Chatwoot has it"),
     primary_actor: Conversation.nullable(),
-    read_at: seconds.nullable(),
+    read_at: isoTime.nullable(),
     secondary_actor: json.nullable().describe("the message (Message) or the user (User) that caused it"),
     user: json.nullable(),
     created_at: seconds,

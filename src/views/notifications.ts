@@ -57,7 +57,8 @@ export function notificationView(record: NotificationRecord) {
     primary_actor_type: n.primaryActorType,
     primary_actor_id: n.primaryActorId,
     primary_actor: record.conversation ? conversationView(record.conversation) : null,
-    read_at: unixSeconds(n.readAt),
+    // Chatwoot renders its times as stored here (ISO), but created_at and last_activity_at as Unix seconds
+    read_at: iso(n.readAt),
     secondary_actor: secondaryActorView(record),
     user: record.user ? agentPushView(record.user) : null,
     created_at: unixSeconds(n.createdAt),
