@@ -214,6 +214,23 @@ describe("a deleted conversation", () => {
   });
 });
 
+describe("a user who leaves the account", () => {
+  it("leaves no notifications, settings or participations behind", async () => {
+    const leaver = await createUser(world.platformKey, "Leaver");
+    await addToAccount(world.platformKey, world.accountId, leaver.id, "agent");
+    await addInboxMember(world.accountId, inbox, leaver.id);
+    expect((await put(`${base}/notification_settings`, leaver.key, { notification_settings: { selected_push_flags: ["push_conversation_creation"] } })).status).toBe(200);
+    const id = await openConversation();
+    expect((await post(`${base}/conversations/${id}/participants`, admin.key, { user_ids: [leaver.id] })).status).toBe(200);
+    expect((await list(leaver)).meta.count).toBe(1);
+    const removed = await del(`/platform/api/v1/accounts/${world.accountId}/account_users`, world.platformKey, { user_id: leaver.id });
+    expect(removed.status).toBe(200);
+    const count = async (table: string) =>
+      (await env.DB.prepare(`SELECT count(*) AS n FROM ${table} WHERE user_id = ?`).bind(leaver.id).first<{ n: number }>())!.n;
+    expect([await count("notifications"), await count("notification_settings"), await count("conversation_participants")]).toEqual([0, 0, 0]);
+  });
+});
+
 describe("keys and accounts", () => {
   it("no key is a 401, another account's user a 403, an agent bot key a 403", async () => {
     const other = await createWorld("Other Bell");
