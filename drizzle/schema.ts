@@ -660,6 +660,94 @@ export const taggings = sqliteTable(
   ],
 );
 
+// ---------------------------------------------------------------- notifications and participants
+
+/**
+ * Agents taking part in a conversation besides its assignee (Chatwoot's conversation_participants): added
+ * by hand or by a mention; they hear of each new message.
+ */
+export const conversationParticipants = sqliteTable(
+  "conversation_participants",
+  {
+    id: id(),
+    accountId: integer("account_id").notNull(),
+    conversationId: integer("conversation_id").notNull(),
+    userId: integer("user_id").notNull(),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex("conversation_participants_conversation_user_unique").on(t.conversationId, t.userId),
+    index("conversation_participants_user").on(t.accountId, t.userId),
+  ],
+);
+
+/**
+ * A notification for one user in one account. `notification_type` is Chatwoot's integer (1 creation, 2
+ * assignment, 3 new message in an assigned conversation, 4 mention, 5 new message in a participating one).
+ * The primary actor is always the conversation; the secondary one the message or the acting user.
+ * `announce` is 1 only between the insert and the end of its batch: the batch writes one
+ * `notification_created` event per row so marked, then clears the marks (ids are not known before).
+ */
+export const notifications = sqliteTable(
+  "notifications",
+  {
+    id: id(),
+    accountId: integer("account_id").notNull(),
+    userId: integer("user_id").notNull(),
+    notificationType: integer("notification_type").notNull(),
+    primaryActorType: text("primary_actor_type").notNull(),
+    primaryActorId: integer("primary_actor_id").notNull(),
+    secondaryActorType: text("secondary_actor_type"),
+    secondaryActorId: integer("secondary_actor_id"),
+    readAt: integer("read_at"),
+    snoozedUntil: integer("snoozed_until"),
+    lastActivityAt: integer("last_activity_at").notNull(),
+    meta: json<JsonObject>("meta").notNull().default({}),
+    announce: integer("announce").notNull().default(0),
+    ...timestamps,
+  },
+  (t) => [
+    // the list (newest or oldest first) and the total count of one user in one account
+    index("notifications_user_activity").on(t.accountId, t.userId, t.lastActivityAt),
+    // unread counts: the unread rows of a user only
+    index("notifications_user_unread").on(t.accountId, t.userId).where(sql`read_at IS NULL`),
+    // read_all for one conversation, and the replacement of a user's earlier notification of a conversation
+    index("notifications_primary_actor").on(t.primaryActorId, t.userId),
+    index("notifications_announce").on(t.announce).where(sql`announce = 1`),
+  ],
+);
+
+/** Which notifications a user of an account wants (Chatwoot's email and push flag bits); no row: the defaults. */
+export const notificationSettings = sqliteTable(
+  "notification_settings",
+  {
+    id: id(),
+    accountId: integer("account_id").notNull(),
+    userId: integer("user_id").notNull(),
+    emailFlags: integer("email_flags").notNull(),
+    pushFlags: integer("push_flags").notNull(),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex("notification_settings_account_user_unique").on(t.accountId, t.userId)],
+);
+
+/**
+ * A device registered for push (Chatwoot's notification_subscriptions). One row per push token: a device
+ * belongs to the user who registered it last (Chatwoot moves it when another user signs in on it).
+ */
+export const notificationSubscriptions = sqliteTable(
+  "notification_subscriptions",
+  {
+    id: id(),
+    userId: integer("user_id").notNull(),
+    subscriptionType: text("subscription_type").notNull(),
+    pushToken: text("push_token").notNull(),
+    subscriptionAttributes: json<JsonObject>("subscription_attributes").notNull().default({}),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex("notification_subscriptions_push_token_unique").on(t.pushToken), index("notification_subscriptions_user").on(t.userId)],
+);
+
 // ---------------------------------------------------------------- configuration
 
 export const webhooks = sqliteTable(

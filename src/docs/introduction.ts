@@ -17,13 +17,13 @@ curl -s localhost:8787/api/v1/profile -H "api_access_token: <the user's access_t
 export const README_SURFACES = `| Surface | Key | Reaches |
 |---|---|---|
 | \`/platform/api/v1\` | platform key | accounts, users, account users and agent bots **that this platform app created** |
-| \`/api/v1/profile\` | user key | the user's own profile |
+| \`/api/v1/profile\`, \`/api/v1/notification_subscriptions\` | user key | the user's own profile and push devices |
 | \`/api/v1/accounts/{id}/...\` | user key | the account's resources, by role (administrator, agent) |
 | same, bot routes only | agent bot key | creating and updating conversations, toggling status and priority, custom attributes, messages, assignments |
 | \`/public/api/v1\` | none | addressed by inbox identifier and contact source id |
 | \`/auth/confirmation\` | none: the mailed token | confirming a user's new e-mail address |
 | \`/auth/sign_in\`, \`/auth/password\` | none: the password, the mailed reset token | signing in as Chatwoot's apps do, resetting a password |
-| \`/api/v1/profile\`, \`/api/v1/accounts/...\`, \`/api/v2/...\`, \`/auth/validate_token\`, \`/auth/sign_out\` | a sign-in's \`access-token\` + \`client\` + \`uid\` | what the user's key reaches, as that user |
+| \`/api/v1/profile\`, \`/api/v1/notification_subscriptions\`, \`/api/v1/accounts/...\`, \`/api/v2/...\`, \`/auth/validate_token\`, \`/auth/sign_out\` | a sign-in's \`access-token\` + \`client\` + \`uid\` | what the user's key reaches, as that user |
 
 The key goes in the \`api_access_token\` header; \`Api-Access-Token\` (as n8n and other clients send it)
 and \`Authorization: Bearer <key>\` work too. Keys are

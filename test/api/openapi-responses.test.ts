@@ -129,6 +129,30 @@ describe("answers match their documented schemas", () => {
     expect(await conforms("DELETE", `${world.base}/teams/${id}`, `${A}/teams/{id}`, { key: world.admin.key })).toMatchObject(ok);
   });
 
+  it("notifications, their settings and participants", async () => {
+    const ok = { status: 200, errors: [] };
+    const contact = await post(`${world.base}/contacts`, world.admin.key, { name: "Notified", email: "notified@example.com" });
+    const conversation = await post(`${world.base}/conversations`, world.admin.key, { inbox_id: inboxId, contact_id: contact.body.payload.contact.id });
+    const c = `${world.base}/conversations/${conversation.body.id}`;
+    const settings = `${A}/notification_settings`;
+    expect(await conforms("GET", `${world.base}/notification_settings`, settings, { key: world.agent.key })).toMatchObject(ok);
+    expect(await conforms("PUT", `${world.base}/notification_settings`, settings, { key: world.agent.key, body: { notification_settings: { selected_push_flags: ["push_conversation_mention"] } } })).toMatchObject(ok);
+    const participants = `${A}/conversations/{conversation_id}/participants`;
+    expect(await conforms("POST", `${c}/participants`, participants, { key: world.admin.key, body: { user_ids: [world.agent.id] } })).toMatchObject(ok);
+    expect(await conforms("GET", `${c}/participants`, participants, { key: world.admin.key })).toMatchObject(ok);
+    const note = await post(`${c}/messages`, world.admin.key, { content: `[@Agent](mention://user/${world.agent.id}/Agent) look`, private: true });
+    expect(note.status).toBe(200);
+    const list = await conforms("GET", `${world.base}/notifications`, `${A}/notifications`, { key: world.agent.key });
+    expect(list).toMatchObject(ok);
+    expect(list.body.data.payload).toHaveLength(1);
+    const id = list.body.data.payload[0].id;
+    expect(await conforms("GET", `${world.base}/notifications/unread_count`, `${A}/notifications/unread_count`, { key: world.agent.key })).toMatchObject(ok);
+    expect(await conforms("PATCH", `${world.base}/notifications/${id}`, `${A}/notifications/{id}`, { key: world.agent.key, body: {} })).toMatchObject(ok);
+    expect(await conforms("POST", `${world.base}/notifications/${id}/snooze`, `${A}/notifications/{id}/snooze`, { key: world.agent.key, body: { snoozed_until: 2_000_000_000 } })).toMatchObject(ok);
+    expect(await conforms("DELETE", `${c}/participants`, participants, { key: world.admin.key, body: { user_ids: [world.agent.id] } })).toMatchObject(ok);
+    expect(await conforms("DELETE", `${world.base}/notifications/${id}`, `${A}/notifications/{id}`, { key: world.agent.key })).toMatchObject(ok);
+  });
+
   it("labels and canned responses", async () => {
     const ok = { status: 200, errors: [] };
     const label = await conforms("POST", `${world.base}/labels`, `${A}/labels`, { key: world.admin.key, body: { title: "doc-label" } });

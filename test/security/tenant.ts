@@ -3,7 +3,7 @@
  * as a client would (nothing here is asserted), and a snapshot of everything its administrator can read,
  * to prove that a refused request changed nothing.
  */
-import { type Reply, call, get, post } from "../support/http";
+import { type Reply, call, get, post, put } from "../support/http";
 import { addToAccount, createUser, createWorld } from "../support/world";
 import { firstDelivery } from "../support/deliveries";
 
@@ -78,6 +78,11 @@ export async function buildTenant(name: string, slug: string, conversations = 1)
   }
   const conversationId = conversationIds.at(-1)!;
   const message = must(await post(`${base}/conversations/${conversationId}/messages`, a, { content: `${name} secret`, message_type: "outgoing" }), "message");
+  // the agent mentions the administrator in a private note: a notification of the administrator's own,
+  // and the administrator a participant
+  must(await put(`${base}/notification_settings`, a, { notification_settings: { selected_push_flags: ["push_conversation_mention"] } }), "notification settings");
+  must(await post(`${base}/conversations/${conversationId}/messages`, agent.key, { content: `[@Admin](mention://user/${admin.id}/Admin) ${name} note`, private: true }), "mention");
+  const notification = must(await get(`${base}/notifications`, a), "notifications").data.payload[0] as { id: number; primary_actor_id: number };
   must(await post(`${base}/conversations/${conversationId}/labels`, a, { labels: [`${slug}-vip`] }), "conversation label");
   const fileForm = new FormData();
   fileForm.append("content", `${name} file`);
@@ -134,6 +139,7 @@ export async function buildTenant(name: string, slug: string, conversations = 1)
     conversationId,
     hiddenConversationId: hidden.id as number,
     message,
+    notification,
     fileMessage,
     portal,
     portalSlug,
@@ -175,6 +181,8 @@ export function snapshotPaths(t: Tenant): Array<[string, string]> {
     [`${c}/messages`, t.admin.key],
     [`${c}/labels`, t.admin.key],
     [`${c}/attachments`, t.admin.key],
+    [`${c}/participants`, t.admin.key],
+    [`${b}/notifications?includes[]=read&includes[]=snoozed`, t.admin.key],
     [p, t.admin.key],
     [`${p}/categories`, t.admin.key],
     [`${p}/articles`, t.admin.key],
@@ -352,6 +360,23 @@ export function catalogue(t: Tenant): Route[] {
     r("POST", `${c}/update_last_seen`),
     r("POST", `${c}/toggle_typing_status`, { typing_status: "off" }),
     r("POST", `${c}/live_ticket`),
+    r("GET", `${c}/participants`),
+    r("POST", `${c}/participants`, { user_ids: [t.admin.id] }),
+    r("PATCH", `${c}/participants`, { user_ids: [t.admin.id] }),
+    r("PUT", `${c}/participants`, { user_ids: [t.admin.id] }),
+    r("DELETE", `${c}/participants`, { user_ids: [t.admin.id] }),
+    // notifications: the caller's own
+    r("GET", `${b}/notifications`),
+    r("GET", `${b}/notifications/unread_count`),
+    r("POST", `${b}/notifications/read_all`, {}),
+    r("POST", `${b}/notifications/destroy_all`, { type: "read" }),
+    r("PATCH", `${b}/notifications/${t.notification.id}`, {}),
+    r("POST", `${b}/notifications/${t.notification.id}/unread`),
+    r("POST", `${b}/notifications/${t.notification.id}/snooze`, { snoozed_until: 2_000_000_000 }),
+    r("DELETE", `${b}/notifications/${t.notification.id}`),
+    r("GET", `${b}/notification_settings`),
+    r("PUT", `${b}/notification_settings`, { notification_settings: { selected_email_flags: [] } }),
+    r("PATCH", `${b}/notification_settings`, { notification_settings: { selected_email_flags: [] } }),
     // messages
     r("GET", `${c}/messages`),
     r("POST", `${c}/messages`, { content: "injected" }, bot),

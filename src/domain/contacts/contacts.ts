@@ -14,6 +14,7 @@ import { type ContactFields, derivedContactColumns } from "./fields";
 import { type ContactRecord, contactRecordsQuery, oneContactIds, toContactRecords } from "./loader";
 import { counterMoves } from "../conversations/counters";
 import { unindexMessages } from "../conversations/search-index";
+import { conversationsGoneStatements } from "../conversations/notifications";
 import { attachmentKeysQuery } from "../attachments/attachments";
 import { removeObjects } from "../attachments/uploads";
 import { counterStatement } from "../kernel/counters";
@@ -310,6 +311,7 @@ export async function deleteContact(scope: AccountScope, contactId: number): Pro
     db
       .delete(taggings)
       .where(and(own(taggings), eq(taggings.taggableType, "Conversation"), inArray(taggings.taggableId, contactConversations))),
+    ...conversationsGoneStatements(db, accountId, sql`SELECT id FROM ${conversations} WHERE account_id = ${accountId} AND contact_id = ${contactId}`, now()),
     db.delete(conversations).where(and(own(conversations), eq(conversations.contactId, contactId))),
     db.delete(taggings).where(and(own(taggings), eq(taggings.taggableType, "Contact"), eq(taggings.taggableId, contactId))),
     db.delete(contactInboxes).where(and(own(contactInboxes), eq(contactInboxes.contactId, contactId))),

@@ -13,6 +13,7 @@ import { conversationCountMoves, reportingFactStatements, secondsBetween } from 
 import { counterStatements } from "./counters";
 import { changeEventStatements } from "./events";
 import { type ConversationRecord, assembleConversationRecords, conversationRecordQueries } from "./loader";
+import { assignmentNotifications } from "./notifications";
 import { type ConversationRow } from "./rows";
 
 const { conversations } = schema;
@@ -72,6 +73,10 @@ export function changeStatements(
   if (changedKeys.includes("assigneeId") || changedKeys.includes("teamId") || labelChange) {
     const labels = labelChange ? { previous: labelChange.previous_value, current: labelChange.current_value } : null;
     statements.push(...conversationCountMoves(scope, before, after, labels));
+  }
+  if (changedKeys.includes("assigneeId") && after.assigneeId !== null) {
+    const pending = after.status === CONVERSATION_STATUS.pending;
+    statements.push(...assignmentNotifications(scope, { id: before.id, inboxId: after.inboxId, teamId: after.teamId }, after.assigneeId, pending, at));
   }
   return { after, statements };
 }

@@ -21,6 +21,7 @@ import { changeStatements, commitAndLoad } from "./changes";
 import { counterStatements } from "./counters";
 import { contactUpdatedEventStatement, conversationEventStatement, messageEventStatements } from "./events";
 import { type ConversationRecord, assembleConversationRecords, conversationRecordQueries, loadConversationRecords } from "./loader";
+import { conversationCreatedNotifications } from "./notifications";
 import { activeInboxBotQuery, activityMessageStatements, actorName, conversationChangeForMessage, messageInsertStatements, messageSender } from "./new-messages";
 import { type ConversationRow } from "./rows";
 import { csatSurveyQueries, csatSurveyStatements } from "./csat";
@@ -221,6 +222,7 @@ export async function createConversation(scope: AccountScope, input: Conversatio
       conversationEventStatement(scope, conversationId, "conversation_created"),
       ...reportingFactStatements(scope, factTarget, "conversation_created", 0, at),
       ...messageWrites,
+      ...conversationCreatedNotifications(scope, { id: conversationId, inboxId: inbox.id, teamId: draft.teamId, pending: status === CONVERSATION_STATUS.pending }, at),
     ],
     loads: conversationRecordQueries(db, accountId, [{ ...draft, id: conversationId, contactInboxId, assigneeAgentBotId: null }]),
   });

@@ -5,7 +5,7 @@
  * objects leave R2 once the batch has committed (their rows, and so their URLs, are gone with it).
  */
 import { and, eq, sql } from "drizzle-orm";
-import { schema } from "../../db/client";
+import { now, schema } from "../../db/client";
 import { attachmentKeysQuery } from "../attachments/attachments";
 import { removeObjects } from "../attachments/uploads";
 import { write } from "../kernel/batch";
@@ -13,6 +13,7 @@ import { forbidden } from "../kernel/errors";
 import { type AccountScope } from "../kernel/scope";
 import { readConversation } from "./access";
 import { counterStatements } from "./counters";
+import { conversationsGoneStatements } from "./notifications";
 import { unindexMessages } from "./search-index";
 
 const { conversations, messages, taggings, attachments } = schema;
@@ -30,6 +31,7 @@ export async function deleteConversation(scope: AccountScope, displayId: number)
     db.delete(messages).where(and(eq(messages.accountId, accountId), eq(messages.conversationId, id))),
     db.delete(attachments).where(and(eq(attachments.accountId, accountId), eq(attachments.conversationId, id))),
     db.delete(taggings).where(and(eq(taggings.accountId, accountId), eq(taggings.taggableType, "Conversation"), eq(taggings.taggableId, id))),
+    ...conversationsGoneStatements(db, accountId, sql`SELECT ${id}`, now()),
     db.delete(conversations).where(and(eq(conversations.accountId, accountId), eq(conversations.id, id))),
   ]);
   await removeObjects(scope.env, keyRows.map((r) => r.key));

@@ -23,6 +23,7 @@ import {
   messageInsertStatements,
   messageSender,
 } from "./new-messages";
+import { messageNotifications } from "./notifications";
 import { type MessageRow } from "./rows";
 import { reindexMessages } from "./search-index";
 import { attachmentInsertStatements, attachmentKeysQuery } from "../attachments/attachments";
@@ -148,6 +149,8 @@ export async function createMessage(scope: AccountScope, displayId: number, inpu
   if (messageType === MESSAGE_TYPE.incoming && contact) {
     writes.push(db.update(contacts).set({ lastActivityAt: at }).where(eq(contacts.id, contact.id)));
   }
+  const notified = { id: lastInsertedId(messages), messageType, private: draft.private ?? false, content: draft.content, assigneeId: after.assigneeId };
+  writes.push(...messageNotifications(scope, { id: conversation.id, inboxId: conversation.inboxId, teamId: after.teamId }, notified, at));
   // Files go to R2 first (the batch refers to their keys) and come out again if the batch fails, so a
   // refused message leaves no object behind.
   const stored = files.length > 0 ? await storeFiles(scope.env, accountId, files, "attachments") : [];

@@ -4,7 +4,7 @@ import { batch, write } from "../kernel/batch";
 import { ROLE } from "../kernel/enums";
 import type { TransportScope } from "../kernel/scope";
 
-const { accountUsers, inboxMembers, teamMembers, conversations } = schema;
+const { accountUsers, inboxMembers, teamMembers, conversations, notifications, notificationSettings, conversationParticipants } = schema;
 
 export type AccountUserRecord = { accountId: number; userId: number; role: number };
 
@@ -50,6 +50,10 @@ export async function removeAccountUser(scope: TransportScope, accountId: number
       .where(and(eq(conversations.accountId, accountId), eq(conversations.assigneeId, userId))),
     db.delete(inboxMembers).where(and(eq(inboxMembers.accountId, accountId), eq(inboxMembers.userId, userId))),
     db.delete(teamMembers).where(and(eq(teamMembers.accountId, accountId), eq(teamMembers.userId, userId))),
+    // what the user had of the account: notifications (no event: nobody is left to hear it), settings, participations
+    db.delete(notifications).where(and(eq(notifications.accountId, accountId), eq(notifications.userId, userId))),
+    db.delete(notificationSettings).where(and(eq(notificationSettings.accountId, accountId), eq(notificationSettings.userId, userId))),
+    db.delete(conversationParticipants).where(and(eq(conversationParticipants.accountId, accountId), eq(conversationParticipants.userId, userId))),
     db.delete(accountUsers).where(and(eq(accountUsers.accountId, accountId), eq(accountUsers.userId, userId))),
   ]);
 }

@@ -7,7 +7,7 @@ import { invalidField } from "../kernel/errors";
 import { type UserRow } from "./rows";
 import type { PlatformScope, TransportScope } from "../kernel/scope";
 
-const { users, accessTokens, authSessions, accountUsers, accounts, ssoTokens, inboxMembers, teamMembers, customFilters, conversations, platformAppPermissibles } =
+const { users, accessTokens, authSessions, accountUsers, accounts, ssoTokens, inboxMembers, teamMembers, customFilters, conversations, platformAppPermissibles, notifications, notificationSettings, notificationSubscriptions, conversationParticipants } =
   schema;
 
 export type UserInput = {
@@ -219,6 +219,10 @@ export async function deleteUser(scope: TransportScope, userId: number) {
     db.delete(inboxMembers).where(eq(inboxMembers.userId, userId)),
     db.delete(teamMembers).where(eq(teamMembers.userId, userId)),
     db.delete(customFilters).where(eq(customFilters.userId, userId)),
+    db.delete(notifications).where(eq(notifications.userId, userId)),
+    db.delete(notificationSettings).where(eq(notificationSettings.userId, userId)),
+    db.delete(notificationSubscriptions).where(eq(notificationSubscriptions.userId, userId)),
+    db.delete(conversationParticipants).where(eq(conversationParticipants.userId, userId)),
     db
       .delete(platformAppPermissibles)
       .where(and(eq(platformAppPermissibles.permissibleType, "User"), eq(platformAppPermissibles.permissibleId, userId))),

@@ -67,3 +67,18 @@ export const ARTICLE_STATUS = storedValues(ARTICLE_STATUSES);
 /** An agent bot's link to an inbox (Chatwoot's AgentBotInbox status): only an active one serves the inbox. */
 export const AGENT_BOT_INBOX_STATUSES = ["active", "inactive"] as const;
 export const AGENT_BOT_INBOX_STATUS = storedValues(AGENT_BOT_INBOX_STATUSES);
+
+/** Chatwoot's notification types, stored as its integers (1-based, unlike the arrays above). */
+export const NOTIFICATION_TYPES = [
+  "conversation_creation",
+  "conversation_assignment",
+  "assigned_conversation_new_message",
+  "conversation_mention",
+  "participating_conversation_new_message",
+] as const;
+export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
+export const NOTIFICATION_TYPE = Object.fromEntries(NOTIFICATION_TYPES.map((name, i) => [name, i + 1])) as Record<NotificationType, number>;
+/** A type's bit in the email and push flag columns (Chatwoot's flag positions: 1, 2, 4, 8, 16). */
+export const notificationFlagBit = (type: NotificationType) => 1 << NOTIFICATION_TYPES.indexOf(type);
+/** Chatwoot gives a new account member e-mail and push notifications of assignments only. */
+export const DEFAULT_NOTIFICATION_FLAGS = notificationFlagBit("conversation_assignment");

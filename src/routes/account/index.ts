@@ -21,6 +21,9 @@ import { integrationsApi } from "./integrations";
 import { labelsApi } from "./labels";
 import { agentLiveApi, conversationLiveApi } from "./live";
 import { messagesApi } from "./messages";
+import { notificationSettingsApi, notificationsApi } from "./notifications";
+import { notificationSubscriptionsApi } from "./notification-subscriptions";
+import { participantsApi } from "./participants";
 import { profileApi } from "./profile";
 import { teamsApi } from "./teams";
 import { webhooksApi } from "./webhooks";
@@ -49,16 +52,20 @@ const accountScoped = new Hono<AppEnv>()
   .route("/integrations", integrationsApi)
   .route("/dashboard_apps", dashboardAppsApi)
   .route("/conversations/:conversation_id/messages", messagesApi)
+  .route("/conversations/:conversation_id/participants", participantsApi)
   .route("/conversations/:conversation_id", conversationLiveApi)
   .route("/conversations", conversationsApi)
   .route("/portals", portalsApi)
   .route("/contacts", contactsApi)
   .route("/actions/contact_merge", contactMergeApi)
   .route("/csat_survey_responses", csatSurveyResponsesApi)
+  .route("/notifications", notificationsApi)
+  .route("/notification_settings", notificationSettingsApi)
   .route("/captain", captainApi);
 
 export const applicationApi = new Hono<AppEnv>()
   .route("/profile", profileApi)
+  .route("/notification_subscriptions", notificationSubscriptionsApi)
   // the agent's live-room socket: authenticated by a ticket in the query, not by a key header
   .route("/live", agentLiveApi)
   .route("/accounts/:account_id", accountScoped);

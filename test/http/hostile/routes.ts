@@ -4,7 +4,7 @@
  * split across test files (each test file has its own database).
  */
 import { createWorld, createUser } from "../../support/world";
-import { post } from "../../support/http";
+import { get, post } from "../../support/http";
 import type { Route } from "./driver";
 import { firstDelivery } from "../../support/deliveries";
 
@@ -66,6 +66,10 @@ export async function buildWorld() {
   const platformAccount = await made("/platform/api/v1/accounts", platformKey, { name: "Provisioned" });
   const platformUser = await createUser(platformKey, "Provisioned User");
   const platformBot = await made("/platform/api/v1/agent_bots", platformKey, { name: "Platform bot" });
+  // the bot assigns the conversation to the administrator: a notification of the administrator's own
+  await made(`${base}/conversations/${conversation.id}/assignments`, bot.access_token, { assignee_id: admin.id });
+  const notification = (await get(`${base}/notifications`, admin.key)).body.data.payload[0] as { id: number; primary_actor_id: number };
+  if (!notification) throw new Error("setup: no notification for the administrator");
   return {
     ...world,
     agent,
@@ -96,6 +100,7 @@ export async function buildWorld() {
     visitor,
     visitorConversation,
     visitorMessage,
+    notification,
     agentSession: await signedInHeaders(agent.email),
   };
 }
@@ -109,7 +114,7 @@ async function signedInHeaders(email: string): Promise<Record<string, string>> {
 
 export type World = Awaited<ReturnType<typeof buildWorld>>;
 
-export type Group = "account" | "contacts" | "conversations" | "help-center" | "platform" | "widget" | "reports";
+export type Group = "account" | "contacts" | "conversations" | "help-center" | "platform" | "widget" | "reports" | "notifications";
 
 export function routeTable(w: World): Record<Group, Route[]> {
   const acc = "/api/v1/accounts/:account_id";
@@ -422,6 +427,34 @@ export function routeTable(w: World): Record<Group, Route[]> {
     ],
     platform: platformRoutes(w),
     widget: widgetRoutes(w),
+    notifications: [
+      r("GET", "/conversations/:conversation_id/participants", cid),
+      r("POST", "/conversations/:conversation_id/participants", cid, { body: members, valid: { user_ids: [w.admin.id] } }),
+      r("PATCH", "/conversations/:conversation_id/participants", cid, { body: members, valid: { user_ids: [w.admin.id] } }),
+      r("PUT", "/conversations/:conversation_id/participants", cid, { body: members, valid: { user_ids: [w.admin.id] } }),
+      r("DELETE", "/conversations/:conversation_id/participants", cid, { body: members, valid: { user_ids: [w.admin.id] } }),
+      r("GET", "/notifications", {}, { query: { includes: "a", "includes[]": "a", sort_order: "e", page: "n" } }),
+      r("GET", "/notifications/unread_count", {}),
+      r("POST", "/notifications/read_all", {}, { body: { primary_actor_type: "e", primary_actor_id: "id" }, valid: { primary_actor_type: "Conversation", primary_actor_id: w.notification.primary_actor_id } }),
+      r("PATCH", "/notifications/:id", { id: w.notification.id }),
+      r("POST", "/notifications/:id/unread", { id: w.notification.id }),
+      r("POST", "/notifications/:id/snooze", { id: w.notification.id }, { body: { snoozed_until: "f" }, valid: { snoozed_until: 2_000_000_000 } }),
+      r("GET", "/notification_settings", {}),
+      r("PUT", "/notification_settings", {}, { body: { notification_settings: "o" }, valid: { notification_settings: { selected_email_flags: [] } } }),
+      r("PATCH", "/notification_settings", {}, { body: { notification_settings: "o" }, valid: { notification_settings: { selected_push_flags: [] } } }),
+      {
+        method: "POST",
+        path: "/api/v1/notification_subscriptions",
+        params: {},
+        key: a,
+        body: { subscription_type: "e", subscription_attributes: "o" },
+        valid: { subscription_type: "fcm", subscription_attributes: { push_token: "hostile-token" } },
+      },
+      { method: "DELETE", path: "/api/v1/notification_subscriptions", params: {}, key: a, body: { push_token: "s" }, valid: { push_token: "hostile-token" } },
+      // deletes last: their strict cases must leave the notification in place for the routes above
+      r("POST", "/notifications/destroy_all", {}, { body: { type: "e" }, valid: { type: "read" } }),
+      r("DELETE", "/notifications/:id", { id: w.notification.id }),
+    ],
   };
 }
 

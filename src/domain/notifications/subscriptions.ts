@@ -1,0 +1,42 @@
+/**
+ * Devices registered for push (Chatwoot's NotificationSubscriptionsController and its builder): the mobile
+ * app registers its FCM token, a browser its push endpoint. A token belongs to the user who registered it
+ * last, as in Chatwoot (another user signing in on the same device takes it over). Delivering pushes is not
+ * built yet: the rows wait for a push relay.
+ */
+import { and, eq } from "drizzle-orm";
+import { now, schema } from "../../db/client";
+import { batch } from "../kernel/batch";
+import { type UserScope } from "../kernel/scope";
+import type { NotificationSubscriptionRow } from "./rows";
+
+const { notificationSubscriptions } = schema;
+
+export type SubscriptionInput = { subscriptionType: "fcm" | "browser_push"; attributes: Record<string, unknown> & { push_token?: string; endpoint?: string } };
+
+/** What identifies the device: the FCM token, or the browser's endpoint (checked present by the request schema). */
+export const deviceIdentifier = (input: SubscriptionInput) => (input.subscriptionType === "fcm" ? input.attributes.push_token : input.attributes.endpoint) ?? "";
+
+/** Registers (or refreshes) the device for the calling user. */
+export async function subscribeDevice(scope: UserScope, input: SubscriptionInput): Promise<NotificationSubscriptionRow> {
+  const { db } = scope;
+  const at = now();
+  const token = deviceIdentifier(input);
+  const [rows] = await batch(db, [
+    db
+      .insert(notificationSubscriptions)
+      .values({ userId: scope.actor.user.id, subscriptionType: input.subscriptionType, pushToken: token, subscriptionAttributes: input.attributes, createdAt: at, updatedAt: at })
+      .onConflictDoUpdate({
+        target: notificationSubscriptions.pushToken,
+        set: { userId: scope.actor.user.id, subscriptionType: input.subscriptionType, subscriptionAttributes: input.attributes, updatedAt: at },
+      })
+      .returning(),
+  ]);
+  return rows[0];
+}
+
+/** Forgets the calling user's device with this token; another user's, or an unknown token, is left alone. */
+export async function unsubscribeDevice(scope: UserScope, pushToken: string): Promise<void> {
+  const { db } = scope;
+  await batch(db, [db.delete(notificationSubscriptions).where(and(eq(notificationSubscriptions.pushToken, pushToken), eq(notificationSubscriptions.userId, scope.actor.user.id)))]);
+}
