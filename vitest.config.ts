@@ -25,6 +25,10 @@ export const TIGHT = {
   RATE_LIMIT_SIGN_IN_FAILURES: "3/3",
 };
 
+/** The push relay the tests configure (README "Push notifications"); the secret is base64, as it must be. */
+export const PUSH_RELAY_TEST_URL = "https://push-relay.test/send";
+export const PUSH_RELAY_TEST_SECRET = "dGVzdC1wdXNoLXJlbGF5LXNlY3JldC0zMmJ5dGVzIQ==";
+
 // Every test file gets a fresh workerd and loads the Worker's modules anew, one module fetch at a time:
 // that load, not the migrations (about 0.15 s), is most of a file's setup time. Pre-bundling the
 // libraries (Vite's dependency optimizer) turns their hundreds of modules into a few. A library's
@@ -70,6 +74,7 @@ const ISOLATED = [
   "test/security/tenancy-*.test.ts",
   "test/api/openapi-responses.test.ts",
   "test/api/schema-missing.test.ts", // drops a table
+  "test/notifications/push.test.ts",
 ];
 
 export default defineConfig(async () => {
@@ -79,8 +84,16 @@ export default defineConfig(async () => {
       cloudflareTest({
         wrangler: { configPath: "./wrangler.toml" },
         miniflare: {
-          // ATTACHMENT_URL_SECRET: a deployed Worker has it as a secret; `npm start` passes one the same way
-          bindings: { TEST_MIGRATIONS: migrations, ATTACHMENT_URL_SECRET: "test-attachment-url-secret", ...limits },
+          // ATTACHMENT_URL_SECRET: a deployed Worker has it as a secret; `npm start` passes one the same way.
+          // PUSH_RELAY_URL: a made-up host that test/notifications/push.test.ts answers (test/support/receivers.ts);
+          // in other files pushes to it go to the test network, which accepts them.
+          bindings: {
+            TEST_MIGRATIONS: migrations,
+            ATTACHMENT_URL_SECRET: "test-attachment-url-secret",
+            PUSH_RELAY_URL: PUSH_RELAY_TEST_URL,
+            PUSH_RELAY_SECRET: PUSH_RELAY_TEST_SECRET,
+            ...limits,
+          },
           queueConsumers: { "edgedesk-events": { maxBatchTimeout: 0.05 } },
           outboundService: testNetwork,
         },

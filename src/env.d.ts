@@ -13,4 +13,9 @@ interface Env {
   ATTACHMENT_URL_SECRET?: string;
   /** Chatwoot's limit for one file, in MB (default 40). */
   MAXIMUM_FILE_UPLOAD_SIZE?: string;
+  /**
+   * Signs every push sent to PUSH_RELAY_URL (both webhook signature schemes, README "Push notifications"):
+   * base64, e.g. `openssl rand -base64 32`, optionally prefixed `whsec_`. Without it pushes go unsigned.
+   */
+  PUSH_RELAY_SECRET?: string;
 }

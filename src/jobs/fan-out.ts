@@ -1,12 +1,18 @@
 /**
  * Webhook fan-out, the first job of every event: one delivery per receiver fixed at the change (account
  * webhooks, the API inbox's callback, agent bots), each a row of the delivery log and a queue message.
+ * A new notification is also pushed: one delivery per device of its user to the push relay, made,
+ * signed, retried and logged by the same machinery.
  */
 import { type Database, now } from "../db/client";
 import type { OutboxRow } from "../domain/kernel/outbox";
-import { type DeliveryMessage, insertDeliveries, messageFor } from "../webhooks/deliveries";
+import { systemScope } from "../domain/kernel/scope";
+import { pushRecipients } from "../domain/notifications/push";
+import { type DeliveryMessage, type NewDelivery, insertDeliveries, messageFor } from "../webhooks/deliveries";
 import { buildWebhookPayload } from "../webhooks/payloads";
+import { pushBody } from "../webhooks/push";
 import { type Target, eventWithTargets, liveEventTargets } from "../webhooks/targets";
+import { jobScope } from "./scope";
 
 /**
  * Creates the deliveries of one outbox event, one per target, and answers one queue message per new
@@ -15,7 +21,32 @@ import { type Target, eventWithTargets, liveEventTargets } from "../webhooks/tar
 export async function fanOut(db: Database, env: Env, eventId: number, at = now()): Promise<DeliveryMessage[]> {
   const found = await eventWithTargets(db, eventId);
   if (!found) return [];
-  return createDeliveries(db, env, found.event, found.targets, at);
+  const webhookMessages = await createDeliveries(db, env, found.event, found.targets, at);
+  const pushes = await pushDeliveries(db, env, found.event);
+  const pushMessages = (await insertDeliveries(db, pushes, at)).map((row) => messageFor(row));
+  return [...webhookMessages, ...pushMessages];
+}
+
+/**
+ * The pushes of an event: for a `notification_created`, while a relay is configured, one delivery per
+ * device its user registered (when the user's push flag for its type is on), each with its own body.
+ * Nothing is read for any other event, or without a relay.
+ */
+export async function pushDeliveries(db: Database, env: Env, event: OutboxRow): Promise<NewDelivery[]> {
+  if (event.eventName !== "notification_created" || !env.PUSH_RELAY_URL) return [];
+  const recipients = await pushRecipients(systemScope(jobScope(db, env), event.accountId), event.subjectId);
+  if (!recipients) return [];
+  return recipients.subscriptions.map((subscription) => ({
+    accountId: event.accountId,
+    targetType: "push",
+    targetId: subscription.id,
+    eventId: event.id,
+    eventName: event.eventName,
+    subjectType: event.subjectType,
+    subjectId: event.subjectId,
+    body: JSON.stringify(pushBody(recipients, subscription, env.FRONTEND_URL)),
+    dedupeKey: `event:${event.id}:push:${subscription.id}`,
+  }));
 }
 
 /** The fan-out of a live event (one with no outbox row, src/events/live.ts), which carries its whole row. */

@@ -15,6 +15,7 @@ import { type Database, now, schema } from "../db/client";
 import { chunks } from "../db/chunks";
 import { batch } from "../domain/kernel/batch";
 import { type AttemptOutcome, postDelivery } from "./post";
+import { isUsableSecret } from "./signing";
 import { RETRY_WINDOW_MS, hopDelaySeconds, nextAttemptAt } from "./schedule";
 import { FORBIDDEN_TARGET_MESSAGE, isForbiddenTarget, targetPolicy } from "../domain/kernel/target-url";
 import { type TargetType, targetQueries } from "./targets";
@@ -142,7 +143,7 @@ export async function makeAttempt(db: Database, env: Env, message: DeliveryMessa
     or(isNull(webhookDeliveries.nextAttemptAt), lte(webhookDeliveries.nextAttemptAt, at)),
   );
   // One round trip: claim the attempt, and read the delivery and its target.
-  const [claimed, rows, hookRows, inboxRows, botRows] = await batch(db, [
+  const [claimed, rows, hookRows, inboxRows, botRows, deviceRows] = await batch(db, [
     db
       .update(webhookDeliveries)
       .set({ attempts: sql`${webhookDeliveries.attempts} + 1`, lastAttemptAt: at, updatedAt: at })
@@ -168,14 +169,19 @@ export async function makeAttempt(db: Database, env: Env, message: DeliveryMessa
         ? hook
         : delivery.targetType === "api_inbox"
           ? inboxRows[0]
-          : botRows[0];
+          : delivery.targetType === "push"
+            ? deviceRows[0] && { url: env.PUSH_RELAY_URL || null, secret: env.PUSH_RELAY_SECRET || null }
+            : botRows[0];
 
   let outcome: AttemptOutcome;
   const refused = (error: string): AttemptOutcome => ({ result: "rejected", status: null, error, durationMs: 0, responseBody: null, retryAfterSeconds: null });
-  if (!target || !target.url) outcome = refused(`the ${delivery.targetType.replace("_", " ")} no longer exists or has no URL`);
+  if (delivery.targetType === "push" && !target) outcome = refused("the device is no longer registered to the notification's user");
+  else if (delivery.targetType === "push" && !target?.url) outcome = refused("no push relay is configured (PUSH_RELAY_URL)");
+  else if (!target || !target.url) outcome = refused(`the ${delivery.targetType.replace("_", " ")} no longer exists or has no URL`);
   else if (hook?.disabledAt) outcome = refused(`the webhook is disabled: ${hook.disabledReason ?? "no reason recorded"}`);
   // Checked again at delivery: the rule may have tightened since the URL was saved.
   else if (isForbiddenTarget(target.url, targetPolicy(env))) outcome = refused(`the URL ${FORBIDDEN_TARGET_MESSAGE}`);
+  else if (target.secret && !isUsableSecret(target.secret)) outcome = refused("the signing secret is not base64 (PUSH_RELAY_SECRET; an optional whsec_ prefix aside)");
   else outcome = await postDelivery({ url: target.url, secret: target.secret ?? null, deliveryUuid: delivery.deliveryUuid, body: delivery.body }, options.fetcher, at);
 
   const next = outcome.result === "retry" ? nextAttemptAt({ attempts, at, retryUntil: delivery.retryUntil, retryAfterSeconds: outcome.retryAfterSeconds }, options.random) : null;

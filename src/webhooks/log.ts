@@ -14,7 +14,8 @@ import type { TargetType } from "./targets";
 const { webhooks, webhookDeliveries, webhookDeliveryAttempts, inboxes, agentBots } = schema;
 
 export type AttemptRow = typeof webhookDeliveryAttempts.$inferSelect;
-export type LogTarget = { type: Exclude<TargetType, "url">; id: number };
+/** Pushes have no log of their own to show (a device is no account resource). */
+export type LogTarget = { type: Exclude<TargetType, "url" | "push">; id: number };
 export const DELIVERY_STATUSES = ["pending", "delivered", "failed", "cancelled"] as const;
 export const DELIVERIES_PER_PAGE = 25;
 

@@ -25,6 +25,19 @@ function base64Encode(bytes: ArrayBuffer): string {
   return btoa(binary);
 }
 
+/**
+ * Whether Standard Webhooks can sign with `secret`: it must be base64 (after an optional `whsec_`). Our own
+ * secrets always are; a configured one (PUSH_RELAY_SECRET) may not be, and is refused rather than crashing.
+ */
+export function isUsableSecret(secret: string): boolean {
+  const raw = secret.startsWith(STANDARD_PREFIX) ? secret.slice(STANDARD_PREFIX.length) : secret;
+  try {
+    return base64Decode(raw).byteLength > 0;
+  } catch {
+    return false;
+  }
+}
+
 export async function standardSignature(secret: string, webhookId: string, timestamp: string, body: string): Promise<string> {
   const raw = secret.startsWith(STANDARD_PREFIX) ? secret.slice(STANDARD_PREFIX.length) : secret;
   const key = await crypto.subtle.importKey("raw", base64Decode(raw), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);

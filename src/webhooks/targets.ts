@@ -5,16 +5,20 @@
  * - the agent bots with an `outgoing_url` connected to the inbox or assigned to the conversation, for
  *   their events.
  * Account webhooks, inbox callbacks and bots differ only in their URL, their secret and what they get.
+ * A push (a `notification_created` for a user with registered devices) is one more target, one per
+ * device, read by the fan-out from the notification (src/jobs/fan-out.ts).
  */
 import { type SQL, and, eq, inArray, isNotNull, isNull, or, sql } from "drizzle-orm";
 import { type Database, schema } from "../db/client";
 import { type BatchResults, batch } from "../domain/kernel/batch";
 import type { OutboxRow } from "../domain/kernel/outbox";
 
-const { eventOutbox, webhooks, conversations, inboxes, apiChannels, agentBots, agentBotInboxes, messages } = schema;
+const { eventOutbox, webhooks, conversations, inboxes, apiChannels, agentBots, agentBotInboxes, messages, notificationSubscriptions } = schema;
 
-export type TargetType = "webhook" | "api_inbox" | "agent_bot" | "url";
-export type Target = { type: Exclude<TargetType, "url">; id: number };
+/** "push": a device (notification subscription) reached through the configured push relay. */
+export type TargetType = "webhook" | "api_inbox" | "agent_bot" | "url" | "push";
+/** A receiver of an event's one payload (a push's body is its device's own: see src/jobs/fan-out.ts). */
+export type Target = { type: Exclude<TargetType, "url" | "push">; id: number };
 
 /** What an API inbox's callback gets: its conversations, messages and typing; never contact or inbox events. */
 export const API_INBOX_EVENTS: ReadonlySet<string> = new Set([
@@ -145,5 +149,16 @@ export function targetQueries(db: Database, deliveryId: number) {
       .select({ url: agentBots.outgoingUrl, secret: agentBots.secret })
       .from(agentBots)
       .where(and(sql`${agentBots.id} = ${idOf("agent_bot")}`, or(isNull(agentBots.accountId), sql`${agentBots.accountId} = ${accountOf}`))),
+    // a push's device, while it is still registered to the user the push was written for (a token that
+    // another user has taken over since, or that was removed, is nobody to push to)
+    db
+      .select({ id: notificationSubscriptions.id })
+      .from(notificationSubscriptions)
+      .where(
+        and(
+          sql`${notificationSubscriptions.id} = ${idOf("push")}`,
+          sql`${notificationSubscriptions.userId} = (SELECT json_extract(${d.body}, '$.user_id') FROM ${d} WHERE ${d.id} = ${deliveryId})`,
+        ),
+      ),
   ] as const;
 }

@@ -2,5 +2,7 @@ declare namespace Cloudflare {
   interface Env {
     TEST_MIGRATIONS: import("cloudflare:test").D1Migration[];
     ATTACHMENT_URL_SECRET: string;
+    /** the push relay's signing secret (vitest.config.ts) */
+    PUSH_RELAY_SECRET: string;
   }
 }

@@ -1,8 +1,8 @@
 /**
  * Devices registered for push (Chatwoot's NotificationSubscriptionsController and its builder): the mobile
  * app registers its FCM token, a browser its push endpoint. A token belongs to the user who registered it
- * last, as in Chatwoot (another user signing in on the same device takes it over). Delivering pushes is not
- * built yet: the rows wait for a push relay.
+ * last, as in Chatwoot (another user signing in on the same device takes it over). Pushes reach the devices
+ * through the configured push relay (push.ts says who gets one; the queue delivers them).
  */
 import { and, eq } from "drizzle-orm";
 import { now, schema } from "../../db/client";
