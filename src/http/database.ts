@@ -5,7 +5,7 @@
 import { createMiddleware } from "hono/factory";
 import { BOOKMARK_HEADER, connect } from "../db/connect";
 import { QueryMeter } from "../db/metering";
-import { dispatchPendingEvents } from "../events/dispatch";
+import { dispatchEvents } from "../feed/forward";
 import type { AppEnv } from "./app-env";
 
 /**
@@ -37,7 +37,7 @@ export const dispatchOutboxAfterResponse = () =>
     await next();
     if (c.var.meter.eventsWritten === 0) return;
     c.executionCtx.waitUntil(
-      dispatchPendingEvents(c.var.db, c.env.EVENTS).catch((error) =>
+      dispatchEvents(c.var.db, c.env).catch((error) =>
         console.error(JSON.stringify({ level: "error", requestId: c.var.requestId, dispatch: String(error) })),
       ),
     );
