@@ -13,6 +13,7 @@ import { type Delivery, type RoomFrame, conversationRoom } from "./realtime/conv
 import type { Database } from "./db/client";
 import { typingEventRow } from "./events/live";
 import { forwardToFeeds } from "./feed/forward";
+import { accountFeed } from "./realtime/account-feed";
 
 async function publish(env: Env, conversation: Pick<ConversationRow, "accountId" | "id">, frame: RoomFrame, delivery: Delivery) {
   try {
@@ -51,5 +52,16 @@ function liveRooms(env: Env, db: Database): LiveRooms {
 
 /** The ports of a scope in this Worker. */
 export function livePorts(env: Env, db: Database): Ports {
-  return { rooms: liveRooms(env, db) };
+  return {
+    rooms: liveRooms(env, db),
+    feed: {
+      async availabilityChanged(accountId, userId, availability) {
+        try {
+          await accountFeed(env, accountId).setAvailability(userId, availability);
+        } catch (error) {
+          console.error(JSON.stringify({ level: "error", feed: accountId, availability: String(error) }));
+        }
+      },
+    },
+  };
 }

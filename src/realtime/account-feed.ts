@@ -166,3 +166,16 @@ function trySend(socket: WebSocket, text: string): boolean {
 export function accountFeed(env: Env, accountId: number) {
   return env.ACCOUNT_FEED.getByName(String(accountId));
 }
+
+/**
+ * The users live in the account now: one call to its feed, made once by a request that shows agents.
+ * A feed that cannot be reached shows everyone offline rather than failing the request.
+ */
+export async function onlineUserIds(env: Env, accountId: number): Promise<Set<number>> {
+  try {
+    return new Set(Object.keys(await accountFeed(env, accountId).onlineUsers()).map(Number));
+  } catch (error) {
+    console.error(JSON.stringify({ level: "error", presence: accountId, error: String(error) }));
+    return new Set();
+  }
+}
