@@ -29,8 +29,8 @@ export const requestDatabase = () =>
 
 /**
  * After a change that wrote events, move them from the outbox to the queue once the response is on its
- * way. Requests that wrote no event (reads, read-only POSTs, refused writes) pay nothing. The cron trigger
- * sweeps up anything this misses.
+ * way, and show them on the account's live feed (src/feed/forward.ts). Requests that wrote no event
+ * (reads, read-only POSTs, refused writes) pay nothing. The cron trigger sweeps up anything this misses.
  */
 export const dispatchOutboxAfterResponse = () =>
   createMiddleware<AppEnv>(async (c, next) => {
