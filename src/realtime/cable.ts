@@ -20,6 +20,9 @@ export type AuthorizeSubscription = (params: Record<string, unknown>) => Promise
 
 type Command = { command?: unknown; identifier?: unknown; data?: unknown };
 
+/** Subscriptions one connection may hold (Chatwoot's clients hold one): each costs a lookup and a feed socket. */
+export const MAX_SUBSCRIPTIONS = 10;
+
 /** Answers the upgrade of `GET /cable` and serves the connection; a plain request is refused (400, the error body). */
 export function openCable(request: Request, env: Env, authorize: AuthorizeSubscription): Response {
   if (!isWebSocketUpgrade(request)) throw upgradeRequired();
@@ -71,6 +74,7 @@ class CableConnection {
   private async subscribe(identifier: string) {
     // a repeated subscribe (the client's guarantor retries until confirmed) is ignored, as Rails does
     if (this.feeds.has(identifier) || this.subscribing.has(identifier)) return;
+    if (this.feeds.size + this.subscribing.size >= MAX_SUBSCRIPTIONS) return this.send({ identifier, type: "reject_subscription" });
     this.subscribing.add(identifier);
     try {
       const member = await this.authorize(parseIdentifier(identifier));

@@ -1,4 +1,5 @@
-import { exports } from "cloudflare:workers";
+import { env, exports } from "cloudflare:workers";
+import { accountFeed } from "../../src/realtime/account-feed";
 import { describe, expect, it } from "vitest";
 import { createUser, addToAccount, createWorld } from "../support/world";
 import { post } from "../support/http";
@@ -33,6 +34,33 @@ describe("GET /cable speaks ActionCable", () => {
     expect(pings.length).toBeGreaterThanOrEqual(1);
     expect(Math.abs(pings[0].message - Date.now() / 1000)).toBeLessThan(10);
     ws.close(1000, "done");
+  });
+
+  it("holds at most ten subscriptions on one connection, ignores a repeated subscribe, and unsubscribes", async () => {
+    const world = await createWorld("Many");
+    const res = await exports.default.fetch(new Request("http://desk.test/cable", { headers: { upgrade: "websocket", "sec-websocket-protocol": "actioncable-v1-json" } }));
+    const ws = res.webSocket!;
+    const frames: any[] = [];
+    ws.addEventListener("message", (e) => frames.push(JSON.parse(e.data as string)));
+    ws.accept();
+    const token = await pubsubToken(world.agent.key);
+    const identifiers = Array.from({ length: 11 }, (_, i) =>
+      JSON.stringify({ channel: "RoomChannel", pubsub_token: token, account_id: world.accountId, user_id: world.agent.id, n: i }),
+    );
+    for (const identifier of identifiers) ws.send(JSON.stringify({ command: "subscribe", identifier }));
+    ws.send(JSON.stringify({ command: "subscribe", identifier: identifiers[0] }));
+    ws.send("not json");
+    await settle(1500);
+    const answers = (type: string) => frames.filter((f) => f.type === type).map((f) => f.identifier);
+    expect(answers("confirm_subscription")).toHaveLength(10);
+    expect(answers("reject_subscription")).toHaveLength(1);
+    expect(await accountFeed(env, world.accountId).socketCount()).toBe(10);
+    ws.send(JSON.stringify({ command: "unsubscribe", identifier: answers("confirm_subscription")[0] }));
+    await settle(500);
+    expect(await accountFeed(env, world.accountId).socketCount()).toBe(9);
+    ws.close(1000, "done");
+    await settle(500);
+    expect(await accountFeed(env, world.accountId).socketCount()).toBe(0);
   });
 
   it("refuses a plain request with the error body", async () => {

@@ -80,6 +80,23 @@ describe("the live account feed", () => {
     closeAll();
   });
 
+  it("shows what an automation rule changed, from the queue consumer", async () => {
+    const { w, admin, agent, closeAll } = await feedWorld("Automation");
+    expect((await post(`${w.base}/labels`, w.admin.key, { title: "triage" })).status).toBe(200);
+    const rule = await post(`${w.base}/automation_rules`, w.admin.key, {
+      name: "Label everything",
+      event_name: "conversation_created",
+      conditions: [{ attribute_key: "status", filter_operator: "equal_to", values: ["open"] }],
+      actions: [{ action_name: "add_label", action_params: ["triage"] }, { action_name: "assign_agent", action_params: [w.agent.id] }],
+    });
+    expect(rule.status, JSON.stringify(rule.body)).toBe(200);
+    const c = await visitorConversation(w.inbox);
+    const assigned = await agent.next((m) => m.event === "assignee.changed" && m.data.id === c.displayId, 10_000);
+    expect(assigned.data.performer).toMatchObject({ type: "AutomationRule" });
+    await admin.next((m) => m.event === "conversation.updated" && m.data.id === c.displayId && m.data.labels?.includes("triage"), 10_000);
+    closeAll();
+  });
+
   it("stops at once for an agent removed from the inbox", async () => {
     const { w, admin, agent, closeAll } = await feedWorld("Removal");
     const c = await visitorConversation(w.inbox);
