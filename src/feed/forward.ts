@@ -7,7 +7,7 @@
  * For each row with an entry in FEED_EVENTS: its data and its audience are read (one query for the
  * audience, so a membership removed a moment ago already counts), then one call per account hands the
  * frames to the account's feed. A feed that cannot be reached costs its subscribers the frames, never
- * the change: failures are logged and swallowed.
+ * the change: failures are logged and swallowed. Rows keep their order within an account.
  */
 import type { Database } from "../db/client";
 import type { OutboxRow } from "../domain/kernel/outbox";
@@ -15,12 +15,12 @@ import { claimAndSendEvents } from "../events/dispatch";
 import { type FeedFrame, accountFeed } from "../realtime/account-feed";
 import { FEED_EVENTS } from "./registry";
 
-async function frameOf(db: Database, row: OutboxRow): Promise<FeedFrame | null> {
+async function frameOf(db: Database, row: OutboxRow, listening: ReadonlySet<number>): Promise<FeedFrame | null> {
   const entry = FEED_EVENTS[row.eventName];
   if (!entry) return null;
   const built = await entry.payload(db, row);
   if (!built) return null;
-  const userIds = await entry.audience(db, row, built);
+  const userIds = (await entry.audience(db, row, built)).filter((id) => listening.has(id));
   if (userIds.length === 0) return null;
   const performer = row.data.performer;
   return {
@@ -31,26 +31,30 @@ async function frameOf(db: Database, row: OutboxRow): Promise<FeedFrame | null> 
   };
 }
 
+/**
+ * Shows `rows` on their accounts' feeds. An account's feed is asked first who is listening: with nobody,
+ * its rows cost no read at all; otherwise each row's data and audience are read, and the frames go to the
+ * feed in one call.
+ */
 export async function forwardToFeeds(db: Database, env: Env, rows: OutboxRow[]): Promise<void> {
-  const shown = rows.filter((row) => FEED_EVENTS[row.eventName]);
-  if (shown.length === 0) return;
-  const frames = await Promise.all(
-    shown.map((row) =>
-      frameOf(db, row).catch((error) => {
-        console.error(JSON.stringify({ level: "error", feed: row.eventName, eventId: row.id, error: String(error) }));
-        return null;
-      }),
-    ),
-  );
-  const byAccount = new Map<number, FeedFrame[]>();
-  shown.forEach((row, i) => {
-    const frame = frames[i];
-    if (frame) byAccount.set(row.accountId, [...(byAccount.get(row.accountId) ?? []), frame]);
-  });
+  const byAccount = new Map<number, OutboxRow[]>();
+  for (const row of rows) if (FEED_EVENTS[row.eventName]) byAccount.set(row.accountId, [...(byAccount.get(row.accountId) ?? []), row]);
   await Promise.all(
-    [...byAccount].map(async ([accountId, accountFrames]) => {
+    [...byAccount].map(async ([accountId, accountRows]) => {
       try {
-        await accountFeed(env, accountId).deliver(accountFrames);
+        const feed = accountFeed(env, accountId);
+        const listening = new Set(await feed.listeningUsers());
+        if (listening.size === 0) return;
+        const frames = await Promise.all(
+          accountRows.map((row) =>
+            frameOf(db, row, listening).catch((error) => {
+              console.error(JSON.stringify({ level: "error", feed: row.eventName, eventId: row.id, error: String(error) }));
+              return null;
+            }),
+          ),
+        );
+        const shown = frames.filter((frame): frame is FeedFrame => frame !== null);
+        if (shown.length > 0) await feed.deliver(shown);
       } catch (error) {
         console.error(JSON.stringify({ level: "error", feed: accountId, error: String(error) }));
       }

@@ -130,6 +130,16 @@ export class AccountFeed extends DurableObject<Env> {
     }
   }
 
+  /** The users with an open socket: the forwarder builds frames only for them. */
+  listeningUsers(): number[] {
+    const users = new Set<number>();
+    for (const socket of this.ctx.getWebSockets()) {
+      const member = socket.deserializeAttachment() as FeedMember | null;
+      if (member) users.add(member.userId);
+    }
+    return [...users];
+  }
+
   /** How many sockets are open (for tests and the bench). */
   socketCount(): number {
     return this.ctx.getWebSockets().length;
