@@ -85,8 +85,9 @@ class CableConnection {
       if (!feed) return this.send({ identifier, type: "reject_subscription" });
       feed.accept();
       feed.addEventListener("message", (event) => trySend(this.socket, event.data));
+      // the feed went away (a restart, a deploy): the client is told to reconnect, and subscribes anew
       feed.addEventListener("close", () => {
-        if (this.feeds.get(identifier) === feed) this.feeds.delete(identifier);
+        if (this.feeds.get(identifier) === feed) this.restart();
       });
       this.feeds.set(identifier, feed);
       if (this.closed) this.closeAll();
@@ -102,6 +103,12 @@ class CableConnection {
     const feed = this.feeds.get(identifier);
     this.feeds.delete(identifier);
     closeQuietly(feed);
+  }
+
+  private restart() {
+    this.send({ type: "disconnect", reason: "server_restart", reconnect: true });
+    this.closeAll();
+    closeQuietly(this.socket);
   }
 
   private closeAll() {

@@ -1,3 +1,4 @@
+import { runInDurableObject } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { accountFeed } from "../../src/realtime/account-feed";
 import { describe, expect, it } from "vitest";
@@ -61,6 +62,24 @@ describe("GET /cable speaks ActionCable", () => {
     ws.close(1000, "done");
     await settle(500);
     expect(await accountFeed(env, world.accountId).socketCount()).toBe(0);
+  });
+
+  it("tells the client to reconnect when the account's feed goes away", async () => {
+    const world = await createWorld("Restart");
+    const res = await exports.default.fetch(new Request("http://desk.test/cable", { headers: { upgrade: "websocket" } }));
+    const ws = res.webSocket!;
+    const frames: any[] = [];
+    ws.addEventListener("message", (e) => frames.push(JSON.parse(e.data as string)));
+    ws.accept();
+    const identifier = JSON.stringify({ channel: "RoomChannel", pubsub_token: await pubsubToken(world.agent.key), account_id: world.accountId, user_id: world.agent.id });
+    ws.send(JSON.stringify({ command: "subscribe", identifier }));
+    await settle(500);
+    expect(frames).toContainEqual({ identifier, type: "confirm_subscription" });
+    await runInDurableObject(accountFeed(env, world.accountId), async (_instance, state) => {
+      for (const socket of state.getWebSockets()) socket.close(1001, "going away");
+    });
+    await settle(500);
+    expect(frames).toContainEqual({ type: "disconnect", reason: "server_restart", reconnect: true });
   });
 
   it("refuses a plain request with the error body", async () => {
