@@ -28,10 +28,10 @@ export type FeedEntry = {
 };
 
 /** Those who may see the event's conversation. */
-const toConversation: FeedEntry["audience"] = (db, row, built) =>
+export const toConversation: FeedEntry["audience"] = (db, row, built) =>
   built.conversationId === undefined ? Promise.resolve([]) : conversationAudience(db, row.accountId, built.conversationId);
 /** Everyone in the account. */
-const toAccount: FeedEntry["audience"] = (db, row) => accountAudience(db, row.accountId);
+export const toAccount: FeedEntry["audience"] = (db, row) => accountAudience(db, row.accountId);
 /** The one user the row's `data[field]` names. */
 export const toUser =
   (field: string): FeedEntry["audience"] =>
