@@ -8,6 +8,7 @@ import { renderError, renderUnknownRoute } from "./http/errors";
 import { requestId, secureHeaders } from "./http/secure";
 import { applicationApi } from "./routes/account";
 import { authApi } from "./routes/auth";
+import { cableApi } from "./routes/cable";
 import { platformApi } from "./routes/platform";
 import { publicApi } from "./routes/public";
 import { reportsV2Api } from "./routes/reports";
@@ -55,6 +56,7 @@ app.route("/public/api/v1", publicApi);
 app.route("/widget-demo", widgetDemo);
 app.route("/files", filesApi);
 app.route("/auth", authApi);
+app.route("/cable", cableApi);
 
 /** The OpenAPI 3.1 document of every route above, and a reference page over it; no key needed. */
 app.get("/openapi.json", undocumented("the API document itself"), async (c) => c.json(await openApiDocument(app)));

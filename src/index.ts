@@ -4,6 +4,7 @@ import { type QueueMessage, consumeQueue } from "./jobs/queue";
 
 export { ConversationRoom } from "./realtime/conversation-room";
 export { RateLimiter } from "./limits/rate-limiter";
+export { AccountFeed } from "./realtime/account-feed";
 
 export default {
   fetch: app.fetch,

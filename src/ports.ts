@@ -2,14 +2,18 @@
  * The domain's ports (src/domain/kernel/ports.ts), filled: what a scope carries for a request
  * (src/http/scopes.ts) and for the queue's jobs and the cron (src/jobs/scope.ts). Live rooms get frames rendered here with
  * the views and sent to the conversation's Durable Object; typing goes to the room, which keeps its
- * state. A room that cannot be reached costs the subscribers a frame, never the change: failures of a
- * publish are logged and swallowed.
+ * state, and each typing change also goes to the account's live feed (src/feed). A room that cannot be
+ * reached costs the subscribers a frame, never the change: failures of a publish are logged and swallowed.
  */
 import { CONVERSATION_STATUSES, MESSAGE_TYPE, enumName } from "./domain/kernel/enums";
 import type { LiveRooms, Ports } from "./domain/kernel/ports";
 import type { ConversationRow } from "./domain/conversations/rows";
 import { roomMessageView } from "./views/widget";
 import { type Delivery, type RoomFrame, conversationRoom } from "./realtime/conversation-room";
+import type { Database } from "./db/client";
+import { typingEventRow } from "./events/live";
+import { forwardToFeeds } from "./feed/forward";
+import { accountFeed } from "./realtime/account-feed";
 
 async function publish(env: Env, conversation: Pick<ConversationRow, "accountId" | "id">, frame: RoomFrame, delivery: Delivery) {
   try {
@@ -19,7 +23,7 @@ async function publish(env: Env, conversation: Pick<ConversationRow, "accountId"
   }
 }
 
-function liveRooms(env: Env): LiveRooms {
+function liveRooms(env: Env, db: Database): LiveRooms {
   return {
     publishMessage(conversation, message, event) {
       const agentsOnly = message.message.private || message.message.messageType === MESSAGE_TYPE.activity;
@@ -34,13 +38,30 @@ function liveRooms(env: Env): LiveRooms {
       };
       return publish(env, after, { event: "conversation.status_changed", data }, {});
     },
-    toggleTyping(context, on) {
-      return conversationRoom(env, context.accountId, context.conversationId).toggleTyping(context, on);
+    async toggleTyping(context, on) {
+      const { changed, expired } = await conversationRoom(env, context.accountId, context.conversationId).toggleTyping(context, on);
+      // the account's feed hears what the room announced: indicators that ran out, then this change
+      const rows = [...expired.map((c) => typingEventRow(c, false)), ...(changed ? [typingEventRow(context, on)] : [])];
+      if (rows.length > 0) {
+        await forwardToFeeds(db, env, rows).catch((error) => console.error(JSON.stringify({ level: "error", feed: "typing", error: String(error) })));
+      }
+      return { changed };
     },
   };
 }
 
 /** The ports of a scope in this Worker. */
-export function livePorts(env: Env): Ports {
-  return { rooms: liveRooms(env) };
+export function livePorts(env: Env, db: Database): Ports {
+  return {
+    rooms: liveRooms(env, db),
+    feed: {
+      async availabilityChanged(accountId, userId, availability) {
+        try {
+          await accountFeed(env, accountId).setAvailability(userId, availability);
+        } catch (error) {
+          console.error(JSON.stringify({ level: "error", feed: accountId, availability: String(error) }));
+        }
+      },
+    },
+  };
 }

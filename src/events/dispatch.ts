@@ -8,9 +8,10 @@
  *   sends it again. Consumed rows are deleted by the cron after a short while (`pruneOutbox`).
  * Consumers tolerate seeing an event twice.
  */
-import { and, asc, inArray, isNotNull, isNull, lt, or } from "drizzle-orm";
+import { type SQL, and, asc, inArray, isNotNull, isNull, lt } from "drizzle-orm";
 import { type Database, now, schema } from "../db/client";
 import { batch } from "../domain/kernel/batch";
+import type { OutboxRow } from "../domain/kernel/outbox";
 
 const { eventOutbox } = schema;
 
@@ -25,25 +26,40 @@ export const REDISPATCH_AFTER_MS = 5 * 60 * 1000;
 export type EventMessage = { kind: "event"; eventId: number; accountId: number };
 
 export async function dispatchPendingEvents(db: Database, queue: Queue, options: { includeStale?: boolean; at?: number } = {}): Promise<number> {
+  return (await claimAndSendEvents(db, queue, options)).sent;
+}
+
+/**
+ * Claims the due rows and sends them to the queue; answers how many were sent and the rows dispatched for
+ * the first time (`fresh`): the live account feed shows each change once, so a stale row sent again is
+ * not among them. The fresh and the stale claims are two statements of one batch, the fresh one first.
+ */
+export async function claimAndSendEvents(
+  db: Database,
+  queue: Queue,
+  options: { includeStale?: boolean; at?: number } = {},
+): Promise<{ sent: number; fresh: OutboxRow[] }> {
   const at = options.at ?? now();
-  const due = options.includeStale
-    ? or(isNull(eventOutbox.dispatchedAt), and(lt(eventOutbox.dispatchedAt, at - REDISPATCH_AFTER_MS), isNull(eventOutbox.consumedAt)))
-    : isNull(eventOutbox.dispatchedAt);
-  const [claimed] = await batch(db, [
+  const claim = (due: SQL | undefined) =>
     db
       .update(eventOutbox)
       .set({ dispatchedAt: at })
       .where(inArray(eventOutbox.id, db.select({ id: eventOutbox.id }).from(eventOutbox).where(due).orderBy(asc(eventOutbox.id)).limit(DISPATCH_LIMIT)))
-      .returning({ id: eventOutbox.id, accountId: eventOutbox.accountId }),
-  ]);
-  if (claimed.length === 0) return 0;
+      .returning();
+  const stale = and(lt(eventOutbox.dispatchedAt, at - REDISPATCH_AFTER_MS), isNull(eventOutbox.consumedAt));
+  const [fresh, resent = []] = await batch(db, options.includeStale ? [claim(isNull(eventOutbox.dispatchedAt)), claim(stale)] : [claim(isNull(eventOutbox.dispatchedAt))]);
+  const claimed = [...fresh, ...resent];
+  if (claimed.length === 0) return { sent: 0, fresh: [] };
   try {
-    await queue.sendBatch(claimed.map((row) => ({ body: { kind: "event", eventId: row.id, accountId: row.accountId } satisfies EventMessage })));
+    for (let i = 0; i < claimed.length; i += DISPATCH_LIMIT) {
+      const rows = claimed.slice(i, i + DISPATCH_LIMIT);
+      await queue.sendBatch(rows.map((row) => ({ body: { kind: "event", eventId: row.id, accountId: row.accountId } satisfies EventMessage })));
+    }
   } catch (error) {
     await batch(db, [db.update(eventOutbox).set({ dispatchedAt: null }).where(inArray(eventOutbox.id, claimed.map((row) => row.id)))]);
     throw error;
   }
-  return claimed.length;
+  return { sent: claimed.length, fresh };
 }
 
 /** Marks outbox rows every consumer is done with. */

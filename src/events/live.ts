@@ -43,5 +43,8 @@ export async function sendTypingEvent(queue: Queue, context: Parameters<typeof t
   await queue.send(typingEventMessage(context, on));
 }
 
+/** A typing change as the row the fan-out and the live feed read. */
+export const typingEventRow = (context: Parameters<typeof typingEventMessage>[0], on: boolean): OutboxRow => liveEventRow(typingEventMessage(context, on));
+
 /** The full row shape the fan-out reads. */
 export const liveEventRow = (message: LiveEventMessage): OutboxRow => ({ ...message.event, causedByAutomation: false, dispatchedAt: null, consumedAt: null });

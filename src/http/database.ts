@@ -5,7 +5,7 @@
 import { createMiddleware } from "hono/factory";
 import { BOOKMARK_HEADER, connect } from "../db/connect";
 import { QueryMeter } from "../db/metering";
-import { dispatchPendingEvents } from "../events/dispatch";
+import { dispatchEvents } from "../feed/forward";
 import type { AppEnv } from "./app-env";
 
 /**
@@ -29,15 +29,15 @@ export const requestDatabase = () =>
 
 /**
  * After a change that wrote events, move them from the outbox to the queue once the response is on its
- * way. Requests that wrote no event (reads, read-only POSTs, refused writes) pay nothing. The cron trigger
- * sweeps up anything this misses.
+ * way, and show them on the account's live feed (src/feed/forward.ts). Requests that wrote no event
+ * (reads, read-only POSTs, refused writes) pay nothing. The cron trigger sweeps up anything this misses.
  */
 export const dispatchOutboxAfterResponse = () =>
   createMiddleware<AppEnv>(async (c, next) => {
     await next();
     if (c.var.meter.eventsWritten === 0) return;
     c.executionCtx.waitUntil(
-      dispatchPendingEvents(c.var.db, c.env.EVENTS).catch((error) =>
+      dispatchEvents(c.var.db, c.env).catch((error) =>
         console.error(JSON.stringify({ level: "error", requestId: c.var.requestId, dispatch: String(error) })),
       ),
     );

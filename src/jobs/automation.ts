@@ -22,7 +22,7 @@
 import { SQLiteDeleteBase, SQLiteInsertBase, SQLiteUpdateBase } from "drizzle-orm/sqlite-core";
 import { and, asc, desc, eq, is, sql } from "drizzle-orm";
 import { type Database, type Statement, now, schema } from "../db/client";
-import { dispatchPendingEvents } from "../events/dispatch";
+import { dispatchEvents } from "../feed/forward";
 import type { ChangedAttributes } from "../domain/kernel/outbox";
 import type { OutboxRow } from "../domain/kernel/outbox";
 import type { ConversationRow, MessageRow } from "../domain/conversations/rows";
@@ -98,7 +98,7 @@ export async function runAutomationForEvent(db: Database, env: Env, eventId: num
     }
   }
   // the rules' own events (caused by automation) go on to webhooks now, not at the next cron sweep
-  if (acted) await dispatchPendingEvents(db, env.EVENTS);
+  if (acted) await dispatchEvents(db, env);
   return;
 }
 

@@ -7,14 +7,15 @@
 import { connect } from "../db/connect";
 import { pruneIdempotencyKeys } from "../db/idempotency-keys";
 import { wakeSnoozedConversations } from "../domain/conversations/snoozes";
-import { dispatchPendingEvents, pruneOutbox } from "../events/dispatch";
+import { pruneOutbox } from "../events/dispatch";
+import { dispatchEvents } from "../feed/forward";
 import { pruneDeliveryLog, resendOverdueDeliveries } from "../webhooks/sweep";
 import { jobScope } from "./scope";
 
 export async function runScheduledWork(env: Env) {
   const { db } = connect(env, { writes: true });
   await wakeSnoozedConversations(jobScope(db, env));
-  await dispatchPendingEvents(db, env.EVENTS, { includeStale: true });
+  await dispatchEvents(db, env, { includeStale: true });
   await resendOverdueDeliveries(db, env);
   await pruneOutbox(db);
   await pruneDeliveryLog(db);

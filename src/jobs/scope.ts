@@ -8,5 +8,5 @@ import type { TransportScope } from "../domain/kernel/scope";
 import { livePorts } from "../ports";
 
 export function jobScope(db: Database, env: Env): TransportScope {
-  return { db, env, ports: livePorts(env) };
+  return { db, env, ports: livePorts(env, db) };
 }

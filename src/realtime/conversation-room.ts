@@ -51,13 +51,14 @@ export class ConversationRoom extends DurableObject<Env> {
    * state and, on a change, tells the room's other subscribers and sends the webhook event to the
    * events queue. A repeated "on" within the time-to-live only extends it.
    */
-  async toggleTyping(context: TypingContext, on: boolean): Promise<{ changed: boolean }> {
+  async toggleTyping(context: TypingContext, on: boolean): Promise<{ changed: boolean; expired: TypingContext[] }> {
     // indicators that ran out before their timer fired are announced off first, so events stay paired
-    for (const entry of this.prune()) await this.announceTyping(entry.context, false);
+    const expired = this.prune();
+    for (const entry of expired) await this.announceTyping(entry.context, false);
     const changed = this.setTyping(context.user, on, context);
     if (changed) await this.announceTyping(context, on);
     if (on) this.scheduleExpiry();
-    return { changed };
+    return { changed, expired: expired.map((entry) => entry.context) };
   }
 
   /** Who is typing now. */

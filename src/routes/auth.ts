@@ -22,7 +22,7 @@ import {
   ValidToken,
 } from "../schemas/users";
 import { userView } from "../views/users";
-import { userHmacIdentifier } from "./user-identity";
+import { liveAccountsOf, userHmacIdentifier } from "./user-identity";
 
 const CONFIRMATION_PATH = "/auth/confirmation";
 /** Where Chatwoot's dashboard takes a reset link; edgedesk serves no page there (a frontend at the address does). */
@@ -48,7 +48,7 @@ function passwordResetLink(env: Env, token: string): string {
 async function signedInUser(c: AppContext) {
   const scope = userScope(c);
   const record = (await loadUserRecord(scope, scope.actor.user.id))!;
-  return userView(record, await userHmacIdentifier(c.env, record.user.email));
+  return userView(record, await userHmacIdentifier(c.env, record.user.email), await liveAccountsOf(c.env, record));
 }
 
 /**
@@ -113,7 +113,7 @@ export const authApi = new Hono<AppEnv>()
       c.header("token-type", "Bearer");
       c.header("expiry", String(Math.floor(signedIn.expiresAt / 1000)));
       c.header("Cache-Control", "no-store");
-      return c.json({ data: userView(record, await userHmacIdentifier(c.env, record.user.email)) });
+      return c.json({ data: userView(record, await userHmacIdentifier(c.env, record.user.email), await liveAccountsOf(c.env, record)) });
     },
   )
   .get(

@@ -55,6 +55,9 @@ export const ProfileUpdate = wrapped(
     }),
 );
 
+/** POST /api/v1/profile/availability: `{profile: {availability, account_id}}` (or flat). */
+export const SetAvailability = wrapped("profile", z.object({ availability: z.enum(AVAILABILITIES), account_id: Id }));
+
 /** PUT /api/v1/profile/set_active_account: `{profile: {account_id}}` (or flat). */
 export const SetActiveAccount = wrapped("profile", z.object({ account_id: Id }));
 

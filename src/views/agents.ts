@@ -2,15 +2,25 @@ import type { AgentRow } from "../domain/people/agents";
 import { AVAILABILITIES, ROLES, enumName } from "../domain/kernel/enums";
 
 /**
+ * The users with a live presence in the account now (the account feed's, src/realtime/account-feed.ts),
+ * looked up once per request that shows agents. Where nobody looked, nobody is online.
+ */
+export type OnlineUsers = ReadonlySet<number>;
+export const NOBODY_ONLINE: OnlineUsers = new Set();
+
+/** Chatwoot's availability_status: the availability the user chose while present, offline otherwise. */
+export const availabilityStatus = (userId: number, chosen: number | null, online: OnlineUsers) =>
+  online.has(userId) ? (enumName(AVAILABILITIES, chosen) ?? "online") : "offline";
+
+/**
  * An agent as Chatwoot shows people inside an account: agents, inbox and team members, assignees.
  * It also carries every field of the specification's inbox agent.
  */
-export function agentView(agent: AgentRow, accountId: number) {
+export function agentView(agent: AgentRow, accountId: number, online: OnlineUsers = NOBODY_ONLINE) {
   return {
     id: agent.userId,
     account_id: accountId,
-    // No live presence store yet: the configured availability is what others see.
-    availability_status: enumName(AVAILABILITIES, agent.availability),
+    availability_status: availabilityStatus(agent.userId, agent.availability, online),
     auto_offline: agent.autoOffline,
     confirmed: agent.confirmedAt !== null,
     email: agent.email,
@@ -24,17 +34,17 @@ export function agentView(agent: AgentRow, accountId: number) {
   };
 }
 
-/** A user as a message sender (Chatwoot's push form). */
-export function agentPushView(agent: AgentRow) {
+/** A user as a message sender (Chatwoot's push form); senders are shown without a presence lookup. */
+export function agentPushView(agent: AgentRow, online: OnlineUsers = NOBODY_ONLINE) {
   return {
     id: agent.userId,
     name: agent.name,
     available_name: agent.displayName || agent.name,
     avatar_url: agent.avatarUrl ?? "",
     type: "user",
-    availability_status: enumName(AVAILABILITIES, agent.availability),
+    availability_status: availabilityStatus(agent.userId, agent.availability, online),
     thumbnail: agent.avatarUrl ?? "",
   };
 }
 
-export const agentsView = (agents: AgentRow[], accountId: number) => agents.map((a) => agentView(a, accountId));
+export const agentsView = (agents: AgentRow[], accountId: number, online: OnlineUsers) => agents.map((a) => agentView(a, accountId, online));

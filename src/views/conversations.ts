@@ -1,7 +1,7 @@
 import { CONVERSATION_STATUSES, PRIORITIES, enumName } from "../domain/kernel/enums";
 import type { ConversationRecord, MessageWithSender } from "../domain/conversations/loader";
 import { type MessageContext, messageView } from "./messages";
-import { agentView } from "./agents";
+import { NOBODY_ONLINE, type OnlineUsers, agentView } from "./agents";
 import { contactView } from "./contacts";
 import { agentBotSlimView, teamView } from "./people";
 import { iso, unixSeconds } from "./time";
@@ -22,8 +22,8 @@ export function messageContext(record: ConversationRecord): MessageContext {
   };
 }
 
-function assigneeMeta(record: ConversationRecord, accountId: number) {
-  if (record.assignee) return { assignee: agentView(record.assignee, accountId), assignee_type: "User" };
+function assigneeMeta(record: ConversationRecord, accountId: number, online: OnlineUsers) {
+  if (record.assignee) return { assignee: agentView(record.assignee, accountId, online), assignee_type: "User" };
   if (record.assigneeBot) return { assignee: agentBotSlimView(record.assigneeBot), assignee_type: "AgentBot" };
   return {};
 }
@@ -31,9 +31,10 @@ function assigneeMeta(record: ConversationRecord, accountId: number) {
 /**
  * The specification's Conversation record. `id` is the per-account display id. Where the specification
  * gives a type it rules (integer times and snoozed_until, `timestamp` as a string); elsewhere Chatwoot's
- * shape is kept (`messages` holds only the latest message).
+ * shape is kept (`messages` holds only the latest message). The assignee's availability_status needs the
+ * account's presence (`online`), which the routes that show conversations look up once.
  */
-export function conversationView(record: ConversationRecord) {
+export function conversationView(record: ConversationRecord, online: OnlineUsers = NOBODY_ONLINE) {
   const { conversation: c } = record;
   const context = messageContext(record);
   const show = (m: MessageWithSender | null) => (m ? messageView(m, context) : null);
@@ -69,7 +70,7 @@ export function conversationView(record: ConversationRecord) {
     meta: {
       sender: record.contact ? conversationContactView(record.contact) : null,
       channel: record.inbox?.channelType ?? null,
-      ...assigneeMeta(record, c.accountId),
+      ...assigneeMeta(record, c.accountId, online),
       ...(record.team && { team: teamView(record.team) }),
       hmac_verified: record.contactInbox?.hmacVerified ?? false,
     },

@@ -5,9 +5,10 @@ import { iso } from "./time";
 /**
  * The user as the Platform API and the profile show it. `account_id` and `role` describe the most
  * recently active account. `hmac_identifier` is the HMAC of the user's email under the installation's
- * DESK_USER_HMAC_KEY (empty without one), for identity validation in clients.
+ * DESK_USER_HMAC_KEY (empty without one), for identity validation in clients. `liveAccounts`: the accounts
+ * where the user has a live presence now (each account's feed says); elsewhere the user shows offline.
  */
-export function userView(record: UserRecord, hmacIdentifier: string) {
+export function userView(record: UserRecord, hmacIdentifier: string, liveAccounts: ReadonlySet<number> = new Set()) {
   const { user, memberships } = record;
   const active = memberships[0];
   return {
@@ -42,8 +43,7 @@ export function userView(record: UserRecord, hmacIdentifier: string) {
         role,
         permissions: role ? [role] : [],
         availability,
-        // No live presence store yet: the configured availability is what others see.
-        availability_status: availability,
+        availability_status: liveAccounts.has(m.accountId) ? availability : "offline",
         auto_offline: m.autoOffline,
         custom_role_id: null,
         custom_role: null,

@@ -9,7 +9,8 @@ const other = await createWorld("Elsewhere");
 const agentShape = (person: { id: number; email: string }, name: string, role: string) => ({
   id: person.id,
   account_id: world.accountId,
-  availability_status: "online",
+  // nobody is live on the account's feed in these tests (test/feed/presence.test.ts)
+  availability_status: "offline",
   auto_offline: true,
   confirmed: true,
   email: person.email,
@@ -61,7 +62,10 @@ describe("POST /agents", () => {
       agent: { email: other.agent.email, role: "administrator", availability: "busy", auto_offline: false },
     });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ id: other.agent.id, role: "administrator", availability_status: "busy", auto_offline: false, name: "Elsewhere Agent" });
+    expect(res.body).toMatchObject({ id: other.agent.id, role: "administrator", availability_status: "offline", auto_offline: false, name: "Elsewhere Agent" });
+    // the chosen availability is kept (others see it while the agent is live on the feed)
+    const profile = await get("/api/v1/profile", other.agent.key);
+    expect(profile.body.accounts.find((a: { id: number }) => a.id === world.accountId).availability).toBe("busy");
     // The reused user's own key now reaches this account too.
     expect((await get(`${world.base}/agents`, other.agent.key)).status).toBe(200);
   });

@@ -175,6 +175,7 @@ describe("the conversation loop", () => {
       "conversation_created",
       "conversation_updated", // the first reply (first_reply_created_at, waiting_since)
       "conversation_updated", // assignee
+      "assignee_changed", // (the live feed's event)
       "conversation_updated", // labels
       "conversation_updated", // labels replaced
       "conversation_updated", // snoozed
@@ -182,6 +183,7 @@ describe("the conversation loop", () => {
       "conversation_updated", // reopened
       "conversation_status_changed",
       "conversation_opened",
+      "conversation_read", // update_last_seen (the live feed's event)
       "conversation_updated", // resolved
       "conversation_status_changed",
       "conversation_resolved",

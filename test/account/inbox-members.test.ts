@@ -29,7 +29,8 @@ describe("inbox members", () => {
         {
           id: world.agent.id,
           account_id: world.accountId,
-          availability_status: "online",
+          availability_status: "offline", // not live on the feed
+
           auto_offline: true,
           confirmed: true,
           email: world.agent.email,

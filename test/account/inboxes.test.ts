@@ -336,7 +336,7 @@ describe("an API inbox's webhook_url and the target policy", () => {
       actor: { type: "user", user },
       role: "administrator",
       env: { ...env, WEBHOOK_TARGET_POLICY: policy },
-      ports: livePorts(env),
+      ports: livePorts(env, db),
     });
     const local = asAdministrator("allow-private");
     const strict = asAdministrator("public");

@@ -131,7 +131,7 @@ describe("GET/PATCH/DELETE /platform/api/v1/users/:id", () => {
         role: "administrator",
         permissions: ["administrator"],
         availability: "online",
-        availability_status: "online",
+        availability_status: "offline", // not live on the account's feed
         auto_offline: true,
         custom_role_id: null,
         custom_role: null,

@@ -147,6 +147,7 @@ describe("a suspended account", () => {
 const KEYLESS = [
   "GET /api", // the server version
   "GET /api/v1/live", // the live socket: a short-lived ticket instead
+  "GET /cable", // the live account feed: each subscription proves itself with the user's pubsub_token
   "GET /auth/confirmation", // an e-mail confirmation link: the token is the credential
   "POST /auth/sign_in", // the e-mail and password are the credential
   "POST /auth/password", // a reset request: the link goes to the e-mail, whoever asks

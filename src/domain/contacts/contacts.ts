@@ -10,6 +10,7 @@ import type { JsonObject } from "../../../drizzle/schema";
 import { type Statement, lastInsertedId, now, schema } from "../../db/client";
 import { batch, write, writeThenRead } from "../kernel/batch";
 import { changedAttributes, eventStatement } from "../kernel/outbox";
+import { performer } from "../kernel/scope";
 import { type ContactFields, derivedContactColumns } from "./fields";
 import { type ContactRecord, contactRecordsQuery, oneContactIds, toContactRecords } from "./loader";
 import { counterMoves } from "../conversations/counters";
@@ -317,6 +318,8 @@ export async function deleteContact(scope: AccountScope, contactId: number): Pro
     db.delete(contactInboxes).where(and(own(contactInboxes), eq(contactInboxes.contactId, contactId))),
     unindexContacts(db, sql`SELECT ${contactId}`),
     db.delete(contacts).where(and(own(contacts), eq(contacts.id, contactId))),
+    // the contact is gone when the event is shown: it carries what the live feed says of it
+    eventStatement(db, { accountId, eventName: "contact_deleted", subjectType: "Contact", subjectId: contactId, data: { performer: performer(scope), contact: current[0] } }),
   ]);
   await removeObjects(scope.env, fileKeys.map((r) => r.key));
 }

@@ -4,7 +4,8 @@ import { type Statement, now, rawSql, schema } from "../../db/client";
 import { batch } from "../kernel/batch";
 import type { ContactRecord } from "./loader";
 import { applyInput, contactQuery, resolvedCounter, storedResolved, writeContactChange } from "./contacts";
-import { type AccountScope } from "../kernel/scope";
+import { type AccountScope, performer } from "../kernel/scope";
+import { eventStatement } from "../kernel/outbox";
 import { invalidField, notFound } from "../kernel/errors";
 import { unindexContacts } from "./search-index";
 
@@ -54,6 +55,7 @@ export async function mergeContacts(scope: AccountScope, baseId: number, mergeeI
     resolvedCounter(scope, sql<number>`-${storedResolved(mergeeId)}`),
     unindexContacts(db, sql`SELECT ${mergeeId}`),
     db.delete(contacts).where(and(eq(contacts.accountId, accountId), eq(contacts.id, mergeeId))),
+    eventStatement(db, { accountId, eventName: "contact_merged", subjectType: "Contact", subjectId: baseId, data: { performer: performer(scope), mergee_id: mergeeId } }),
   ];
   return writeContactChange(scope, base, merged, true, moves);
 }

@@ -432,13 +432,23 @@ export async function updateLastSeen(scope: AccountScope, displayId: number) {
   const at = now();
   if (scope.actor.type === "contact") return seen(scope, conversation, { contactLastSeenAt: at });
   const isAssignee = conversation.assigneeId !== null && conversation.assigneeId === actingUserId(scope);
-  return seen(scope, conversation, { agentLastSeenAt: at, ...(isAssignee && { assigneeLastSeenAt: at }) });
+  // the live feed tells the agents (Chatwoot's conversation.read); webhooks offer no such event
+  const read = conversationEventStatement(scope, conversation.id, "conversation_read");
+  return seen(scope, conversation, { agentLastSeenAt: at, ...(isAssignee && { assigneeLastSeenAt: at }) }, [read]);
 }
 
-/** Read times are bookkeeping, not changes anyone subscribes to: no events, no updated_at (as Chatwoot's update_columns). */
-function seen(scope: AccountScope, conversation: ConversationRow, times: { agentLastSeenAt?: number; assigneeLastSeenAt?: number; contactLastSeenAt?: number }) {
+/**
+ * Read times are bookkeeping, not changes webhooks subscribe to: no webhook events, no updated_at (as
+ * Chatwoot's update_columns); an agent's read is an event of the live feed only (`extra`).
+ */
+function seen(
+  scope: AccountScope,
+  conversation: ConversationRow,
+  times: { agentLastSeenAt?: number; assigneeLastSeenAt?: number; contactLastSeenAt?: number },
+  extra: Statement[] = [],
+) {
   const after = { ...conversation, ...times };
-  return commitAndLoad(scope, after, [scope.db.update(conversations).set(times).where(eq(conversations.id, conversation.id))]);
+  return commitAndLoad(scope, after, [scope.db.update(conversations).set(times).where(eq(conversations.id, conversation.id)), ...extra]);
 }
 
 

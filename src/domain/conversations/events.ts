@@ -30,12 +30,21 @@ export type ConversationEventName =
   | "conversation_status_changed"
   | "conversation_resolved"
   | "conversation_opened"
-  | "conversation_bot_handoff";
+  | "conversation_bot_handoff"
+  /** an agent read it (update_last_seen); shown on the live feed, which webhooks do not offer */
+  | "conversation_read"
+  /** its assignee or team changed: shown on the live feed as Chatwoot's assignee.changed / team.changed */
+  | "assignee_changed"
+  | "team_changed";
 
 export const conversationEventStatement = (scope: AccountScope, conversationId: SubjectId, eventName: ConversationEventName, data: Record<string, unknown> = {}) =>
   outboxStatement(scope, "Conversation", conversationId, eventName, data);
 
-/** message_created / message_updated for every message but activity ones (Chatwoot skips those). */
+/**
+ * message_created / message_updated for every message but activity ones (Chatwoot's webhooks and
+ * automation skip those); a new activity message has an event of its own, activity_message_created, which
+ * no webhook or rule takes and the live feed shows as message.created.
+ */
 export function messageEventStatements(
   scope: AccountScope,
   eventName: "message_created" | "message_updated",
@@ -43,7 +52,9 @@ export function messageEventStatements(
   messageType: number,
   data: Record<string, unknown> = {},
 ): Statement[] {
-  if (messageType === MESSAGE_TYPE.activity) return [];
+  if (messageType === MESSAGE_TYPE.activity) {
+    return eventName === "message_created" ? [outboxStatement(scope, "Message", messageId, "activity_message_created", data)] : [];
+  }
   return [outboxStatement(scope, "Message", messageId, eventName, data)];
 }
 
@@ -95,6 +106,8 @@ export function changeEventStatements(
     }));
     statements.push(conversationEventStatement(scope, before.id, "conversation_updated", { changed_attributes: [...changed, ...extraChanges] }));
   }
+  if (changedKeys.includes("assigneeId")) statements.push(conversationEventStatement(scope, before.id, "assignee_changed"));
+  if (changedKeys.includes("teamId")) statements.push(conversationEventStatement(scope, before.id, "team_changed"));
   if (changedKeys.includes("status")) {
     const statusChange = [{ status: { previous_value: eventValue("status", before.status), current_value: eventValue("status", after.status) } }];
     statements.push(conversationEventStatement(scope, before.id, "conversation_status_changed", { changed_attributes: statusChange }));

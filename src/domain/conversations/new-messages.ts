@@ -6,7 +6,7 @@
  * conversation is `conversationChangeForMessage`.
  */
 import { and, eq, sql } from "drizzle-orm";
-import { type Statement, schema } from "../../db/client";
+import { type Statement, lastInsertedId, schema } from "../../db/client";
 import { AGENT_BOT_INBOX_STATUS, CONTENT_TYPE, CONTENT_TYPES, CONVERSATION_STATUS, MESSAGE_TYPE } from "../kernel/enums";
 import { type AccountScope, performer } from "../kernel/scope";
 import { storedAttachmentsJson } from "../attachments/attachments";
@@ -14,6 +14,7 @@ import type { ConversationChange } from "./changes";
 import type { Ref } from "./loader";
 import type { ConversationRow } from "./rows";
 import { indexInsertedMessage, isSearchedType } from "./search-index";
+import { messageEventStatements } from "./events";
 
 const { messages, agentBotInboxes } = schema;
 
@@ -100,9 +101,14 @@ export const messageAttachmentsStatement = (scope: AccountScope, messageId: Ref)
 /** The name activity lines give whoever acted ("... by Jane"). */
 export const actorName = (scope: AccountScope) => performer(scope)?.name ?? "the system";
 
-/** An activity line ("Conversation was marked resolved by ..."), as Chatwoot adds one for status moves. */
-export const activityMessageStatements = (scope: AccountScope, conversation: Pick<ConversationRow, "id" | "inboxId">, content: string, at: number) =>
-  messageInsertStatements(scope, conversation, { messageType: MESSAGE_TYPE.activity, sender: null, content }, at);
+/**
+ * An activity line ("Conversation was marked resolved by ..."), as Chatwoot adds one for status moves,
+ * with its event (activity_message_created: the live feed shows it, webhooks and rules do not).
+ */
+export const activityMessageStatements = (scope: AccountScope, conversation: Pick<ConversationRow, "id" | "inboxId">, content: string, at: number) => [
+  ...messageInsertStatements(scope, conversation, { messageType: MESSAGE_TYPE.activity, sender: null, content }, at),
+  ...messageEventStatements(scope, "message_created", lastInsertedId(messages), MESSAGE_TYPE.activity),
+];
 
 /**
  * How a new message changes its conversation, as Chatwoot does: every non-activity message moves

@@ -11,6 +11,7 @@ import { now, schema } from "../../db/client";
 import { batch, write } from "../kernel/batch";
 import { invalidField, notFound } from "../kernel/errors";
 import { outgoingEmailStatement } from "../kernel/outgoing-email";
+import { AVAILABILITIES, AVAILABILITY } from "../kernel/enums";
 import { linkToken, sha256Hex } from "./keys";
 import type { TransportScope, UserScope } from "../kernel/scope";
 import { NO_PENDING_EMAIL, type UserInput, assertCurrentPassword, assertEmailFree, endSessionsStatement, userChanges } from "./users";
@@ -123,4 +124,22 @@ export async function setActiveAccount(scope: UserScope, accountId: number): Pro
       .returning({ accountId: accountUsers.accountId }),
   ]);
   if (updated.length === 0) throw notFound("Account", accountId, "account_id");
+}
+
+/**
+ * POST /api/v1/profile/availability: the availability (online, busy, offline) the user chooses in one of
+ * their accounts; kept on the membership, and told to the account's live feed, whose presence shows it
+ * while the user is live. An account the user is not a member of is a 404 and changes nothing.
+ */
+export async function setOwnAvailability(scope: UserScope, accountId: number, availability: (typeof AVAILABILITIES)[number]): Promise<void> {
+  const { db, actor: { user } } = scope;
+  const [updated] = await batch(db, [
+    db
+      .update(accountUsers)
+      .set({ availability: AVAILABILITY[availability], updatedAt: now() })
+      .where(and(eq(accountUsers.userId, user.id), eq(accountUsers.accountId, accountId)))
+      .returning({ accountId: accountUsers.accountId }),
+  ]);
+  if (updated.length === 0) throw notFound("Account", accountId, "account_id");
+  await scope.ports.feed.availabilityChanged(accountId, user.id, availability);
 }

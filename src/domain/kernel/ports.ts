@@ -6,6 +6,9 @@
  * no room and no view; a scope the domain derives carries its transport's ports over.
  */
 import type { ConversationRow, MessageWithSender } from "../conversations/rows";
+import type { AVAILABILITIES } from "./enums";
+
+type Availability = (typeof AVAILABILITIES)[number];
 
 /** Someone who can type in a conversation. */
 export type Participant = { type: "contact" | "user" | "agent_bot"; id: number };
@@ -33,9 +36,15 @@ export interface LiveRooms {
   toggleTyping(context: TypingContext, on: boolean): Promise<{ changed: boolean }>;
 }
 
-export type Ports = { rooms: LiveRooms };
+/** The account's live feed, beyond the committed changes it is sent (src/feed): what it keeps of people. */
+export interface LiveFeed {
+  /** A user chose another availability in an account: their presence shows it from now on. */
+  availabilityChanged(accountId: number, userId: number, availability: Availability): Promise<void>;
+}
 
-/** Rooms for a scope with no Worker behind it (a script, a test of the domain alone): every frame is lost, as to an unreachable room. */
+export type Ports = { rooms: LiveRooms; feed: LiveFeed };
+
+/** Ports for a scope with no Worker behind it (a script, a test of the domain alone): every frame is lost, as to an unreachable room. */
 export const UNREACHABLE_PORTS: Ports = {
   rooms: {
     publishMessage: async () => logUnreachable(),
@@ -44,6 +53,7 @@ export const UNREACHABLE_PORTS: Ports = {
       throw new Error("no live rooms are reachable");
     },
   },
+  feed: { availabilityChanged: async () => logUnreachable() },
 };
 
 function logUnreachable() {

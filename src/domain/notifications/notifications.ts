@@ -70,7 +70,10 @@ export async function listNotifications(scope: AccountScope, input: Notification
   };
 }
 
-const countsQuery = (scope: AccountScope, userId: SQL | number) =>
+/** What reading an account's notifications needs: the live feed reads them with no actor. */
+type AccountReader = Pick<AccountScope, "db" | "accountId">;
+
+const countsQuery = (scope: AccountReader, userId: SQL | number) =>
   scope.db
     .select({ count: sql<number>`count(*)`, unread: sql<number>`count(*) FILTER (WHERE ${notifications.readAt} IS NULL)` })
     .from(notifications)
@@ -162,7 +165,7 @@ export async function destroyAllNotifications(scope: AccountScope, which: "all" 
  * The records of `rows`: their conversations (full records), the messages and users that caused them,
  * and their user, read in two round trips whatever the page size.
  */
-export async function notificationRecords(scope: AccountScope, rows: NotificationRow[]): Promise<NotificationRecord[]> {
+export async function notificationRecords(scope: AccountReader, rows: NotificationRow[]): Promise<NotificationRecord[]> {
   if (rows.length === 0) return [];
   const { db, accountId } = scope;
   const conversationIds = [...new Set(rows.map((r) => r.primaryActorId))];
@@ -197,7 +200,7 @@ export async function notificationRecords(scope: AccountScope, rows: Notificatio
  * record (null once deleted) and its user's totals in the account. For `event.subjectId` and
  * `event.data.user_id` of a `notification_created`, `_updated` or `_deleted` outbox row.
  */
-export async function notificationFeedData(scope: AccountScope, notificationId: number, userId: number): Promise<{ record: NotificationRecord | null } & NotificationCounts> {
+export async function notificationFeedData(scope: AccountReader, notificationId: number, userId: number): Promise<{ record: NotificationRecord | null } & NotificationCounts> {
   const { db } = scope;
   const [rows, counts] = await batch(db, [
     db.select().from(notifications).where(and(eq(notifications.accountId, scope.accountId), eq(notifications.id, notificationId))),

@@ -10,7 +10,7 @@ import { removeAccountUser } from "../identity/account-users";
 import type { UserRow } from "../identity/rows";
 import { newUserStatements } from "../identity/users";
 import { batch, write, writeThenRead } from "../kernel/batch";
-import { AVAILABILITY, ROLE } from "../kernel/enums";
+import { AVAILABILITIES, AVAILABILITY, ROLE, enumName } from "../kernel/enums";
 import { type AccountScope } from "../kernel/scope";
 import { invalidField, notFound } from "../kernel/errors";
 import type { AgentRow } from "./rows";
@@ -194,6 +194,8 @@ export async function updateAgent(scope: AccountScope, userId: number, input: Ag
   const nameUpdate = name === undefined ? [] : [db.update(users).set({ name, updatedAt: at }).where(eq(users.id, userId))];
   // Read back in the same batch, after the writes: one round trip.
   const [rows] = await writeThenRead(db, [memberUpdate, ...nameUpdate], [agentsQuery(db, accountId, eq(accountUsers.userId, userId))]);
+  const availability = enumName(AVAILABILITIES, input.availability);
+  if (availability) await scope.ports.feed.availabilityChanged(accountId, userId, availability);
   return rows[0];
 }
 

@@ -10,10 +10,11 @@ import { agentView, agentsView } from "../../views/agents";
 import { idempotent } from "../../http/idempotency";
 import { doc } from "../../http/openapi";
 import { Empty } from "../../schemas/responses";
+import { onlineInAccount } from "./online";
 
 /** /api/v1/accounts/:account_id/agents */
 export const agentsApi = new Hono<AppEnv>()
-  .get("/", doc({ summary: "List the account's agents", response: Agent.array() }), async (c) => c.json(agentsView(await listAgents(accountScope(c)), c.var.account.id)))
+  .get("/", doc({ summary: "List the account's agents", response: Agent.array() }), async (c) => c.json(agentsView(await listAgents(accountScope(c)), c.var.account.id, await onlineInAccount(c))))
   .post("/", doc({ summary: "Add an agent to the account", response: Agent }), requireAdministrator, idempotent(), validate("json", AgentCreate), async (c) => {
     const body = c.req.valid("json");
     const agent = await createAgent(accountScope(c), {
@@ -23,7 +24,7 @@ export const agentsApi = new Hono<AppEnv>()
       availability: body.availability,
       autoOffline: body.auto_offline,
     });
-    return c.json(agentView(agent, c.var.account.id));
+    return c.json(agentView(agent, c.var.account.id, await onlineInAccount(c)));
   })
   .on(["PATCH", "PUT"], "/:id", doc({ summary: "Update an agent's role or availability", response: Agent }), requireAdministrator, validate("param", IdParam), validate("json", AgentUpdate), async (c) => {
     const body = c.req.valid("json");
@@ -33,7 +34,7 @@ export const agentsApi = new Hono<AppEnv>()
       availability: body.availability,
       autoOffline: body.auto_offline,
     });
-    return c.json(agentView(agent, c.var.account.id));
+    return c.json(agentView(agent, c.var.account.id, await onlineInAccount(c)));
   })
   .delete("/:id", doc({ summary: "Remove an agent from the account", response: Empty }), requireAdministrator, validate("param", IdParam), async (c) => {
     await deleteAgent(accountScope(c), c.req.valid("param").id);

@@ -8,6 +8,7 @@ import { Agent } from "../../schemas/agents";
 import { AssignableAgentsQuery } from "../../schemas/inboxes";
 import { payloadOf } from "../../schemas/responses";
 import { agentsView } from "../../views/agents";
+import { onlineInAccount } from "./online";
 
 /** /assignable_agents: the assignee picker of Chatwoot's agent apps, for one or more inboxes. */
 export const assignableAgentsApi = new Hono<AppEnv>().get(
@@ -20,6 +21,6 @@ export const assignableAgentsApi = new Hono<AppEnv>().get(
   validate("query", AssignableAgentsQuery),
   async (c) => {
     const agents = await listAssignableAgents(accountScope(c), c.req.valid("query").inbox_ids, "inbox_ids");
-    return c.json({ payload: agentsView(agents, c.var.account.id) });
+    return c.json({ payload: agentsView(agents, c.var.account.id, await onlineInAccount(c)) });
   },
 );

@@ -29,6 +29,7 @@ import { conversationView } from "../../views/conversations";
 import { idempotent } from "../../http/idempotency";
 import { doc } from "../../http/openapi";
 import { Contact, Empty, ContactInbox, Conversation, pageOf, payloadOf } from "../../schemas/responses";
+import { onlineInAccount } from "./online";
 
 const toInput = (body: z.infer<typeof ContactUpdate>): ContactInput => ({
   name: body.name,
@@ -133,7 +134,8 @@ export const contactsApi = new Hono<AppEnv>()
   })
   .get("/:id/conversations", doc({ summary: "List a contact's conversations", response: payloadOf(z.array(Conversation)) }), validate("param", IdParam), async (c) => {
     const records = await contactConversations(accountScope(c), c.req.valid("param").id);
-    return c.json({ payload: records.map(conversationView) });
+    const online = await onlineInAccount(c);
+    return c.json({ payload: records.map((record) => conversationView(record, online)) });
   })
   .get("/:id/labels", doc({ summary: "List a contact's labels", response: payloadOf(z.array(z.string())) }), validate("param", IdParam), async (c) => {
     return c.json({ payload: await listContactLabels(accountScope(c), c.req.valid("param").id) });

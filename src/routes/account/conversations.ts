@@ -51,6 +51,7 @@ import { z } from "zod";
 import { idempotent } from "../../http/idempotency";
 import { doc } from "../../http/openapi";
 import { Conversation, Empty, payloadOf } from "../../schemas/responses";
+import { onlineInAccount } from "./online";
 
 const ASSIGNEE_TYPES = new Set(["me", "unassigned", "assigned"]);
 
@@ -79,7 +80,8 @@ export const conversationsApi = new Hono<AppEnv>()
   .get("/", doc({ summary: "List conversations", response: ConversationList }), validate("query", ConversationListQuery), async (c) => {
     const page = await listConversations(accountScope(c), listInput(c.req.valid("query")));
     linkNext(c, page.nextCursor);
-    return c.json({ data: { meta: { ...countsView(page.counts), ...scanMeta(page), ...nextCursorMeta(page.nextCursor) }, payload: page.records.map(conversationView) } });
+    const online = await onlineInAccount(c);
+    return c.json({ data: { meta: { ...countsView(page.counts), ...scanMeta(page), ...nextCursorMeta(page.nextCursor) }, payload: page.records.map((record) => conversationView(record, online)) } });
   })
   .get("/meta", doc({ summary: "Count conversations by assignment", response: ConversationCounts }), validate("query", ConversationListQuery), async (c) => {
     const counts = await conversationCounts(accountScope(c), listInput(c.req.valid("query")));
@@ -91,7 +93,8 @@ export const conversationsApi = new Hono<AppEnv>()
     const page = await filterConversations(accountScope(c), body.payload, { page: body.page ?? query.page ?? 1, cursor: query.cursor });
     const { assigned_count: _, ...counts } = countsView(page.counts);
     linkNext(c, page.nextCursor);
-    return c.json({ meta: { ...counts, has_more: page.hasMore, ...nextCursorMeta(page.nextCursor) }, payload: page.records.map(conversationView) });
+    const online = await onlineInAccount(c);
+    return c.json({ meta: { ...counts, has_more: page.hasMore, ...nextCursorMeta(page.nextCursor) }, payload: page.records.map((record) => conversationView(record, online)) });
   })
   .post("/", doc({ summary: "Create a conversation", response: Conversation }), allowBots(), idempotent(), validate("json", ConversationCreate), async (c) => {
     const body = c.req.valid("json");
@@ -107,10 +110,10 @@ export const conversationsApi = new Hono<AppEnv>()
       snoozedUntil: ms(body.snoozed_until),
       message: body.message,
     });
-    return c.json(conversationView(record));
+    return c.json(conversationView(record, await onlineInAccount(c)));
   })
   .get("/:conversation_id", doc({ summary: "Show a conversation", response: Conversation }), validate("param", ConversationParam), async (c) => {
-    return c.json(conversationView(await showConversation(accountScope(c), c.req.valid("param").conversation_id)));
+    return c.json(conversationView(await showConversation(accountScope(c), c.req.valid("param").conversation_id), await onlineInAccount(c)));
   })
   .delete("/:conversation_id", doc({ summary: "Delete a conversation (administrators)", response: Empty }), requireAdministrator, validate("param", ConversationParam), async (c) => {
     await deleteConversation(accountScope(c), c.req.valid("param").conversation_id);
@@ -123,7 +126,7 @@ export const conversationsApi = new Hono<AppEnv>()
   .on(["PATCH", "PUT"], "/:conversation_id", doc({ summary: "Update a conversation's priority or SLA", response: Conversation }), allowBots(), validate("param", ConversationParam), validate("json", ConversationUpdate), async (c) => {
     const body = c.req.valid("json");
     const record = await updateConversation(accountScope(c), c.req.valid("param").conversation_id, { priority: body.priority, slaPolicyId: body.sla_policy_id });
-    return c.json(conversationView(record));
+    return c.json(conversationView(record, await onlineInAccount(c)));
   })
   .post("/:conversation_id/toggle_status", doc({ summary: "Open, resolve, snooze or set pending", response: StatusToggle }), allowBots(), validate("param", ConversationParam), validate("json", ToggleStatus), async (c) => {
     const body = c.req.valid("json");
@@ -141,7 +144,7 @@ export const conversationsApi = new Hono<AppEnv>()
       assigneeType: body.assignee_type,
       teamId: body.team_id,
     });
-    if (result.kind === "agent") return c.json(agentView(result.agent, c.var.account.id));
+    if (result.kind === "agent") return c.json(agentView(result.agent, c.var.account.id, await onlineInAccount(c)));
     if (result.kind === "agent_bot") return c.json(agentBotSlimView(result.bot));
     if (result.kind === "team" && result.team) return c.json(teamRecordView(result.team));
     return c.json(null);

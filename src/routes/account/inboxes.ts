@@ -16,6 +16,7 @@ import { idempotent } from "../../http/idempotency";
 import { doc } from "../../http/openapi";
 import { Empty, payloadOf } from "../../schemas/responses";
 import { deliveryLogApi } from "./delivery-log";
+import { onlineInAccount } from "./online";
 
 type InboxBody = z.infer<typeof InboxUpdate>;
 type ChannelBody = NonNullable<InboxBody["channel"]>;
@@ -70,7 +71,7 @@ export const inboxesApi = new Hono<AppEnv>()
   })
   .get("/:id/assignable_agents", doc({ summary: "List the agents who may be assigned in an inbox", response: payloadOf(Agent.array()) }), validate("param", IdParam), async (c) => {
     const agents = await listAssignableAgents(accountScope(c), [c.req.valid("param").id]);
-    return c.json({ payload: agentsView(agents, c.var.account.id) });
+    return c.json({ payload: agentsView(agents, c.var.account.id, await onlineInAccount(c)) });
   })
   .get("/:id/agent_bot", doc({ summary: "Show an inbox's agent bot", response: InboxAgentBot }), validate("param", IdParam), async (c) => {
     const record = await getInboxAgentBot(accountScope(c), c.req.valid("param").id);

@@ -11,10 +11,11 @@ import { ConversationParam } from "../../schemas/conversations";
 import { ParticipantsBody } from "../../schemas/notifications";
 import { Empty } from "../../schemas/responses";
 import { agentsView } from "../../views/agents";
+import { onlineInAccount } from "./online";
 
 export const participantsApi = new Hono<AppEnv>()
   .get("/", doc({ summary: "List a conversation's participants", response: Agent.array() }), validate("param", ConversationParam), async (c) =>
-    c.json(agentsView(await listParticipants(accountScope(c), c.req.valid("param").conversation_id), c.var.account.id)),
+    c.json(agentsView(await listParticipants(accountScope(c), c.req.valid("param").conversation_id), c.var.account.id, await onlineInAccount(c))),
   )
   .post(
     "/",
@@ -24,7 +25,7 @@ export const participantsApi = new Hono<AppEnv>()
     validate("json", ParticipantsBody),
     async (c) => {
       const agents = await addParticipants(accountScope(c), c.req.valid("param").conversation_id, c.req.valid("json").user_ids);
-      return c.json(agentsView(agents, c.var.account.id));
+      return c.json(agentsView(agents, c.var.account.id, await onlineInAccount(c)));
     },
   )
   .on(
@@ -35,7 +36,7 @@ export const participantsApi = new Hono<AppEnv>()
     validate("json", ParticipantsBody),
     async (c) => {
       const agents = await replaceParticipants(accountScope(c), c.req.valid("param").conversation_id, c.req.valid("json").user_ids);
-      return c.json(agentsView(agents, c.var.account.id));
+      return c.json(agentsView(agents, c.var.account.id, await onlineInAccount(c)));
     },
   )
   .delete("/", doc({ summary: "Remove participants from a conversation", response: Empty }), validate("param", ConversationParam), validate("json", ParticipantsBody), async (c) => {

@@ -1,15 +1,15 @@
 import { Hono } from "hono";
 import { loadUserRecord } from "../../domain/identity/users";
-import { setActiveAccount, updateOwnProfile } from "../../domain/identity/profile";
+import { setActiveAccount, setOwnAvailability, updateOwnProfile } from "../../domain/identity/profile";
 import { confirmationLink } from "../auth";
 import type { AppContext, AppEnv } from "../../http/app-env";
 import { userAuth } from "../../http/auth";
 import { userScope } from "../../http/scopes";
 import { routeBody } from "../../http/body";
 import { validate } from "../../http/validate";
-import { ProfileUpdate, SetActiveAccount } from "../../schemas/users";
+import { ProfileUpdate, SetActiveAccount, SetAvailability } from "../../schemas/users";
 import { userView } from "../../views/users";
-import { userHmacIdentifier } from "../user-identity";
+import { liveAccountsOf, userHmacIdentifier } from "../user-identity";
 import { rateLimited } from "../../http/rate-limit";
 import { doc } from "../../http/openapi";
 import { User } from "../../schemas/users";
@@ -17,7 +17,7 @@ import { User } from "../../schemas/users";
 async function renderProfile(c: AppContext) {
   const scope = userScope(c);
   const record = await loadUserRecord(scope, scope.actor.user.id);
-  return c.json(userView(record!, await userHmacIdentifier(c.env, record!.user.email)));
+  return c.json(userView(record!, await userHmacIdentifier(c.env, record!.user.email), await liveAccountsOf(c.env, record!)));
 }
 
 /** /api/v1/profile: the calling user's own record. */
@@ -42,6 +42,21 @@ export const profileApi = new Hono<AppEnv>()
     );
     return renderProfile(c);
   })
+  .post(
+    "/availability",
+    doc({
+      summary: "Choose the user's availability (online, busy, offline) in one of their accounts",
+      description:
+        "Answers the profile. Others see it as `availability_status` while the user is live on the account's feed (`/cable`), offline otherwise. An account the user is not a member of is a 404 and changes nothing.",
+      response: User,
+    }),
+    validate("json", SetAvailability),
+    async (c) => {
+      const { account_id, availability } = c.req.valid("json");
+      await setOwnAvailability(userScope(c), account_id, availability);
+      return renderProfile(c);
+    },
+  )
   .put("/set_active_account", doc({ summary: "Make one of the user's accounts the active one", description: "The profile then shows it as `account_id`. Answers an empty body; an account the user is not a member of is a 404 and changes nothing." }), validate("json", SetActiveAccount), async (c) => {
     await setActiveAccount(userScope(c), c.req.valid("json").account_id);
     return c.body(null, 200);

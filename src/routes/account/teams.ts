@@ -12,6 +12,7 @@ import { idempotent } from "../../http/idempotency";
 import { doc } from "../../http/openapi";
 import { Agent } from "../../schemas/agents";
 import { Empty } from "../../schemas/responses";
+import { onlineInAccount } from "./online";
 
 /** /api/v1/accounts/:account_id/teams and their team_members */
 export const teamsApi = new Hono<AppEnv>()
@@ -26,15 +27,15 @@ export const teamsApi = new Hono<AppEnv>()
     return c.json(teamView(team));
   })
   .get("/:id/team_members", doc({ summary: "List a team's members", response: Agent.array() }), validate("param", IdParam), async (c) =>
-    c.json(agentsView(await listTeamMembers(accountScope(c), c.req.valid("param").id), c.var.account.id)),
+    c.json(agentsView(await listTeamMembers(accountScope(c), c.req.valid("param").id), c.var.account.id, await onlineInAccount(c))),
   )
   .post("/:id/team_members", doc({ summary: "Add members to a team", response: Agent.array().describe("the agents added") }), requireAdministrator, validate("param", IdParam), validate("json", TeamMembersChange), async (c) => {
     const added = await addTeamMembers(accountScope(c), c.req.valid("param").id, c.req.valid("json").user_ids);
-    return c.json(agentsView(added, c.var.account.id));
+    return c.json(agentsView(added, c.var.account.id, await onlineInAccount(c)));
   })
   .patch("/:id/team_members", doc({ summary: "Replace a team's members", response: Agent.array() }), requireAdministrator, validate("param", IdParam), validate("json", TeamMembersReplace), async (c) => {
     const members = await replaceTeamMembers(accountScope(c), c.req.valid("param").id, c.req.valid("json").user_ids);
-    return c.json(agentsView(members, c.var.account.id));
+    return c.json(agentsView(members, c.var.account.id, await onlineInAccount(c)));
   })
   .delete("/:id/team_members", doc({ summary: "Remove members from a team", response: Empty }), requireAdministrator, validate("param", IdParam), validate("json", TeamMembersChange), async (c) => {
     await removeTeamMembers(accountScope(c), c.req.valid("param").id, c.req.valid("json").user_ids);

@@ -5,7 +5,7 @@ import type { AppContext, AppEnv } from "../../http/app-env";
 import { validate } from "../../http/validate";
 import { IdParam } from "../../schemas/common";
 import { LoginLink, PlatformUserCreate, PlatformUserUpdate, User, UserToken } from "../../schemas/users";
-import { userHmacIdentifier } from "../user-identity";
+import { liveAccountsOf, userHmacIdentifier } from "../user-identity";
 import { userView } from "../../views/users";
 import { ownedUser } from "../../domain/platform/ownership";
 import { platformScope } from "../../http/scopes";
@@ -22,7 +22,7 @@ const toUserInput = (body: z.infer<typeof PlatformUserUpdate>) => ({
 });
 
 async function render(c: AppContext, record: UserRecord) {
-  return c.json(userView(record, await userHmacIdentifier(c.env, record.user.email)));
+  return c.json(userView(record, await userHmacIdentifier(c.env, record.user.email), await liveAccountsOf(c.env, record)));
 }
 
 export const platformUsers = new Hono<AppEnv>()

@@ -330,6 +330,14 @@ export function routeTable(w: World): Record<Group, Route[]> {
       { method: "PATCH", path: "/api/v1/profile", params: {}, key: a, body: { name: "s", email: "s", ui_settings: "o", password: "s" } },
       { method: "PUT", path: "/api/v1/profile/set_active_account", params: {}, key: a, body: { account_id: "id" }, valid: { account_id: w.accountId } },
       {
+        method: "POST",
+        path: "/api/v1/profile/availability",
+        params: {},
+        key: a,
+        body: { availability: "e", account_id: "id" },
+        valid: { availability: "busy", account_id: w.accountId },
+      },
+      {
         method: "GET",
         path: "/api/v2/accounts/:account_id/reports/summary",
         params: p,
@@ -505,6 +513,8 @@ function widgetRoutes(w: World): Route[] {
       query: { expires: "n", signature: "s" },
     },
     { method: "GET", path: "/api/v1/live", params: {}, key: null, query: { ticket: "s" } },
+    // the live account feed: a plain request is refused; subscriptions prove themselves on the socket
+    { method: "GET", path: "/cable", params: {}, key: null },
     // the link of an e-mail confirmation: no key, the token is the credential
     { method: "GET", path: "/auth/confirmation", params: {}, key: null, query: { confirmation_token: "s" } },
     // sign-in and password reset: no key, the password or the mailed token is the credential

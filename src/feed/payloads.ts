@@ -1,0 +1,92 @@
+/**
+ * The data of feed events, in the shapes Chatwoot's ActionCable listener sends and its apps read: a
+ * message's push data (the Message record with its `conversation{assignee_id, unread_count,
+ * last_activity_at}`), a conversation's push data (the Conversation record: `meta{sender, assignee,
+ * team}`, `messages[last]`, `unread_count`, ...), a contact's push data. Built from the stored change
+ * when it is forwarded; null when the subject is gone.
+ */
+import { and, eq, sql } from "drizzle-orm";
+import { type Database, schema } from "../db/client";
+import { batch } from "../domain/kernel/batch";
+import type { OutboxRow } from "../domain/kernel/outbox";
+import { type ConversationRecord, loadConversationRecords, senderOf, senderQueries } from "../domain/conversations/loader";
+import { usersAsAgentsQuery } from "../domain/people/agents";
+import { conversationView, messageContext } from "../views/conversations";
+import { contactPushView, messageView } from "../views/messages";
+import { agentPushView } from "../views/agents";
+import { notificationFeedData } from "../domain/notifications/notifications";
+import { notificationFeedPayload } from "../views/notifications";
+
+const { conversations, messages, contacts, users } = schema;
+
+export type FeedData = Record<string, unknown>;
+/** An event's data, and the conversation (row id) it is about, for the audience. */
+export type FeedBuilt = { data: FeedData; conversationId?: number };
+
+async function conversationRecord(db: Database, accountId: number, conversationId: number): Promise<ConversationRecord | null> {
+  const [rows] = await batch(db, [db.select().from(conversations).where(and(eq(conversations.accountId, accountId), eq(conversations.id, conversationId)))]);
+  return rows[0] ? ((await loadConversationRecords(db, accountId, rows))[0] ?? null) : null;
+}
+
+/** message.created / message.updated: the message as the conversation's messages show it. */
+export async function messagePayload(db: Database, row: OutboxRow): Promise<FeedBuilt | null> {
+  const [rows, agents, contactRows, bots] = await batch(db, [
+    db.select().from(messages).where(and(eq(messages.accountId, row.accountId), eq(messages.id, row.subjectId))),
+    ...senderQueries(db, row.accountId, sql`${row.subjectId}`),
+  ]);
+  const message = rows[0];
+  if (!message) return null;
+  const record = await conversationRecord(db, row.accountId, message.conversationId);
+  if (!record) return null;
+  const sender = senderOf(message, { agents, contacts: contactRows, bots });
+  return { data: messageView({ message, sender }, messageContext(record)), conversationId: message.conversationId };
+}
+
+/** conversation.* and assignee.changed / team.changed: the conversation's push data (with what changed, when known). */
+export async function conversationPayload(db: Database, row: OutboxRow): Promise<FeedBuilt | null> {
+  const record = await conversationRecord(db, row.accountId, row.subjectId);
+  if (!record) return null;
+  const changes = row.data.changed_attributes;
+  return { data: { ...conversationView(record), ...(changes !== undefined && { changed_attributes: changes }) }, conversationId: row.subjectId };
+}
+
+/** conversation.typing_on / _off: `{conversation, user, is_private}`, the typer a user or a contact. */
+export async function typingPayload(db: Database, row: OutboxRow): Promise<FeedBuilt | null> {
+  const typer = row.data.user as { type?: string; id?: number } | undefined;
+  if (!typer || typeof typer.id !== "number") return null;
+  const [record, [agentRows, contactRows]] = await Promise.all([
+    conversationRecord(db, row.accountId, row.subjectId),
+    batch(db, [
+      usersAsAgentsQuery(db, row.accountId, typer.type === "user" ? eq(users.id, typer.id) : sql`0`),
+      db.select().from(contacts).where(and(eq(contacts.accountId, row.accountId), typer.type === "contact" ? eq(contacts.id, typer.id) : sql`0`)),
+    ]),
+  ]);
+  if (!record) return null;
+  const user = agentRows[0] ? agentPushView(agentRows[0]) : contactRows[0] ? contactPushView(contactRows[0]) : { id: typer.id, type: typer.type };
+  return { data: { conversation: conversationView(record), user, is_private: row.data.is_private === true }, conversationId: row.subjectId };
+}
+
+/** contact.*: the contact's push data; a deleted contact's was kept in the event when it was deleted. */
+export async function contactPayload(db: Database, row: OutboxRow): Promise<FeedBuilt | null> {
+  const [rows] = await batch(db, [db.select().from(contacts).where(and(eq(contacts.accountId, row.accountId), eq(contacts.id, row.subjectId)))]);
+  if (rows[0]) return { data: contactPushView(rows[0]) };
+  const kept = row.data.contact as FeedData | undefined;
+  return kept ? { data: kept } : null;
+}
+
+/**
+ * notification.created / .updated / .deleted: the notification (only its id once deleted) with its user's
+ * unread and total counts in the account, as Chatwoot's apps update their badge from.
+ */
+export async function notificationPayload(db: Database, row: OutboxRow): Promise<FeedBuilt | null> {
+  const userId = row.data.user_id;
+  if (typeof userId !== "number") return null;
+  const feed = await notificationFeedData({ db, accountId: row.accountId }, row.subjectId, userId);
+  return { data: notificationFeedPayload(feed, row.subjectId, row.accountId) };
+}
+
+/** conversation.mentioned: the conversation's push data, to the user mentioned. */
+export async function mentionPayload(db: Database, row: OutboxRow): Promise<FeedBuilt | null> {
+  const built = await conversationPayload(db, row);
+  return built && { data: built.data };
+}

@@ -1,0 +1,191 @@
+import { DurableObject } from "cloudflare:workers";
+
+/**
+ * The live account feed: one Durable Object per account (named by the account id) holds the sockets of
+ * the account's subscribed users, each one `RoomChannel` subscription of an ActionCable connection
+ * (src/realtime/cable.ts relays the client's connection to it). It sends the frames it is given
+ * (src/feed renders them and says who receives each) and keeps the account's presence in memory.
+ *
+ * - Sockets are accepted with the hibernation API, each tagged with its user and carrying its member in
+ *   its attachment, so a frame for a user reaches exactly that user's sockets.
+ * - ActionCable clients drop a connection that heard nothing for 6 s, and Rails pings every 3 s: an alarm
+ *   pings every socket every 3 s while any is open. That keeps the object awake (and billed for its
+ *   duration) for as long as a socket is open; with none, the alarm stops and the object may go.
+ * - Presence (who is online, Chatwoot's OnlineStatusTracker) is memory only, with a time-to-live: a
+ *   subscription and each `update_presence` mark the user online; storage would cost a write per
+ *   heartbeat for a fact worthless after 20 s.
+ */
+
+export const PING_INTERVAL_MS = 3_000;
+/** Chatwoot's PRESENCE_DURATION; PRESENCE_TTL_SECONDS overrides it (the tests shorten it). */
+export const DEFAULT_PRESENCE_TTL_SECONDS = 20;
+
+export type Availability = "online" | "busy" | "offline";
+
+/** Who a feed socket belongs to: the subscription the Worker authenticated. */
+export type FeedMember = { accountId: number; userId: number; role: "administrator" | "agent"; availability: Availability; identifier: string };
+
+/** One event for the feed: Chatwoot's event name, its data (with `account_id`), and the users who receive it. */
+export type FeedFrame = { event: string; data: Record<string, unknown>; userIds: number[]; except?: number };
+
+/** The header that carries the authenticated member from the Worker to the feed (any client copy is replaced). */
+export const FEED_MEMBER_HEADER = "x-edgedesk-feed-member";
+
+const userTag = (userId: number) => `user:${userId}`;
+
+type PresenceEntry = { until: number; availability: Availability };
+
+export class AccountFeed extends DurableObject<Env> {
+  private presence = new Map<number, PresenceEntry>();
+
+  private get presenceTtlMs(): number {
+    const configured = Number(this.env.PRESENCE_TTL_SECONDS);
+    return (Number.isFinite(configured) && configured > 0 ? configured : DEFAULT_PRESENCE_TTL_SECONDS) * 1000;
+  }
+
+  /** Accepts the socket of a subscription the Worker authenticated, confirms it and tells it who is online. */
+  override async fetch(request: Request): Promise<Response> {
+    const member = JSON.parse(request.headers.get(FEED_MEMBER_HEADER) ?? "null") as FeedMember | null;
+    if (!member || request.headers.get("upgrade")?.toLowerCase() !== "websocket") {
+      return new Response("expected an authenticated WebSocket upgrade", { status: 400 });
+    }
+    const { 0: client, 1: server } = new WebSocketPair();
+    this.ctx.acceptWebSocket(server, [userTag(member.userId)]);
+    server.serializeAttachment(member);
+    server.send(JSON.stringify({ identifier: member.identifier, type: "confirm_subscription" }));
+    this.markOnline(member.userId, member.availability);
+    this.sendPresence(server, member);
+    await this.keepPinging();
+    return new Response(null, { status: 101, webSocket: client });
+  }
+
+  /** What a subscription performs (`{action, ...}`); only `update_presence` means something here. */
+  override async webSocketMessage(socket: WebSocket, message: string | ArrayBuffer) {
+    if (typeof message !== "string") return;
+    let action: unknown;
+    try {
+      action = (JSON.parse(message) as { action?: unknown } | null)?.action;
+    } catch {
+      return;
+    }
+    const member = socket.deserializeAttachment() as FeedMember | null;
+    if (action !== "update_presence" || !member) return;
+    this.markOnline(member.userId, this.presence.get(member.userId)?.availability ?? member.availability);
+    this.sendPresence(socket, member);
+  }
+
+  override async webSocketClose(socket: WebSocket, code: number, reason: string) {
+    try {
+      socket.close(code === 1005 ? 1000 : code, reason);
+    } catch {
+      // already closed
+    }
+  }
+
+  /** Pings every socket (ActionCable's keep-alive) and comes back while any socket is open. */
+  override async alarm() {
+    const sockets = this.ctx.getWebSockets();
+    const ping = JSON.stringify({ type: "ping", message: Math.floor(Date.now() / 1000) });
+    for (const socket of sockets) trySend(socket, ping);
+    if (sockets.length > 0) await this.ctx.storage.setAlarm(Date.now() + PING_INTERVAL_MS);
+  }
+
+  /** Sends each frame to the sockets of its users (never to `except`, the typer); answers how many sends. */
+  deliver(frames: FeedFrame[]): number {
+    let sent = 0;
+    for (const frame of frames) {
+      const message = { event: frame.event, data: frame.data };
+      for (const userId of new Set(frame.userIds)) {
+        if (userId === frame.except) continue;
+        for (const socket of this.ctx.getWebSockets(userTag(userId))) {
+          const member = socket.deserializeAttachment() as FeedMember | null;
+          if (member && trySend(socket, JSON.stringify({ identifier: member.identifier, message }))) sent++;
+        }
+      }
+    }
+    return sent;
+  }
+
+  /** The users online now (a live presence within its time-to-live), with their chosen availability. */
+  onlineUsers(at = Date.now()): Record<number, Availability> {
+    const users: Record<number, Availability> = {};
+    for (const [userId, entry] of this.presence) {
+      if (entry.until > at) users[userId] = entry.availability;
+      else this.presence.delete(userId);
+    }
+    return users;
+  }
+
+  /** The user chose another availability for this account: kept for their presence, and told to every socket. */
+  setAvailability(userId: number, availability: Availability) {
+    const entry = this.presence.get(userId);
+    if (entry) entry.availability = availability;
+    for (const socket of this.ctx.getWebSockets(userTag(userId))) {
+      const member = socket.deserializeAttachment() as FeedMember | null;
+      if (member) socket.serializeAttachment({ ...member, availability });
+    }
+    for (const socket of this.ctx.getWebSockets()) {
+      const member = socket.deserializeAttachment() as FeedMember | null;
+      if (member) this.sendPresence(socket, member);
+    }
+  }
+
+  /** The users with an open socket: the forwarder builds frames only for them. */
+  listeningUsers(): number[] {
+    const users = new Set<number>();
+    for (const socket of this.ctx.getWebSockets()) {
+      const member = socket.deserializeAttachment() as FeedMember | null;
+      if (member) users.add(member.userId);
+    }
+    return [...users];
+  }
+
+  /** How many sockets are open (for tests and the bench). */
+  socketCount(): number {
+    return this.ctx.getWebSockets().length;
+  }
+
+  private markOnline(userId: number, availability: Availability) {
+    this.presence.set(userId, { until: Date.now() + this.presenceTtlMs, availability });
+  }
+
+  /**
+   * Chatwoot's `presence.update`: the account's online users with their status. Contacts online would
+   * come from the widget rooms, one object per conversation, which no account-wide view reaches cheaply:
+   * `contacts` stays empty.
+   */
+  private sendPresence(socket: WebSocket, member: FeedMember) {
+    const data = { account_id: member.accountId, users: this.onlineUsers(), contacts: {} };
+    trySend(socket, JSON.stringify({ identifier: member.identifier, message: { event: "presence.update", data } }));
+  }
+
+  private async keepPinging() {
+    if ((await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(Date.now() + PING_INTERVAL_MS);
+  }
+}
+
+function trySend(socket: WebSocket, text: string): boolean {
+  try {
+    socket.send(text);
+    return true;
+  } catch {
+    return false; // a socket that is closing: its close handler cleans up
+  }
+}
+
+export function accountFeed(env: Env, accountId: number) {
+  return env.ACCOUNT_FEED.getByName(String(accountId));
+}
+
+/**
+ * The users live in the account now: one call to its feed, made once by a request that shows agents.
+ * A feed that cannot be reached shows everyone offline rather than failing the request.
+ */
+export async function onlineUserIds(env: Env, accountId: number): Promise<Set<number>> {
+  try {
+    return new Set(Object.keys(await accountFeed(env, accountId).onlineUsers()).map(Number));
+  } catch (error) {
+    console.error(JSON.stringify({ level: "error", presence: accountId, error: String(error) }));
+    return new Set();
+  }
+}

@@ -1,0 +1,148 @@
+/**
+ * The Worker's end of an ActionCable connection (`GET /cable`, subprotocol `actioncable-v1-json`), as
+ * Chatwoot's dashboard and apps speak it through `@rails/actioncable`.
+ *
+ * A connection names no account until it subscribes (`{channel: "RoomChannel", pubsub_token, account_id,
+ * user_id}`), so it cannot be handed to the account's feed at the upgrade: the Worker holds the client's
+ * socket, answers `welcome`, authenticates each subscription, and for each one it confirms opens a socket
+ * to the account's feed (src/realtime/account-feed.ts), which confirms it, pings it and sends it its frames
+ * already wrapped with the subscription's identifier; the Worker relays them unchanged. A client's
+ * `perform` (`command: "message"`) goes to its subscription's feed; `unsubscribe` closes that socket.
+ * Holding the client's socket costs the Worker memory, not CPU: it only relays.
+ */
+import { FEED_MEMBER_HEADER, type FeedMember, accountFeed } from "./account-feed";
+import { isWebSocketUpgrade, upgradeRequired } from "./join";
+
+export const CABLE_PROTOCOL = "actioncable-v1-json";
+
+/** Who a subscription's identifier proves to be, or null (the subscription is rejected). */
+export type AuthorizeSubscription = (params: Record<string, unknown>) => Promise<Omit<FeedMember, "identifier"> | null>;
+
+type Command = { command?: unknown; identifier?: unknown; data?: unknown };
+
+/** Subscriptions one connection may hold (Chatwoot's clients hold one): each costs a lookup and a feed socket. */
+export const MAX_SUBSCRIPTIONS = 10;
+
+/** Answers the upgrade of `GET /cable` and serves the connection; a plain request is refused (400, the error body). */
+export function openCable(request: Request, env: Env, authorize: AuthorizeSubscription): Response {
+  if (!isWebSocketUpgrade(request)) throw upgradeRequired();
+  const offered = (request.headers.get("sec-websocket-protocol") ?? "").split(",").map((p) => p.trim());
+  const { 0: client, 1: server } = new WebSocketPair();
+  server.accept();
+  new CableConnection(server, env, authorize).start();
+  const headers = offered.includes(CABLE_PROTOCOL) ? { "Sec-WebSocket-Protocol": CABLE_PROTOCOL } : undefined;
+  return new Response(null, { status: 101, webSocket: client, headers });
+}
+
+class CableConnection {
+  /** the open feed socket of each confirmed subscription, by its identifier */
+  private feeds = new Map<string, WebSocket>();
+  private subscribing = new Set<string>();
+  private closed = false;
+
+  constructor(
+    private readonly socket: WebSocket,
+    private readonly env: Env,
+    private readonly authorize: AuthorizeSubscription,
+  ) {}
+
+  start() {
+    this.socket.addEventListener("message", (event) => void this.onCommand(event.data));
+    this.socket.addEventListener("close", () => this.closeAll());
+    this.socket.addEventListener("error", () => this.closeAll());
+    this.send({ type: "welcome" });
+  }
+
+  private async onCommand(raw: unknown) {
+    if (typeof raw !== "string") return;
+    let command: Command;
+    try {
+      command = JSON.parse(raw) as Command;
+    } catch {
+      return; // Rails logs and ignores what it cannot parse
+    }
+    if (!command || typeof command.identifier !== "string") return;
+    const { identifier } = command;
+    if (command.command === "subscribe") await this.subscribe(identifier);
+    else if (command.command === "unsubscribe") this.unsubscribe(identifier);
+    else if (command.command === "message") {
+      const data = typeof command.data === "string" ? command.data : JSON.stringify(command.data ?? {});
+      trySend(this.feeds.get(identifier), data);
+    }
+  }
+
+  private async subscribe(identifier: string) {
+    // a repeated subscribe (the client's guarantor retries until confirmed) is ignored, as Rails does
+    if (this.feeds.has(identifier) || this.subscribing.has(identifier)) return;
+    if (this.feeds.size + this.subscribing.size >= MAX_SUBSCRIPTIONS) return this.send({ identifier, type: "reject_subscription" });
+    this.subscribing.add(identifier);
+    try {
+      const member = await this.authorize(parseIdentifier(identifier));
+      if (!member || this.closed) return this.send({ identifier, type: "reject_subscription" });
+      const headers = { upgrade: "websocket", [FEED_MEMBER_HEADER]: JSON.stringify({ ...member, identifier } satisfies FeedMember) };
+      const answer = await accountFeed(this.env, member.accountId).fetch("https://feed/subscribe", { headers });
+      const feed = answer.webSocket;
+      if (!feed) return this.send({ identifier, type: "reject_subscription" });
+      feed.accept();
+      feed.addEventListener("message", (event) => trySend(this.socket, event.data));
+      // the feed went away (a restart, a deploy): the client is told to reconnect, and subscribes anew
+      feed.addEventListener("close", () => {
+        if (this.feeds.get(identifier) === feed) this.restart();
+      });
+      this.feeds.set(identifier, feed);
+      if (this.closed) this.closeAll();
+    } catch (error) {
+      console.error(JSON.stringify({ level: "error", cable: "subscribe", error: String(error) }));
+      this.send({ identifier, type: "reject_subscription" });
+    } finally {
+      this.subscribing.delete(identifier);
+    }
+  }
+
+  private unsubscribe(identifier: string) {
+    const feed = this.feeds.get(identifier);
+    this.feeds.delete(identifier);
+    closeQuietly(feed);
+  }
+
+  private restart() {
+    this.send({ type: "disconnect", reason: "server_restart", reconnect: true });
+    this.closeAll();
+    closeQuietly(this.socket);
+  }
+
+  private closeAll() {
+    this.closed = true;
+    for (const feed of this.feeds.values()) closeQuietly(feed);
+    this.feeds.clear();
+  }
+
+  private send(frame: Record<string, unknown>) {
+    trySend(this.socket, JSON.stringify(frame));
+  }
+}
+
+function parseIdentifier(identifier: string): Record<string, unknown> {
+  try {
+    const params = JSON.parse(identifier) as unknown;
+    return params && typeof params === "object" && !Array.isArray(params) ? (params as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+function trySend(socket: WebSocket | undefined, data: string | ArrayBuffer) {
+  try {
+    socket?.send(data);
+  } catch {
+    // the other end is closing; its close event cleans up
+  }
+}
+
+function closeQuietly(socket: WebSocket | undefined) {
+  try {
+    socket?.close(1000, "unsubscribed");
+  } catch {
+    // already closed
+  }
+}

@@ -1,0 +1,93 @@
+import { runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { type AccountFeed, DEFAULT_PRESENCE_TTL_SECONDS, accountFeed } from "../../src/realtime/account-feed";
+import { call, get, post } from "../support/http";
+import { visitorConversation, widgetWorld } from "../public/widget-support";
+import { subscribe } from "./cable-support";
+
+afterEach(() => vi.useRealTimers());
+
+const statusIn = (agents: Array<{ id: number; availability_status: string }>, id: number) => agents.find((a) => a.id === id)?.availability_status;
+
+describe("presence", () => {
+  it("shows agents offline until they are live on the feed, then with their chosen availability", async () => {
+    const w = await widgetWorld("Presence");
+    const before = await get(`${w.base}/agents`, w.admin.key);
+    expect(before.body.map((a: any) => a.availability_status)).toEqual(["offline", "offline"]);
+
+    const listener = await subscribe(w.agent, w.accountId);
+    const agents = await get(`${w.base}/agents`, w.admin.key);
+    expect(statusIn(agents.body, w.agent.id)).toBe("online");
+    expect(statusIn(agents.body, w.admin.id)).toBe("offline");
+    const members = await get(`${w.base}/inbox_members/${w.inbox.id}`, w.admin.key);
+    expect(statusIn(members.body.payload, w.agent.id)).toBe("online");
+    const profile = await get("/api/v1/profile", w.agent.key);
+    expect(profile.body.accounts[0]).toMatchObject({ id: w.accountId, availability: "online", availability_status: "online" });
+    expect((await get("/api/v1/profile", w.admin.key)).body.accounts[0].availability_status).toBe("offline");
+
+    const c = await visitorConversation(w.inbox);
+    await post(`${w.base}/conversations/${c.displayId}/assignments`, w.admin.key, { assignee_id: w.agent.id });
+    const shown = await get(`${w.base}/conversations/${c.displayId}`, w.admin.key);
+    expect(shown.body.meta.assignee).toMatchObject({ id: w.agent.id, availability_status: "online" });
+    const list = await get(`${w.base}/conversations`, w.admin.key);
+    expect(list.body.data.payload[0].meta.assignee.availability_status).toBe("online");
+    listener.close();
+  });
+
+  it("expires a presence after its time-to-live, and update_presence renews it", async () => {
+    const w = await widgetWorld("Expiry");
+    const listener = await subscribe(w.agent, w.accountId);
+    const feed = accountFeed(env, w.accountId);
+    expect(await feed.onlineUsers()).toEqual({ [w.agent.id]: "online" });
+    await runInDurableObject(feed, async (instance: AccountFeed) => {
+      expect(instance.onlineUsers(Date.now() + DEFAULT_PRESENCE_TTL_SECONDS * 1000 - 1000)).toEqual({ [w.agent.id]: "online" });
+      // past the time-to-live with no heartbeat: gone
+      expect(instance.onlineUsers(Date.now() + DEFAULT_PRESENCE_TTL_SECONDS * 1000 + 1)).toEqual({});
+    });
+    expect(statusIn((await get(`${w.base}/agents`, w.admin.key)).body, w.agent.id)).toBe("offline");
+    listener.messages.length = 0;
+    listener.perform("update_presence");
+    const presence = await listener.next((m) => m.event === "presence.update");
+    expect(presence.data).toEqual({ account_id: w.accountId, users: { [w.agent.id]: "online" }, contacts: {} });
+    expect(statusIn((await get(`${w.base}/agents`, w.admin.key)).body, w.agent.id)).toBe("online");
+    listener.close();
+  });
+
+  it("POST /profile/availability sets the user's availability in one account and tells the feed", async () => {
+    const w = await widgetWorld("Availability");
+    const admin = await subscribe(w.admin, w.accountId);
+    const agent = await subscribe(w.agent, w.accountId);
+    const res = await post("/api/v1/profile/availability", w.agent.key, { profile: { availability: "busy", account_id: w.accountId } });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ id: w.agent.id, accounts: [{ id: w.accountId, availability: "busy", availability_status: "busy" }] });
+    const update = await admin.next((m) => m.event === "presence.update" && m.data.users[w.agent.id] === "busy");
+    expect(update.data.users).toEqual({ [w.admin.id]: "online", [w.agent.id]: "busy" });
+    expect(statusIn((await get(`${w.base}/agents`, w.admin.key)).body, w.agent.id)).toBe("busy");
+    // flat works too, as Chatwoot's wrapped params do
+    expect((await post("/api/v1/profile/availability", w.agent.key, { availability: "offline", account_id: w.accountId })).status).toBe(200);
+    expect(statusIn((await get(`${w.base}/agents`, w.admin.key)).body, w.agent.id)).toBe("offline");
+    admin.close();
+    agent.close();
+  });
+
+  it("refuses another account, a bad value and a missing key, changing nothing", async () => {
+    const w = await widgetWorld("Refusals");
+    const other = await widgetWorld("Other");
+    const stored = async () => (await get("/api/v1/profile", w.agent.key)).body.accounts[0].availability;
+    const wrongAccount = await post("/api/v1/profile/availability", w.agent.key, { profile: { availability: "busy", account_id: other.accountId } });
+    expect(wrongAccount.status).toBe(404);
+    expect(wrongAccount.body.errors[0]).toMatchObject({ field: "account_id", code: "not_found" });
+    for (const body of [{ availability: "away", account_id: w.accountId }, { availability: "busy" }, { availability: "busy", account_id: "x" }, { account_id: w.accountId }]) {
+      const res = await post("/api/v1/profile/availability", w.agent.key, { profile: body });
+      expect(res.status, JSON.stringify(body)).toBe(422);
+      expect(res.body.errors.length).toBeGreaterThan(0);
+    }
+    const noKey = await post("/api/v1/profile/availability", null, { profile: { availability: "busy", account_id: w.accountId } });
+    expect(noKey.status).toBe(401);
+    const botlike = await call("POST", "/api/v1/profile/availability", { key: "not-a-key", body: { profile: { availability: "busy", account_id: w.accountId } } });
+    expect(botlike.status).toBe(401);
+    expect(await stored()).toBe("online");
+    expect((await get("/api/v1/profile", other.agent.key)).body.accounts[0].availability).toBe("online");
+  });
+});
