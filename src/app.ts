@@ -11,6 +11,7 @@ import { authApi } from "./routes/auth";
 import { platformApi } from "./routes/platform";
 import { publicApi } from "./routes/public";
 import { reportsV2Api } from "./routes/reports";
+import { agentDemo } from "./demo/agent-demo";
 import { widgetDemo } from "./demo/widget-demo";
 import { Scalar } from "@scalar/hono-api-reference";
 import { doc, openApiDocument, undocumented } from "./http/openapi";
@@ -53,6 +54,7 @@ app.route("/api/v1", applicationApi);
 app.route("/api/v2", reportsV2Api);
 app.route("/public/api/v1", publicApi);
 app.route("/widget-demo", widgetDemo);
+app.route("/agent-demo", agentDemo);
 app.route("/files", filesApi);
 app.route("/auth", authApi);
 

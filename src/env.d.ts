@@ -14,3 +14,10 @@ interface Env {
   /** Chatwoot's limit for one file, in MB (default 40). */
   MAXIMUM_FILE_UPLOAD_SIZE?: string;
 }
+
+// The ActionCable client's browser build, which /agent-demo serves as it is: wrangler.toml's Text rule
+// makes the import its source.
+declare module "@rails/actioncable/app/assets/javascripts/actioncable.js" {
+  const source: string;
+  export default source;
+}
