@@ -162,7 +162,7 @@ describe("the live account feed", () => {
       // Chatwoot's primary_actor_id is the conversation's row id; the app opens primary_actor.id, its display id
       notification: { notification_type: "conversation_assignment", primary_actor_type: "Conversation", primary_actor: { id: c.displayId } },
     });
-    const mention = `[@${w.agent.name}](mention://user/${w.agent.id}/${encodeURIComponent(w.agent.name)}) please look`;
+    const mention = `[@Agent](mention://user/${w.agent.id}/Agent) please look`;
     expect((await post(`${w.base}/conversations/${c.displayId}/messages`, w.admin.key, { content: mention, private: true })).status).toBe(200);
     const mentioned = await agent.next((m) => m.event === "conversation.mentioned");
     expect(mentioned.data).toMatchObject({ id: c.displayId, account_id: w.accountId });

@@ -157,4 +157,7 @@ const KEYLESS = [
   "GET /files/:collection/:account_id/:file_id/:file_name?", // a signed, expiring file URL
   "GET /widget-demo",
   "GET /widget-demo/app.js",
+  "GET /agent-demo",
+  "GET /agent-demo/actioncable.js",
+  "GET /agent-demo/app.js",
 ];
