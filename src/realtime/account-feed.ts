@@ -53,8 +53,8 @@ export class AccountFeed extends DurableObject<Env> {
     this.ctx.acceptWebSocket(server, [userTag(member.userId)]);
     server.serializeAttachment(member);
     server.send(JSON.stringify({ identifier: member.identifier, type: "confirm_subscription" }));
-    this.markOnline(member.userId, member.availability);
-    this.sendPresence(server, member);
+    if (this.markOnline(member.userId, member.availability)) this.broadcastPresence();
+    else this.sendPresence(server, member);
     await this.keepPinging();
     return new Response(null, { status: 101, webSocket: client });
   }
@@ -70,8 +70,8 @@ export class AccountFeed extends DurableObject<Env> {
     }
     const member = socket.deserializeAttachment() as FeedMember | null;
     if (action !== "update_presence" || !member) return;
-    this.markOnline(member.userId, this.presence.get(member.userId)?.availability ?? member.availability);
-    this.sendPresence(socket, member);
+    if (this.markOnline(member.userId, this.presence.get(member.userId)?.availability ?? member.availability)) this.broadcastPresence();
+    else this.sendPresence(socket, member);
   }
 
   override async webSocketClose(socket: WebSocket, code: number, reason: string) {
@@ -84,6 +84,9 @@ export class AccountFeed extends DurableObject<Env> {
 
   /** Pings every socket (ActionCable's keep-alive) and comes back while any socket is open. */
   override async alarm() {
+    // someone's presence ran out since the last ping: everyone hears who is still online
+    const present = this.presence.size;
+    if (Object.keys(this.onlineUsers()).length < present) this.broadcastPresence();
     const sockets = this.ctx.getWebSockets();
     const ping = JSON.stringify({ type: "ping", message: Math.floor(Date.now() / 1000) });
     for (const socket of sockets) trySend(socket, ping);
@@ -124,10 +127,7 @@ export class AccountFeed extends DurableObject<Env> {
       const member = socket.deserializeAttachment() as FeedMember | null;
       if (member) socket.serializeAttachment({ ...member, availability });
     }
-    for (const socket of this.ctx.getWebSockets()) {
-      const member = socket.deserializeAttachment() as FeedMember | null;
-      if (member) this.sendPresence(socket, member);
-    }
+    this.broadcastPresence();
   }
 
   /** The users with an open socket: the forwarder builds frames only for them. */
@@ -145,8 +145,22 @@ export class AccountFeed extends DurableObject<Env> {
     return this.ctx.getWebSockets().length;
   }
 
-  private markOnline(userId: number, availability: Availability) {
+  /**
+   * Marks the user online for the time-to-live; answers whether they just came online. Chatwoot answers a
+   * heartbeat with the presence to that user alone, so others learn of an arrival at their own next
+   * heartbeat (up to 20 s); here an arrival or a departure is told to every socket at once.
+   */
+  private markOnline(userId: number, availability: Availability): boolean {
+    const arrived = (this.presence.get(userId)?.until ?? 0) <= Date.now();
     this.presence.set(userId, { until: Date.now() + this.presenceTtlMs, availability });
+    return arrived;
+  }
+
+  private broadcastPresence() {
+    for (const socket of this.ctx.getWebSockets()) {
+      const member = socket.deserializeAttachment() as FeedMember | null;
+      if (member) this.sendPresence(socket, member);
+    }
   }
 
   /**

@@ -54,6 +54,29 @@ describe("presence", () => {
     listener.close();
   });
 
+  it("tells everyone on the feed at once when someone comes online, and when a presence runs out", async () => {
+    const w = await widgetWorld("Arrivals");
+    const admin = await subscribe(w.admin, w.accountId);
+    await admin.next((m) => m.event === "presence.update");
+    const agent = await subscribe(w.agent, w.accountId);
+    const arrival = await admin.next((m) => m.event === "presence.update" && m.data.users[w.agent.id] === "online");
+    expect(arrival.data).toEqual({ account_id: w.accountId, users: { [w.admin.id]: "online", [w.agent.id]: "online" }, contacts: {} });
+    // a heartbeat of someone already online is answered to them alone
+    admin.messages.length = 0;
+    agent.perform("update_presence");
+    await agent.next((m) => m.event === "presence.update");
+    // the agent's presence runs out (no heartbeat): the next ping round tells the administrator
+    await runInDurableObject(accountFeed(env, w.accountId), async (instance: AccountFeed) => {
+      (instance as unknown as { presence: Map<number, { until: number }> }).presence.get(w.agent.id)!.until = Date.now() - 1;
+      await instance.alarm();
+    });
+    const departure = await admin.next((m) => m.event === "presence.update" && !(w.agent.id in m.data.users));
+    expect(departure.data.users).toEqual({ [w.admin.id]: "online" });
+    expect(admin.messages.filter((m) => m.event === "presence.update")).toHaveLength(1);
+    admin.close();
+    agent.close();
+  });
+
   it("POST /profile/availability sets the user's availability in one account and tells the feed", async () => {
     const w = await widgetWorld("Availability");
     const admin = await subscribe(w.admin, w.accountId);
