@@ -4,31 +4,13 @@
  * One agent's change shows live on the other's page, the other's presence dot turns green, and an
  * assignment brings the assignee a notification and an unread badge.
  */
-import chromium from "@sparticuz/chromium";
-import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import puppeteer, { type Browser, type Page } from "puppeteer-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Server, call, freePort, start, stop } from "./server";
+import type { Page } from "puppeteer-core";
+import { describe, expect, it } from "vitest";
+import { serverAndBrowser } from "./browser";
+import { call } from "./server";
 
-const dataDir = mkdtempSync(join(tmpdir(), "edgedesk-agent-demo-"));
-const token = randomBytes(24).toString("hex");
 const PASSWORD = "Passw0rd!long";
-let server: Server;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await start(await freePort(), dataDir, token);
-  browser = await puppeteer.launch({ executablePath: await chromium.executablePath(), args: chromium.args, headless: true });
-});
-
-afterAll(async () => {
-  await browser?.close();
-  if (server) await stop(server);
-  rmSync(dataDir, { recursive: true, force: true });
-});
+const e2e = serverAndBrowser("agent-demo");
 
 async function must(reply: Promise<{ status: number; body: any }>, what: string) {
   const { status, body } = await reply;
@@ -38,7 +20,7 @@ async function must(reply: Promise<{ status: number; body: any }>, what: string)
 
 /** An account with an administrator and an agent, both members of one inbox with one open conversation. */
 async function setUp() {
-  const platform = (method: string, path: string, body?: unknown) => must(call(server.base, method, `/platform/api/v1${path}`, token, body), path);
+  const platform = (method: string, path: string, body?: unknown) => must(call(e2e.server.base, method, `/platform/api/v1${path}`, e2e.token, body), path);
   const account = await platform("POST", "/accounts", { name: "Demo shop" });
   const person = async (name: string, role: string) => {
     const email = `${name.split(" ")[0].toLowerCase()}.${Date.now()}@example.com`;
@@ -49,7 +31,7 @@ async function setUp() {
   const alex = await person("Alex Admin", "administrator");
   const blair = await person("Blair Agent", "agent");
   const base = `/api/v1/accounts/${account.id}`;
-  const asAlex = (method: string, path: string, body?: unknown) => must(call(server.base, method, base + path, alex.key, body), path);
+  const asAlex = (method: string, path: string, body?: unknown) => must(call(e2e.server.base, method, base + path, alex.key, body), path);
   const inbox = await asAlex("POST", "/inboxes", { name: "Support", channel: { type: "api" } });
   await asAlex("POST", "/inbox_members", { inbox_id: inbox.id, user_ids: [alex.id, blair.id] });
   const contact = await asAlex("POST", "/contacts", { name: "Casey Customer", inbox_id: inbox.id });
@@ -58,8 +40,8 @@ async function setUp() {
 }
 
 async function signIn(email: string) {
-  const page = await browser.newPage();
-  await page.goto(`${server.base}/agent-demo`);
+  const page = await e2e.browser.newPage();
+  await page.goto(`${e2e.server.base}/agent-demo`);
   await page.type("#email", email);
   await page.type("#password", PASSWORD);
   await page.click("#go");

@@ -6,19 +6,14 @@
  * The page loads Scalar's script from its CDN; tests never reach the network, so the browser is served
  * the same script from the @scalar/api-reference package instead.
  */
-import chromium from "@sparticuz/chromium";
 import { Validator } from "@seriousme/openapi-schema-validator";
-import { randomBytes } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import puppeteer, { type Browser } from "puppeteer-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { README_SURFACES, README_TOUR } from "../../src/docs/introduction";
-import { type Server, freePort, root, start, stop } from "./server";
+import { serverAndBrowser } from "./browser";
+import { root } from "./server";
 
-const dataDir = mkdtempSync(join(tmpdir(), "edgedesk-docs-"));
-const token = randomBytes(24).toString("hex");
 const scalarBuild = join(root, "node_modules/@scalar/api-reference/dist/browser");
 /** The package file a CDN path of @scalar/api-reference stands for (esm.js is the module build). */
 const scalarFile = (path: string) => {
@@ -27,19 +22,7 @@ const scalarFile = (path: string) => {
   if (rest === "esm.js") return join(scalarBuild, "standalone.esm.js");
   return join(scalarBuild, rest);
 };
-let server: Server;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await start(await freePort(), dataDir, token);
-  browser = await puppeteer.launch({ executablePath: await chromium.executablePath(), args: chromium.args, headless: true });
-});
-
-afterAll(async () => {
-  await browser?.close();
-  if (server) await stop(server);
-  rmSync(dataDir, { recursive: true, force: true });
-});
+const e2e = serverAndBrowser("docs");
 
 /** A README section's body, between its heading and the next one. */
 function readmeSection(heading: string): string {
@@ -51,7 +34,7 @@ function readmeSection(heading: string): string {
 
 describe("the API document and /docs", () => {
   it("is valid OpenAPI 3.1 according to an OpenAPI validator", async () => {
-    const res = await fetch(`${server.base}/openapi.json`);
+    const res = await fetch(`${e2e.server.base}/openapi.json`);
     expect(res.status).toBe(200);
     const document = await res.json();
     const result = await new Validator().validate(document);
@@ -63,12 +46,12 @@ describe("the API document and /docs", () => {
   it("introduces the API with the README's tour and its surfaces and keys, word for word", async () => {
     expect(README_TOUR).toBe(readmeSection("A first tour"));
     expect(README_SURFACES).toBe(readmeSection("Surfaces and keys"));
-    const document = await (await fetch(`${server.base}/openapi.json`)).json();
+    const document = await (await fetch(`${e2e.server.base}/openapi.json`)).json();
     expect(document.info.description).toContain(README_TOUR);
   });
 
   it("serves /docs without a key, and the page lists the create-message operation", async () => {
-    const page = await browser.newPage();
+    const page = await e2e.browser.newPage();
     await page.setRequestInterception(true);
     page.on("request", (request) => {
       const url = new URL(request.url());
@@ -80,7 +63,7 @@ describe("the API document and /docs", () => {
     });
     const failures: string[] = [];
     page.on("pageerror", (error) => failures.push(String(error)));
-    const res = await page.goto(`${server.base}/docs`);
+    const res = await page.goto(`${e2e.server.base}/docs`);
 
     expect(res?.status()).toBe(200);
     // the sidebar lists the tags, each folded: open the conversations tag (messages live under it)

@@ -3,37 +3,19 @@
  * download at run time), against `npm start`: typing in one pane shows "typing…" in the other, and
  * messages appear live in both, in each direction.
  */
-import chromium from "@sparticuz/chromium";
-import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import puppeteer, { type Browser, type Page } from "puppeteer-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Server, call, freePort, start, stop } from "./server";
+import type { Page } from "puppeteer-core";
+import { describe, expect, it } from "vitest";
+import { serverAndBrowser } from "./browser";
+import { call } from "./server";
 
-const dataDir = mkdtempSync(join(tmpdir(), "edgedesk-demo-"));
-const token = randomBytes(24).toString("hex");
-let server: Server;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await start(await freePort(), dataDir, token);
-  browser = await puppeteer.launch({ executablePath: await chromium.executablePath(), args: chromium.args, headless: true });
-});
-
-afterAll(async () => {
-  await browser?.close();
-  if (server) await stop(server);
-  rmSync(dataDir, { recursive: true, force: true });
-});
+const e2e = serverAndBrowser("demo");
 
 async function setUp() {
-  const account = await call(server.base, "POST", "/platform/api/v1/accounts", token, { name: "Demo shop" });
-  const user = await call(server.base, "POST", "/platform/api/v1/users", token, { name: "Alex Agent", email: `alex.${Date.now()}@example.com`, password: "Passw0rd!long" });
-  await call(server.base, "POST", `/platform/api/v1/accounts/${account.body.id}/account_users`, token, { user_id: user.body.id, role: "administrator" });
+  const account = await call(e2e.server.base, "POST", "/platform/api/v1/accounts", e2e.token, { name: "Demo shop" });
+  const user = await call(e2e.server.base, "POST", "/platform/api/v1/users", e2e.token, { name: "Alex Agent", email: `alex.${Date.now()}@example.com`, password: "Passw0rd!long" });
+  await call(e2e.server.base, "POST", `/platform/api/v1/accounts/${account.body.id}/account_users`, e2e.token, { user_id: user.body.id, role: "administrator" });
   const key: string = user.body.access_token;
-  const inbox = await call(server.base, "POST", `/api/v1/accounts/${account.body.id}/inboxes`, key, { name: "Website chat", channel: { type: "api" } });
+  const inbox = await call(e2e.server.base, "POST", `/api/v1/accounts/${account.body.id}/inboxes`, key, { name: "Website chat", channel: { type: "api" } });
   expect(inbox.status).toBe(200);
   return { accountId: account.body.id as number, key, inboxId: inbox.body.id as number };
 }
@@ -50,8 +32,8 @@ async function waitForText(page: Page, id: string, expected: string, timeout = 3
 describe("/widget-demo", () => {
   it("shows typing and messages live between the visitor pane and the agent pane", async () => {
     const { accountId, key, inboxId } = await setUp();
-    const page = await browser.newPage();
-    await page.goto(`${server.base}/widget-demo`);
+    const page = await e2e.browser.newPage();
+    await page.goto(`${e2e.server.base}/widget-demo`);
     await page.type("#account", String(accountId));
     await page.type("#key", key);
     await page.type("#inbox", String(inboxId));
