@@ -10,6 +10,7 @@
 // A Node script, as bench:realtime: a real socket client over TCP and a fine clock. Needs Node 22
 // (global WebSocket): `npm run` puts the project's own Node first on PATH.
 import { randomBytes } from "node:crypto";
+import { frameLog } from "./lib/frames.mjs";
 import { benchLog, boundedOptions, httpClient, percentile, sleep, startLocalServer } from "./lib/local-server.mjs";
 
 /** Bounded on purpose: a few hundred requests and at most 100 sockets on a shared 2-core machine. */
@@ -38,46 +39,27 @@ function subscribe(agent, accountId) {
   return new Promise((resolve, reject) => {
     const ws = new WebSocket(base.replace(/^http/, "ws") + "/cable", "actioncable-v1-json");
     const identifier = JSON.stringify({ channel: "RoomChannel", pubsub_token: agent.pubsubToken, account_id: accountId, user_id: agent.id });
-    const frames = [];
-    const waiters = new Set();
+    const received = frameLog(FRAME_TIMEOUT_MS, `user ${agent.id}'s socket`);
     let bytes = 0;
     const timer = setTimeout(() => reject(new Error(`no confirm_subscription for user ${agent.id}`)), FRAME_TIMEOUT_MS);
     ws.addEventListener("error", () => reject(new Error(`socket refused for user ${agent.id}`)));
     ws.addEventListener("message", (e) => {
-      const at = performance.now();
       bytes += e.data.length;
       const frame = JSON.parse(e.data);
+      received.add(frame, performance.now());
       if (frame.type === "welcome") ws.send(JSON.stringify({ command: "subscribe", identifier }));
       if (frame.type === "reject_subscription") reject(new Error(`subscription rejected for user ${agent.id}`));
-      frames.push({ ...frame, at });
       if (frame.type === "confirm_subscription") {
         clearTimeout(timer);
         resolve(socket);
       }
-      for (const w of waiters) w();
     });
     const socket = {
-      frames,
+      frames: received.frames,
       bytes: () => bytes,
       close: () => ws.close(1000, "done"),
       /** the first event frame from `from` on for which `match(event, data)` holds */
-      next(match, from = 0) {
-        return new Promise((ok, fail) => {
-          const check = () => {
-            const found = frames.slice(from).find((f) => f.message && match(f.message.event, f.message.data));
-            if (!found) return;
-            waiters.delete(check);
-            clearTimeout(t);
-            ok(found);
-          };
-          const t = setTimeout(() => {
-            waiters.delete(check);
-            fail(new Error(`no matching frame within ${FRAME_TIMEOUT_MS} ms for user ${agent.id}`));
-          }, FRAME_TIMEOUT_MS);
-          waiters.add(check);
-          check();
-        });
-      },
+      next: (match, from = 0) => received.next((f) => f.message && match(f.message.event, f.message.data), from),
     };
   });
 }

@@ -11,6 +11,7 @@
 // workerd's (which only advances on I/O). Needs Node 22 (global WebSocket): `npm run` puts the
 // project's own Node first on PATH.
 import { randomBytes } from "node:crypto";
+import { frameLog } from "./lib/frames.mjs";
 import { benchLog, boundedOptions, httpClient, percentile, sleep, startLocalServer } from "./lib/local-server.mjs";
 
 /** Bounded on purpose: a few hundred requests on a shared 2-core machine. */
@@ -39,42 +40,22 @@ let must;
 function openSocket(path) {
   return new Promise((resolve, reject) => {
     const ws = new WebSocket(base.replace(/^http/, "ws") + path);
-    const frames = [];
-    const waiters = new Set();
+    const received = frameLog(FRAME_TIMEOUT_MS, path);
     const timer = setTimeout(() => reject(new Error(`no room.joined on ${path}`)), FRAME_TIMEOUT_MS);
     ws.addEventListener("error", () => reject(new Error(`socket refused: ${path}`)));
     ws.addEventListener("message", (e) => {
-      const at = performance.now();
       const frame = e.data === "pong" ? { event: "pong", data: {} } : JSON.parse(e.data);
-      frames.push({ ...frame, at });
+      received.add(frame, performance.now());
       if (frame.event === "room.joined") {
         clearTimeout(timer);
         resolve(socket);
       }
-      for (const w of waiters) w();
     });
     const socket = {
-      frames,
+      frames: received.frames,
+      next: received.next,
       send: (text) => ws.send(text),
       close: () => ws.close(1000, "done"),
-      /** the first frame from `from` on for which `match` holds */
-      next(match, from = 0) {
-        return new Promise((ok, fail) => {
-          const check = () => {
-            const found = frames.slice(from).find(match);
-            if (!found) return;
-            waiters.delete(check);
-            clearTimeout(t);
-            ok(found);
-          };
-          const t = setTimeout(() => {
-            waiters.delete(check);
-            fail(new Error(`no matching frame within ${FRAME_TIMEOUT_MS} ms on ${path}`));
-          }, FRAME_TIMEOUT_MS);
-          waiters.add(check);
-          check();
-        });
-      },
     };
   });
 }

@@ -20,9 +20,3 @@ interface Env {
   PUSH_RELAY_SECRET?: string;
 }
 
-// The ActionCable client's browser build, which /agent-demo serves as it is: wrangler.toml's Text rule
-// makes the import its source.
-declare module "@rails/actioncable/app/assets/javascripts/actioncable.js" {
-  const source: string;
-  export default source;
-}
