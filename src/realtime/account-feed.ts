@@ -19,6 +19,12 @@ import { DurableObject } from "cloudflare:workers";
 export const PING_INTERVAL_MS = 3_000;
 /** Chatwoot's PRESENCE_DURATION; PRESENCE_TTL_SECONDS overrides it (the tests shorten it). */
 export const DEFAULT_PRESENCE_TTL_SECONDS = 20;
+/**
+ * A contact is online while a socket of theirs is open in one of the account's conversation rooms; the
+ * rooms say so when it opens and closes, and on its pings (a widget pings every 30 s), so a room that
+ * could not say goodbye (its object went away) stops counting after this long.
+ */
+export const CONTACT_PRESENCE_TTL_MS = 90_000;
 
 export type Availability = "online" | "busy" | "offline";
 
@@ -37,6 +43,8 @@ type PresenceEntry = { until: number; availability: Availability };
 
 export class AccountFeed extends DurableObject<Env> {
   private presence = new Map<number, PresenceEntry>();
+  /** contact id -> until when they count as online */
+  private contacts = new Map<number, number>();
 
   private get presenceTtlMs(): number {
     const configured = Number(this.env.PRESENCE_TTL_SECONDS);
@@ -85,8 +93,8 @@ export class AccountFeed extends DurableObject<Env> {
   /** Pings every socket (ActionCable's keep-alive) and comes back while any socket is open. */
   override async alarm() {
     // someone's presence ran out since the last ping: everyone hears who is still online
-    const present = this.presence.size;
-    if (Object.keys(this.onlineUsers()).length < present) this.broadcastPresence();
+    const present = this.presence.size + this.contacts.size;
+    if (Object.keys(this.onlineUsers()).length + Object.keys(this.onlineContacts()).length < present) this.broadcastPresence();
     const sockets = this.ctx.getWebSockets();
     const ping = JSON.stringify({ type: "ping", message: Math.floor(Date.now() / 1000) });
     for (const socket of sockets) trySend(socket, ping);
@@ -117,6 +125,28 @@ export class AccountFeed extends DurableObject<Env> {
       else this.presence.delete(userId);
     }
     return users;
+  }
+
+  /** The contacts online now, as presence.update's `contacts`. */
+  onlineContacts(at = Date.now()): Record<number, "online"> {
+    const contacts: Record<number, "online"> = {};
+    for (const [contactId, until] of this.contacts) {
+      if (until > at) contacts[contactId] = "online";
+      else this.contacts.delete(contactId);
+    }
+    return contacts;
+  }
+
+  /** A contact's widget socket opened or pinged in one of the account's rooms; an arrival is told to every socket. */
+  contactSeen(contactId: number) {
+    const arrived = (this.contacts.get(contactId) ?? 0) <= Date.now();
+    this.contacts.set(contactId, Date.now() + CONTACT_PRESENCE_TTL_MS);
+    if (arrived) this.broadcastPresence();
+  }
+
+  /** A contact's last widget socket in a room closed. */
+  contactLeft(contactId: number) {
+    if (this.contacts.delete(contactId)) this.broadcastPresence();
   }
 
   /** The user chose another availability for this account: kept for their presence, and told to every socket. */
@@ -163,13 +193,9 @@ export class AccountFeed extends DurableObject<Env> {
     }
   }
 
-  /**
-   * Chatwoot's `presence.update`: the account's online users with their status. Contacts online would
-   * come from the widget rooms, one object per conversation, which no account-wide view reaches cheaply:
-   * `contacts` stays empty.
-   */
+  /** Chatwoot's `presence.update`: the account's online users with their status, and its online contacts. */
   private sendPresence(socket: WebSocket, member: FeedMember) {
-    const data = { account_id: member.accountId, users: this.onlineUsers(), contacts: {} };
+    const data = { account_id: member.accountId, users: this.onlineUsers(), contacts: this.onlineContacts() };
     trySend(socket, JSON.stringify({ identifier: member.identifier, message: { event: "presence.update", data } }));
   }
 
@@ -195,6 +221,16 @@ export function accountFeed(env: Env, accountId: number) {
  * The users live in the account now: one call to its feed, made once by a request that shows agents.
  * A feed that cannot be reached shows everyone offline rather than failing the request.
  */
+/** The contacts online in the account (an empty list when its feed cannot be reached: presence is a hint). */
+export async function onlineContactIds(env: Env, accountId: number): Promise<number[]> {
+  try {
+    return Object.keys(await accountFeed(env, accountId).onlineContacts()).map(Number);
+  } catch (error) {
+    console.error(JSON.stringify({ level: "error", presence: accountId, error: String(error) }));
+    return [];
+  }
+}
+
 export async function onlineUserIds(env: Env, accountId: number): Promise<Set<number>> {
   try {
     return new Set(Object.keys(await accountFeed(env, accountId).onlineUsers()).map(Number));

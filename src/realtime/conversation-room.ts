@@ -1,6 +1,7 @@
 import { DurableObject } from "cloudflare:workers";
 import type { Participant, TypingContext } from "../domain/kernel/ports";
 import { sendTypingEvent } from "../events/live";
+import { accountFeed } from "./account-feed";
 
 /**
  * A typing indicator left on expires after this long without a new "on": clients re-send "on" while
@@ -8,8 +9,8 @@ import { sendTypingEvent } from "../events/live";
  */
 export const TYPING_TTL_MS = 8_000;
 
-/** Who a socket belongs to. Contacts never receive private notes or private typing. */
-export type RoomMember = Participant & { audience: "contact" | "agent"; name: string };
+/** Who a socket belongs to, in which account. Contacts never receive private notes or private typing. */
+export type RoomMember = Participant & { audience: "contact" | "agent"; name: string; accountId: number };
 
 /** What a subscriber receives: `{ event, data }`, as Chatwoot's ActionCable frames. */
 export type RoomFrame = { event: string; data: Record<string, unknown> };
@@ -99,12 +100,19 @@ export class ConversationRoom extends DurableObject<Env> {
     this.ctx.acceptWebSocket(server, [member.audience, keyOf(member)]);
     server.serializeAttachment(member);
     server.send(JSON.stringify({ event: "room.joined", data: { member: { type: member.type, id: member.id }, typing: this.typing() } }));
+    await this.tellFeed(member, "seen");
     return new Response(null, { status: 101, webSocket: client });
   }
 
-  /** Subscribers only listen; the one thing a client may send is "ping" to keep idle proxies open. */
+  /**
+   * Subscribers only listen; the one thing a client may send is "ping" to keep idle proxies open, which
+   * also keeps a contact online on the account's feed.
+   */
   override async webSocketMessage(socket: WebSocket, message: string | ArrayBuffer) {
-    if (message === "ping") socket.send("pong");
+    if (message !== "ping") return;
+    socket.send("pong");
+    const member = socket.deserializeAttachment() as RoomMember | null;
+    if (member) await this.tellFeed(member, "seen");
   }
 
   override async webSocketClose(socket: WebSocket, code: number, reason: string) {
@@ -112,6 +120,21 @@ export class ConversationRoom extends DurableObject<Env> {
       socket.close(code === 1005 ? 1000 : code, reason);
     } catch {
       // already closed
+    }
+    const member = socket.deserializeAttachment() as RoomMember | null;
+    // a contact with another socket still open here (a second tab) is still online
+    if (member && this.ctx.getWebSockets(keyOf(member)).every((other) => other === socket)) await this.tellFeed(member, "left");
+  }
+
+  /** A contact's socket opened, pinged or closed: the account's feed keeps who is online (presence.update's `contacts`). */
+  private async tellFeed(member: RoomMember, what: "seen" | "left") {
+    if (member.type !== "contact") return;
+    try {
+      const feed = accountFeed(this.env, member.accountId);
+      await (what === "seen" ? feed.contactSeen(member.id) : feed.contactLeft(member.id));
+    } catch (error) {
+      // presence is a hint: a feed that cannot be reached costs an agent a green dot, never the socket
+      console.error(JSON.stringify({ level: "error", contactPresence: String(error) }));
     }
   }
 

@@ -13,10 +13,15 @@ export const upgradeRequired = () =>
     { field: "", message: "expected a WebSocket upgrade", code: "upgrade_required" },
   ]);
 
-export async function joinRoom(request: Request, env: Env, conversation: { accountId: number; id: number }, member: RoomMember): Promise<Response> {
+export async function joinRoom(
+  request: Request,
+  env: Env,
+  conversation: { accountId: number; id: number },
+  member: Omit<RoomMember, "accountId">,
+): Promise<Response> {
   if (!isWebSocketUpgrade(request)) throw upgradeRequired();
   const headers = new Headers(request.headers);
-  headers.set(ROOM_MEMBER_HEADER, JSON.stringify(member));
+  headers.set(ROOM_MEMBER_HEADER, JSON.stringify({ ...member, accountId: conversation.accountId } satisfies RoomMember));
   const answer = await conversationRoom(env, conversation.accountId, conversation.id).fetch(new Request(request.url, { method: "GET", headers }));
   if (!answer.webSocket) return answer;
   // a fresh response: the room's answer has immutable headers, and the app's middleware adds some

@@ -168,10 +168,10 @@ describe("list contacts", () => {
     expect(without.body.payload[0]).not.toHaveProperty("contact_inboxes");
   });
 
-  it("answers an empty /contacts/active: no contact presence is kept, so no contact is online", async () => {
+  it("answers an empty /contacts/active while no contact has a widget socket open (test/feed/presence.test.ts opens one)", async () => {
     const res = await get(`${world.base}/contacts/active?page=1`, world.agent.key);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ meta: { count: 0, current_page: "1" }, payload: [] });
+    expect(res.body).toEqual({ meta: { count: 0, current_page: "1", has_more: false }, payload: [] });
   });
 
   it("refuses an unknown sort key and a page below 1", async () => {

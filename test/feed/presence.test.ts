@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { type AccountFeed, DEFAULT_PRESENCE_TTL_SECONDS, accountFeed } from "../../src/realtime/account-feed";
 import { call, get, post } from "../support/http";
 import { visitorConversation, widgetWorld } from "../public/widget-support";
+import { agentTicket, openSocket } from "../realtime/room-support";
 import { subscribe } from "./cable-support";
 
 afterEach(() => vi.useRealTimers());
@@ -75,6 +76,32 @@ describe("presence", () => {
     expect(admin.messages.filter((m) => m.event === "presence.update")).toHaveLength(1);
     admin.close();
     agent.close();
+  });
+
+  it("shows a contact online while their widget socket is open in one of the account's conversations", async () => {
+    const w = await widgetWorld("Visitors");
+    const admin = await subscribe(w.admin, w.accountId);
+    await admin.next((m) => m.event === "presence.update");
+    const c = await visitorConversation(w.inbox, { name: "Vera" });
+    const widget = await openSocket(`${c.path}/live?pubsub_token=${c.pubsubToken}`);
+    const arrival = await admin.next((m) => m.event === "presence.update" && m.data.contacts[c.contactId] === "online");
+    expect(arrival.data).toEqual({ account_id: w.accountId, users: { [w.admin.id]: "online" }, contacts: { [c.contactId]: "online" } });
+    // an agent's socket in the same room is no contact
+    const agentRoom = await openSocket((await agentTicket(w.base, w.agent.key, c.displayId)).url);
+    expect(await accountFeed(env, w.accountId).onlineContacts()).toEqual({ [c.contactId]: "online" });
+    // Chatwoot's /contacts/active lists them; another account's lists nobody
+    const active = await get(`${w.base}/contacts/active`, w.agent.key);
+    expect(active.status).toBe(200);
+    expect(active.body.meta).toMatchObject({ count: 1, has_more: false });
+    expect(active.body.payload.map((p: any) => [p.id, p.name])).toEqual([[c.contactId, "Vera"]]);
+    const other = await widgetWorld("Elsewhere");
+    expect((await get(`${other.base}/contacts/active`, other.admin.key)).body.payload).toEqual([]);
+    widget.close();
+    const departure = await admin.next((m) => m.event === "presence.update" && !(c.contactId in m.data.contacts));
+    expect(departure.data.contacts).toEqual({});
+    expect((await get(`${w.base}/contacts/active`, w.agent.key)).body.payload).toEqual([]);
+    agentRoom.close();
+    admin.close();
   });
 
   it("POST /profile/availability sets the user's availability in one account and tells the feed", async () => {

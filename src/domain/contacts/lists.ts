@@ -72,6 +72,19 @@ export async function listContacts(
   return { count: counter[0]?.value ?? 0, labelled: false, ...toPage(rows, query, query.sort) };
 }
 
+/**
+ * The account's contacts among `contactIds` (those its live feed counts online, for Chatwoot's
+ * `contacts/active`), a page at a time in the list's order, with how many there are. The ids travel as
+ * one JSON parameter, however many.
+ */
+export async function contactsAmong(scope: AccountScope, contactIds: number[], query: ContactListQuery): Promise<ContactPage & { count: number }> {
+  const { db, accountId } = scope;
+  const among = sql`account_id = ${accountId} AND id IN (SELECT value FROM json_each(${JSON.stringify(contactIds)}))`;
+  const ids = contactPageIds(among, query.sort, pageWindow(query, query.sort, 1));
+  const [rows, counted] = await batch(db, [contactRecordsQuery(db, ids, query.withInboxes), rawSql<{ count: number }>(db, sql`SELECT count(*) AS count FROM contacts WHERE ${among}`)]);
+  return { count: Number(counted[0]?.count ?? 0), ...toPage(rows, query, query.sort) };
+}
+
 /** Name, email and phone number contain `q` case-insensitively, or the identifier contains it as typed. */
 const searchMatch = (q: string) => sql`(instr(lower(name), ${q.toLowerCase()}) > 0 OR instr(email, ${q.toLowerCase()}) > 0
     OR instr(lower(phone_number), ${q.toLowerCase()}) > 0 OR instr(identifier, ${q}) > 0)`;

@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { z } from "zod";
-import { filterContacts, listContacts, searchContacts } from "../../domain/contacts/lists";
+import { contactsAmong, filterContacts, listContacts, searchContacts } from "../../domain/contacts/lists";
 import { contactConversations } from "../../domain/contacts/conversations";
 import { contactableInboxes, createContactInbox } from "../../domain/contacts/contact-inboxes";
 import { listContactLabels, replaceContactLabels } from "../../domain/contacts/labels";
@@ -29,7 +29,7 @@ import { conversationView } from "../../views/conversations";
 import { idempotent } from "../../http/idempotency";
 import { doc } from "../../http/openapi";
 import { Contact, Empty, ContactInbox, Conversation, pageOf, payloadOf } from "../../schemas/responses";
-import { onlineInAccount } from "./online";
+import { onlineContactsInAccount, onlineInAccount } from "./online";
 
 const toInput = (body: z.infer<typeof ContactUpdate>): ContactInput => ({
   name: body.name,
@@ -76,10 +76,16 @@ export const contactsApi = new Hono<AppEnv>()
       payload: records.map(contactView),
     });
   })
-  // Contacts currently online: edgedesk keeps no presence for contacts (all read "offline"), so none.
-  .get("/active", doc({ summary: "List contacts online now (always none: no contact presence is kept)", response: pageOf(Contact) }), validate("query", ContactListQuery), (c) =>
-    c.json({ meta: { count: 0, current_page: currentPage(c.req.valid("query").page) }, payload: [] }),
-  )
+  // Contacts online now: a widget socket of theirs is open in one of the account's conversation rooms.
+  .get("/active", doc({ summary: "List contacts online now (a widget socket of theirs is open)", response: pageOf(Contact) }), validate("query", ContactListQuery), async (c) => {
+    const q = c.req.valid("query");
+    const { records, count, hasMore, nextCursor } = await contactsAmong(accountScope(c), await onlineContactsInAccount(c), listQuery(q));
+    linkNext(c, nextCursor);
+    return c.json({
+      meta: { count, current_page: currentPage(q.page), has_more: hasMore, ...nextCursorMeta(nextCursor) },
+      payload: records.map(contactView),
+    });
+  })
   .post("/filter", doc({ summary: "Filter contacts", response: pageOf(Contact) }), validate("query", ContactListQuery), validate("json", ContactFilterBody), async (c) => {
     const q = c.req.valid("query");
     const { records, hasMore, nextCursor } = await filterContacts(accountScope(c), c.req.valid("json").payload, listQuery(q));
