@@ -26,8 +26,13 @@ const db = createDb(env.DB);
 const scope = systemScope(jobScope(db, env), world.accountId);
 
 type OutboxRow = { id: number; event_name: string; subject_type: string; subject_id: number; data: string };
+/** This account's outbox rows of one event (other files' accounts share the database). */
 const outbox = async (eventName: string) =>
-  (await env.DB.prepare("SELECT id, event_name, subject_type, subject_id, data FROM event_outbox WHERE event_name = ? ORDER BY id").bind(eventName).all<OutboxRow>()).results;
+  (
+    await env.DB.prepare("SELECT id, event_name, subject_type, subject_id, data FROM event_outbox WHERE account_id = ? AND event_name = ? ORDER BY id")
+      .bind(world.accountId, eventName)
+      .all<OutboxRow>()
+  ).results;
 
 describe("the feed's notification events", () => {
   it("render Chatwoot's payload for a created and a deleted notification, with the user's totals", async () => {
