@@ -121,7 +121,7 @@ async function loadContext(db: Database, event: OutboxRow, conversationId: numbe
     labels: db
       .select({ tag: taggings.tag })
       .from(taggings)
-      .where(and(eq(taggings.taggableType, "Conversation"), eq(taggings.taggableId, conversationId)))
+      .where(and(eq(taggings.accountId, accountId), eq(taggings.taggableType, "Conversation"), eq(taggings.taggableId, conversationId)))
       .orderBy(asc(taggings.id)),
     definitions: db.select().from(customAttributeDefinitions).where(eq(customAttributeDefinitions.accountId, accountId)),
     messages: db

@@ -139,7 +139,7 @@ function conditionSql(attribute: Attribute, operator: Operator, values: unknown[
   const list = sql`(SELECT value FROM json_each(${JSON.stringify(values)}))`;
   if (attribute.kind === "labels") {
     const tagged = (tags: SQL | null) =>
-      sql`EXISTS (SELECT 1 FROM taggings t WHERE t.taggable_type = 'Contact' AND t.taggable_id = contacts.id${tags ? sql` AND lower(t.tag) IN ${tags}` : sql``})`;
+      sql`EXISTS (SELECT 1 FROM taggings t WHERE t.account_id = contacts.account_id AND t.taggable_type = 'Contact' AND t.taggable_id = contacts.id${tags ? sql` AND lower(t.tag) IN ${tags}` : sql``})`;
     if (operator === "equal_to") return tagged(list);
     if (operator === "not_equal_to") return sql`NOT ${tagged(list)}`;
     return operator === "is_present" ? tagged(null) : sql`NOT ${tagged(null)}`;

@@ -347,7 +347,7 @@ const labelsQuery = (scope: AccountScope, displayId: number) =>
   scope.db
     .select({ tag: taggings.tag })
     .from(taggings)
-    .where(and(eq(taggings.taggableType, "Conversation"), sql`${taggings.taggableId} = ${conversationColumn(scope, displayId, conversations.id)}`))
+    .where(and(eq(taggings.accountId, scope.accountId), eq(taggings.taggableType, "Conversation"), sql`${taggings.taggableId} = ${conversationColumn(scope, displayId, conversations.id)}`))
     .orderBy(taggings.id);
 
 export async function conversationLabels(scope: AccountScope, displayId: number): Promise<string[]> {

@@ -122,7 +122,7 @@ function standardCondition(key: string, kind: Kind, column: SQL | undefined, op:
     }
     case "labels": {
       const tagged = (tags: SQL | undefined) =>
-        sql`EXISTS (SELECT 1 FROM taggings t WHERE t.taggable_type = 'Conversation' AND t.taggable_id = ${c.id}${tags ?? sql``})`;
+        sql`EXISTS (SELECT 1 FROM taggings t WHERE t.account_id = ${c.accountId} AND t.taggable_type = 'Conversation' AND t.taggable_id = ${c.id}${tags ?? sql``})`;
       if (op === "is_present") return tagged(undefined);
       if (op === "is_not_present") return sql`NOT ${tagged(undefined)}`;
       // case-insensitively, as `labels[]` and Chatwoot's tagged_with

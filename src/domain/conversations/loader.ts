@@ -141,7 +141,7 @@ export function conversationRecordQueries(db: Database, accountId: number, targe
     db
       .select({ taggableId: taggings.taggableId, tag: taggings.tag })
       .from(taggings)
-      .where(and(eq(taggings.taggableType, "Conversation"), sql`${taggings.taggableId} IN (${list(ids)})`))
+      .where(and(eq(taggings.accountId, accountId), eq(taggings.taggableType, "Conversation"), sql`${taggings.taggableId} IN (${list(ids)})`))
       .orderBy(taggings.id),
     unreadCountsQuery(db, ids),
   ] as const;

@@ -229,7 +229,7 @@ export async function listMessages(scope: AccountScope, displayId: number, given
     tags: db
       .select({ tag: taggings.tag })
       .from(taggings)
-      .where(and(eq(taggings.taggableType, "Conversation"), sql`${taggings.taggableId} = ${conversationId}`))
+      .where(and(eq(taggings.accountId, accountId), eq(taggings.taggableType, "Conversation"), sql`${taggings.taggableId} = ${conversationId}`))
       .orderBy(taggings.id),
     unread: unreadCountsQuery(db, [conversationId]),
   });
