@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { CONVERSATION_STATUSES, PRIORITIES } from "../domain/kernel/enums";
-import { Cursor, Id, Int, JsonObject, EnumValue, ShortText, wrapped } from "./common";
+import { Cursor, Id, Int, JsonObject, EnumValue, LabelTag, ShortText, wrapped } from "./common";
 import { Agent } from "./agents";
 import { SORTS } from "../domain/conversations/order";
 import { Attachment, Conversation, Sender, isoTime, seconds } from "./responses";
@@ -23,7 +23,7 @@ const Page = Int.pipe(z.number().min(1).max(10_000));
 /** `labels[]=a&labels[]=b`, `labels=a,b` or one label. */
 const LabelList = z.preprocess(
   (v) => (typeof v === "string" ? v.split(",").map((s) => s.trim()).filter(Boolean) : v),
-  z.array(ShortText.trim().min(1)).max(10),
+  z.array(LabelTag).max(10),
 );
 
 /** `sort_by` of the conversation list: Chatwoot's names, as the order they stand for; any other value is a 422 listing them. */
@@ -119,7 +119,7 @@ export const AssignmentBody = z.object({
 });
 
 /** POST /conversations/:conversation_id/labels: replaces the list. */
-export const LabelsBody = z.object({ labels: z.array(ShortText.trim().min(1)).max(100) });
+export const LabelsBody = z.object({ labels: z.array(LabelTag).max(100) });
 
 /** POST /conversations/:conversation_id/custom_attributes: replaces the hash. */
 export const CustomAttributesBody = z.object({ custom_attributes: JsonObject });

@@ -9,6 +9,7 @@
 import type { ErrorEntry } from "../kernel/errors";
 import type { AttributeDefinition } from "../custom-attributes/values";
 import { isForbiddenTarget } from "../kernel/target-url";
+import { LabelTag } from "../../schemas/common";
 import { type ResolvedKey, resolveKey } from "./keys";
 import type { Action, Condition } from "./rows";
 import { MAX_DAYS_BEFORE } from "../kernel/time-values";
@@ -301,7 +302,8 @@ class Walk {
       case "remove_label":
         if (params.length === 0) this.fail(`${at}.action_params`, "must name at least one label", "required");
         if (params.length > 100) this.fail(`${at}.action_params`, "must name at most 100 labels", "too_many");
-        params.slice(0, 100).forEach((v, i) => this.value({ kind: "label" }, "equal_to", v, p(i)));
+        // labels are free-form tags: any name the conversation labels route takes, Label record or not
+        params.slice(0, 100).forEach((v, i) => this.labelTag(v, p(i)));
         break;
       case "send_message":
       case "add_private_note":
@@ -333,6 +335,14 @@ class Walk {
         break;
     }
     return { action_name: name, action_params: params };
+  }
+
+  labelTag(v: unknown, field: string) {
+    if (typeof v !== "string") return this.fail(field, "must be a label name", "invalid_type");
+    const checked = LabelTag.safeParse(v);
+    if (checked.success) return;
+    if (checked.error.issues[0]?.code === "too_big") this.fail(field, "is too long (maximum is 255 characters)", "too_long");
+    else this.fail(field, "must not be blank", "blank");
   }
 
   teamEmail(v: unknown, field: string) {
