@@ -2,7 +2,13 @@
  * The automation rules API: administrators' CRUD and clone, the specification's create answer, and every
  * save-time refusal with the path of the offending value.
  */
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { createDb } from "../../src/db/client";
+import { createRule } from "../../src/domain/automation/rules";
+import { systemScope } from "../../src/domain/kernel/scope";
+import { createWebhook } from "../../src/domain/settings/webhooks";
+import { jobScope } from "../../src/jobs/scope";
 import { createContact, defineConversationAttribute, createTeam } from "../support/fixtures";
 import { del, get, patch, post, put } from "../support/http";
 import { createWorld } from "../support/world";
@@ -184,6 +190,19 @@ describe("save-time validation", () => {
     const res = await post(`${base}/automation_rules`, admin.key, { ...valid, actions: [act("add_label", ["vip", "ghost"]), act("remove_label", ["Never Made"])] });
     expect(res.status).toBe(200);
     expect(res.body.payload[0].actions).toEqual([act("add_label", ["vip", "ghost"]), act("remove_label", ["Never Made"])]);
+  });
+
+  it.each(["public", "allow-private"])("judges a send_webhook_event receiver as an account webhook under the %s target policy", async (policy) => {
+    const scope = systemScope(jobScope(createDb(env.DB), { ...env, WEBHOOK_TARGET_POLICY: policy }), world.accountId);
+    const url = `http://127.0.0.1:4000/hook-${policy}`;
+    const outcome = (p: Promise<unknown>) =>
+      p.then(
+        () => "accepted",
+        (e: { errors?: Array<{ code: string }> }) => e.errors?.map((x) => x.code).join(","),
+      );
+    const asWebhook = await outcome(createWebhook(scope, { url }));
+    const asRule = await outcome(createRule(scope, { name: `Hook ${policy}`, eventName: "conversation_created", conditions: valid.conditions, actions: [act("send_webhook_event", [url])] }));
+    expect([asWebhook, asRule]).toEqual(policy === "allow-private" ? ["accepted", "accepted"] : ["forbidden_host", "forbidden_host"]);
   });
 
   it("reports every problem of a rule at once, and stores nothing", async () => {

@@ -8,7 +8,7 @@
  */
 import type { ErrorEntry } from "../kernel/errors";
 import type { AttributeDefinition } from "../custom-attributes/values";
-import { isForbiddenTarget } from "../kernel/target-url";
+import { refusedTarget } from "../kernel/target-url";
 import { LabelTag } from "../../schemas/common";
 import { type ResolvedKey, resolveKey } from "./keys";
 import type { Action, Condition } from "./rows";
@@ -44,6 +44,8 @@ export type Lookups = {
   labels: ReadonlySet<string>;
   /** files attached with POST /automation_rules/attach_file */
   ruleFileIds: ReadonlySet<number>;
+  /** where send_webhook_event may post: the one policy account webhooks, inbox callbacks and bots obey */
+  targetEnv: { WEBHOOK_TARGET_POLICY?: string };
 };
 
 /** The references a rule makes, collected on the first walk. */
@@ -318,7 +320,7 @@ class Walk {
         if (exactlyOne()) {
           const url = params[0];
           if (typeof url !== "string" || !/^https?:\/\//i.test(url.trim()) || url.length > 2048) this.fail(p(0), "must be an http or https URL", "invalid_format");
-          else if (isForbiddenTarget(url.trim())) this.fail(p(0), "must not point to localhost or a private, loopback or link-local address", "forbidden_host");
+          else if (this.lookups) refusedTarget(this.lookups.targetEnv, p(0), url.trim()).forEach((e) => this.fail(e.field, e.message, e.code));
         }
         break;
       case "change_status":
