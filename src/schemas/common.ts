@@ -79,11 +79,6 @@ export function EnumParam<T extends readonly [string, ...string[]]>(names: T) {
 
 /** Text with Chatwoot's default limit for string columns. */
 export const ShortText = z.string().max(255);
-/**
- * A conversation label: a free-form tag (Chatwoot's labels need no Label record), any non-blank text of a
- * string column. The labels route and the automation label actions both check names with it.
- */
-export const LabelTag = ShortText.trim().min(1);
 /** Text with Chatwoot's default limit for text columns. */
 export const LongText = z.string().max(20_000);
 

@@ -1,8 +1,9 @@
 import { z } from "zod";
 import { CONVERSATION_STATUSES, PRIORITIES } from "../domain/kernel/enums";
-import { Cursor, Id, Int, JsonObject, EnumValue, LabelTag, ShortText, wrapped } from "./common";
+import { Cursor, Id, Int, JsonObject, EnumValue, ShortText, wrapped } from "./common";
 import { Agent } from "./agents";
 import { SORTS } from "../domain/conversations/order";
+import { LABEL_TAG_MAX } from "../domain/kernel/label-tags";
 import { Attachment, Conversation, Sender, isoTime, seconds } from "./responses";
 
 /** Path of every conversation member route: the per-account display id. */
@@ -13,6 +14,9 @@ export const UnixSeconds = z.preprocess(
   (v) => (typeof v === "string" && /^\d+(\.\d+)?$/.test(v.trim()) ? Number(v) : v),
   z.number({ error: "must be a Unix time in seconds" }).nonnegative().max(253_402_300_799),
 );
+
+/** A label name: a free-form tag (src/domain/kernel/label-tags.ts, which the automation label actions use too). */
+const LabelTag = z.string().max(LABEL_TAG_MAX).trim().min(1);
 
 const Status = EnumValue(CONVERSATION_STATUSES);
 /** A priority name; blank or null clears it. */

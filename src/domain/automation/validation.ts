@@ -9,7 +9,7 @@
 import type { ErrorEntry } from "../kernel/errors";
 import type { AttributeDefinition } from "../custom-attributes/values";
 import { refusedTarget } from "../kernel/target-url";
-import { LabelTag } from "../../schemas/common";
+import { LABEL_TAG_MAX, labelTagProblem } from "../kernel/label-tags";
 import { type ResolvedKey, resolveKey } from "./keys";
 import type { Action, Condition } from "./rows";
 import { MAX_DAYS_BEFORE } from "../kernel/time-values";
@@ -341,10 +341,9 @@ class Walk {
 
   labelTag(v: unknown, field: string) {
     if (typeof v !== "string") return this.fail(field, "must be a label name", "invalid_type");
-    const checked = LabelTag.safeParse(v);
-    if (checked.success) return;
-    if (checked.error.issues[0]?.code === "too_big") this.fail(field, "is too long (maximum is 255 characters)", "too_long");
-    else this.fail(field, "must not be blank", "blank");
+    const problem = labelTagProblem(v);
+    if (problem === "too_long") this.fail(field, `is too long (maximum is ${LABEL_TAG_MAX} characters)`, "too_long");
+    else if (problem === "blank") this.fail(field, "must not be blank", "blank");
   }
 
   teamEmail(v: unknown, field: string) {
