@@ -3,6 +3,7 @@ import { CONVERSATION_STATUSES, PRIORITIES } from "../domain/kernel/enums";
 import { Cursor, Id, Int, JsonObject, EnumValue, ShortText, wrapped } from "./common";
 import { Agent } from "./agents";
 import { SORTS } from "../domain/conversations/order";
+import { LABEL_TAG_MAX } from "../domain/kernel/label-tags";
 import { Attachment, Conversation, Sender, isoTime, seconds } from "./responses";
 
 /** Path of every conversation member route: the per-account display id. */
@@ -14,6 +15,9 @@ export const UnixSeconds = z.preprocess(
   z.number({ error: "must be a Unix time in seconds" }).nonnegative().max(253_402_300_799),
 );
 
+/** A label name: a free-form tag (src/domain/kernel/label-tags.ts, which the automation label actions use too). */
+const LabelTag = z.string().max(LABEL_TAG_MAX).trim().min(1);
+
 const Status = EnumValue(CONVERSATION_STATUSES);
 /** A priority name; blank or null clears it. */
 const Priority = z.preprocess((v) => (v === "" || v === "none" ? null : v), EnumValue(PRIORITIES).nullable());
@@ -23,7 +27,7 @@ const Page = Int.pipe(z.number().min(1).max(10_000));
 /** `labels[]=a&labels[]=b`, `labels=a,b` or one label. */
 const LabelList = z.preprocess(
   (v) => (typeof v === "string" ? v.split(",").map((s) => s.trim()).filter(Boolean) : v),
-  z.array(ShortText.trim().min(1)).max(10),
+  z.array(LabelTag).max(10),
 );
 
 /** `sort_by` of the conversation list: Chatwoot's names, as the order they stand for; any other value is a 422 listing them. */
@@ -119,7 +123,7 @@ export const AssignmentBody = z.object({
 });
 
 /** POST /conversations/:conversation_id/labels: replaces the list. */
-export const LabelsBody = z.object({ labels: z.array(ShortText.trim().min(1)).max(100) });
+export const LabelsBody = z.object({ labels: z.array(LabelTag).max(100) });
 
 /** POST /conversations/:conversation_id/custom_attributes: replaces the hash. */
 export const CustomAttributesBody = z.object({ custom_attributes: JsonObject });

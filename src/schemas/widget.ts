@@ -47,19 +47,28 @@ export const PublicMessageCreate = z.object({
   echo_id: ShortText.optional(),
 });
 
+const CsatSurveyResponse = z.object({
+  rating: z.preprocess((v) => (typeof v === "string" && /^\d+$/.test(v) ? Number(v) : v), Int.pipe(z.number().min(1).max(5))).optional(),
+  feedback_message: LongText.optional(),
+});
+
 const SubmittedValue = z.object({
   name: ShortText.optional(),
   title: ShortText.optional(),
   value: z.union([LongText, z.number(), z.boolean(), z.null(), z.array(z.string().max(1000)).max(100)]).optional(),
-  csat_survey_response: z
-    .object({
-      rating: z.preprocess((v) => (typeof v === "string" && /^\d+$/.test(v) ? Number(v) : v), Int.pipe(z.number().min(1).max(5))).optional(),
-      feedback_message: LongText.optional(),
-    })
-    .optional(),
+  csat_survey_response: CsatSurveyResponse.optional(),
 });
 
-export const PublicMessageUpdate = z.object({ submitted_values: z.array(SubmittedValue).min(1).max(50) });
+/**
+ * `submitted_values` is a list of answers (input_select, form) or, for a CSAT survey, the one object
+ * Chatwoot's widget sends and Chatwoot stores: `{csat_survey_response: {rating, feedback_message}}`.
+ * The rating's presence is checked where the message is known to be a survey.
+ */
+export const PublicMessageUpdate = z.object({
+  submitted_values: z.union([z.array(SubmittedValue).min(1).max(50), z.object({ csat_survey_response: CsatSurveyResponse })], {
+    error: "must be a list of answers or an object with csat_survey_response",
+  }),
+});
 
 /** POST .../contacts/{source_id}/events: the widget reports itself opened (webwidget_triggered). */
 export const WidgetEvent = z.object({ name: ShortText.trim().min(1), event_info: JsonObject.optional() });

@@ -53,18 +53,25 @@ function conversationOfEvent(eventId: number) {
 
 const accountOfEvent = (eventId: number) => sql<number>`(SELECT ${eventOutbox.accountId} FROM ${eventOutbox} WHERE ${eventOutbox.id} = ${eventId})`;
 
+const timeOfEvent = (eventId: number) => sql<number>`(SELECT ${eventOutbox.createdAt} FROM ${eventOutbox} WHERE ${eventOutbox.id} = ${eventId})`;
+
 /**
  * The statements that read everyone who may receive an event of `accountId` about `conversationId`
  * (values, or subqueries of the outbox row so that the event and its targets come in one round trip).
+ *
+ * The receivers are those that existed when the change happened (`eventAt`), not when the consumer runs
+ * a moment later: a webhook created after the event, or a bot connected to the inbox after it, gets
+ * nothing of it. Only creation times count: a webhook's later change of subscriptions or URL is read as it
+ * is now.
  */
-function recipientQueries(db: Database, accountId: number | SQL<number>, conversationId: number | SQL<number>) {
+function recipientQueries(db: Database, accountId: number | SQL<number>, conversationId: number | SQL<number>, eventAt: number | SQL<number>) {
   const inboxId = sql`(SELECT ${conversations.inboxId} FROM ${conversations} WHERE ${conversations.id} = ${conversationId})`;
   const assignedBot = sql`(SELECT ${conversations.assigneeAgentBotId} FROM ${conversations} WHERE ${conversations.id} = ${conversationId})`;
   return [
     db
       .select({ id: webhooks.id, subscriptions: webhooks.subscriptions })
       .from(webhooks)
-      .where(and(sql`${webhooks.accountId} = ${accountId}`, eq(webhooks.webhookType, 0), isNull(webhooks.disabledAt))),
+      .where(and(sql`${webhooks.accountId} = ${accountId}`, eq(webhooks.webhookType, 0), isNull(webhooks.disabledAt), sql`${webhooks.createdAt} <= ${eventAt}`)),
     db
       .select({ id: inboxes.id })
       .from(inboxes)
@@ -92,7 +99,7 @@ function recipientQueries(db: Database, accountId: number | SQL<number>, convers
               db
                 .select({ id: agentBotInboxes.agentBotId })
                 .from(agentBotInboxes)
-                .where(and(sql`${agentBotInboxes.inboxId} = ${inboxId}`, eq(agentBotInboxes.status, 0))),
+                .where(and(sql`${agentBotInboxes.inboxId} = ${inboxId}`, eq(agentBotInboxes.status, 0), sql`${agentBotInboxes.createdAt} <= ${eventAt}`)),
             ),
             sql`${agentBots.id} = ${assignedBot}`,
           ),
@@ -115,7 +122,7 @@ function recipientsOf(event: OutboxRow, [hooks, apiInboxes, bots]: BatchResults<
 export async function eventWithTargets(db: Database, eventId: number): Promise<{ event: OutboxRow; targets: Target[] } | null> {
   const [events, ...targetRows] = await batch(db, [
     db.select().from(eventOutbox).where(eq(eventOutbox.id, eventId)),
-    ...recipientQueries(db, accountOfEvent(eventId), conversationOfEvent(eventId)),
+    ...recipientQueries(db, accountOfEvent(eventId), conversationOfEvent(eventId), timeOfEvent(eventId)),
   ]);
   const event = events[0];
   if (!event) return null;
@@ -124,7 +131,7 @@ export async function eventWithTargets(db: Database, eventId: number): Promise<{
 
 /** Everyone who should receive a live event (one with no outbox row: typing); it is about a conversation. */
 export async function liveEventTargets(db: Database, event: OutboxRow): Promise<Target[]> {
-  const targetRows = await batch(db, recipientQueries(db, event.accountId, event.subjectId));
+  const targetRows = await batch(db, recipientQueries(db, event.accountId, event.subjectId, event.createdAt));
   return recipientsOf(event, targetRows);
 }
 

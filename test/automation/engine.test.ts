@@ -121,6 +121,22 @@ describe("a matching rule's actions", () => {
     ]);
   });
 
+  it("add and remove labels that have no Label record, as conversation labels take them", async () => {
+    const s = await setup("Free Labels Co");
+    const rule = await s.rule({
+      conditions: [always],
+      actions: [
+        { action_name: "add_label", action_params: ["from-sdk", "Unplanned", "vip"] },
+        { action_name: "remove_label", action_params: ["vip"] },
+      ],
+    });
+    const id = await s.conversation();
+    await until(async () => (await runsOf(rule.id)).some((r) => r.finished));
+    expect((await s.show(id)).labels).toEqual(["from-sdk", "unplanned"]);
+    // no Label record was made for them
+    expect((await get(`${s.base}/labels`, s.admin.key)).body.payload.map((l: { title: string }) => l.title).sort()).toEqual(["billing", "vip"]);
+  });
+
   it("unassign, clear the priority, and write the two emails to the outgoing-email table", async () => {
     const s = await setup("Email Co");
     const rule = await s.rule({

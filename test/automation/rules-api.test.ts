@@ -2,7 +2,13 @@
  * The automation rules API: administrators' CRUD and clone, the specification's create answer, and every
  * save-time refusal with the path of the offending value.
  */
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { createDb } from "../../src/db/client";
+import { createRule } from "../../src/domain/automation/rules";
+import { systemScope } from "../../src/domain/kernel/scope";
+import { createWebhook } from "../../src/domain/settings/webhooks";
+import { jobScope } from "../../src/jobs/scope";
 import { createContact, defineConversationAttribute, createTeam } from "../support/fixtures";
 import { del, get, patch, post, put } from "../support/http";
 import { createWorld } from "../support/world";
@@ -166,7 +172,8 @@ describe("save-time validation", () => {
     ["assign_agent without an agent", [act("assign_agent")], "actions[0].action_params", "required"],
     ["assign_agent to another account's user", [act("assign_agent", [other.admin.id])], "actions[0].action_params[0]", "not_found"],
     ["assign_team to a team of another account", [act("assign_team", [999999])], "actions[0].action_params[0]", "not_found"],
-    ["add_label with a label the account lacks", [act("add_label", ["vip", "ghost"])], "actions[0].action_params[1]", "not_found"],
+    ["add_label with a blank label", [act("add_label", ["vip", "  "])], "actions[0].action_params[1]", "blank"],
+    ["remove_label with a label longer than a label may be", [act("remove_label", ["x".repeat(256)])], "actions[0].action_params[0]", "too_long"],
     ["remove_label with nothing", [act("remove_label")], "actions[0].action_params", "required"],
     ["send_message without text", [act("send_message", [""])], "actions[0].action_params[0]", "blank"],
     ["send_webhook_event to a private address", [act("send_webhook_event", ["http://10.0.0.1/hook"])], "actions[0].action_params[0]", "forbidden_host"],
@@ -178,6 +185,25 @@ describe("save-time validation", () => {
     ["send_email_to_team to a team of another account", [act("send_email_to_team", [{ team_ids: [999999], message: "Hi" }])], "actions[0].action_params[0].team_ids[0]", "not_found"],
     ["send_email_transcript to a bad address", [act("send_email_transcript", ["ok@example.com, not-an-address"])], "actions[0].action_params[0]", "invalid_format"],
   ])("refuses %s", async (_, actions, field, code) => refused({ actions }, field, code));
+
+  it("takes add_label and remove_label with labels the account has no Label record for (labels are free-form tags)", async () => {
+    const res = await post(`${base}/automation_rules`, admin.key, { ...valid, actions: [act("add_label", ["vip", "ghost"]), act("remove_label", ["Never Made"])] });
+    expect(res.status).toBe(200);
+    expect(res.body.payload[0].actions).toEqual([act("add_label", ["vip", "ghost"]), act("remove_label", ["Never Made"])]);
+  });
+
+  it.each(["public", "allow-private"])("judges a send_webhook_event receiver as an account webhook under the %s target policy", async (policy) => {
+    const scope = systemScope(jobScope(createDb(env.DB), { ...env, WEBHOOK_TARGET_POLICY: policy }), world.accountId);
+    const url = `http://127.0.0.1:4000/hook-${policy}`;
+    const outcome = (p: Promise<unknown>) =>
+      p.then(
+        () => "accepted",
+        (e: { errors?: Array<{ code: string }> }) => e.errors?.map((x) => x.code).join(","),
+      );
+    const asWebhook = await outcome(createWebhook(scope, { url }));
+    const asRule = await outcome(createRule(scope, { name: `Hook ${policy}`, eventName: "conversation_created", conditions: valid.conditions, actions: [act("send_webhook_event", [url])] }));
+    expect([asWebhook, asRule]).toEqual(policy === "allow-private" ? ["accepted", "accepted"] : ["forbidden_host", "forbidden_host"]);
+  });
 
   it("reports every problem of a rule at once, and stores nothing", async () => {
     const before = (await get(`${base}/automation_rules`, admin.key)).body.payload.length;

@@ -142,4 +142,25 @@ describe("CSAT surveys", () => {
     expect(bad.status).toBe(422);
     expect(bad.body.errors.map((e: { field: string }) => e.field).sort()).toEqual(["rating[0]", "sort", "user_ids[][0]"]);
   });
+  it("takes the widget's answer shape: submitted_values as one object with csat_survey_response", async () => {
+    const other = await widgetWorld("Csat Object Co");
+    await ok(patch(`${other.base}/inboxes/${other.inbox.id}`, other.admin.key, { csat_survey_enabled: true }));
+    const c = await visitorConversation(other.inbox, { name: "Olga Object" });
+    await ok(post(`${other.base}/conversations/${c.displayId}/toggle_status`, other.admin.key, { status: "resolved" }));
+    const [survey] = await surveysIn(c.path);
+    const answered = await ok(patch(`${c.path}/messages/${survey.id}`, null, { submitted_values: { csat_survey_response: { rating: 3, feedback_message: "Fine" } } }));
+    // stored as Chatwoot stores it: one object, not a list
+    expect(answered.body.content_attributes.submitted_values).toEqual({ csat_survey_response: { rating: 3, feedback_message: "Fine" } });
+    const list = (await ok(get(`${other.base}/csat_survey_responses`, other.admin.key))).body;
+    expect(list).toHaveLength(1);
+    expect(list[0]).toMatchObject({ rating: 3, feedback_message: "Fine", message_id: survey.id, conversation_id: c.displayId });
+    expect((await ok(get(`${other.base}/csat_survey_responses/metrics`, other.admin.key))).body).toMatchObject({ total_count: 1, ratings_count: { "3": 1 } });
+    // the object without a rating, or with a bad one, is refused and changes nothing
+    for (const body of [{ csat_survey_response: { feedback_message: "no rating" } }, { csat_survey_response: { rating: 0 } }]) {
+      const bad = await patch(`${c.path}/messages/${survey.id}`, null, { submitted_values: body });
+      expect(bad.status).toBe(422);
+      expect(bad.body.errors[0].field).toMatch(/^submitted_values\.csat_survey_response\.rating/);
+    }
+    expect((await ok(get(`${other.base}/csat_survey_responses`, other.admin.key))).body[0]).toMatchObject({ rating: 3, feedback_message: "Fine" });
+  });
 });

@@ -61,10 +61,12 @@ describe("an event left in the outbox", () => {
   it("whose dispatch was lost after its claim is sent again after a while, and pruned once consumed", async () => {
     const world = await createWorld("Lost Co");
     const target = receiver();
-    await post(`${world.base}/webhooks`, world.admin.key, { url: target.url, subscriptions: ["contact_created"] });
+    const hook = await post(`${world.base}/webhooks`, world.admin.key, { url: target.url, subscriptions: ["contact_created"] });
     const contact = await post(`${world.base}/contacts`, world.admin.key, { name: "Lee", email: "lee@example.com" });
     await target.waitFor(1);
     const at = Date.now() - 10 * 60 * 1000;
+    // the event below happened 10 minutes ago, and its receivers are those of that moment: the webhook was there
+    await env.DB.prepare("UPDATE webhooks SET created_at = ? WHERE id = ?").bind(at - 60_000, hook.body.payload.webhook.id).run();
     const [[row]] = await db.batch([
       db
         .insert(eventOutbox)

@@ -5,7 +5,8 @@
 import { env } from "cloudflare:workers";
 import { Webhook } from "standardwebhooks";
 import { describe, expect, it, vi } from "vitest";
-import { API_INBOX_EVENTS } from "../../src/webhooks/targets";
+import { createDb } from "../../src/db/client";
+import { API_INBOX_EVENTS, eventWithTargets } from "../../src/webhooks/targets";
 import { BOT_FAILURE_ACTIVITY } from "../../src/domain/conversations/delivery-failures";
 import { connectAgentBot, createContact, createContactInbox } from "../support/fixtures";
 import { get, patch, post } from "../support/http";
@@ -116,5 +117,35 @@ describe("an agent bot's outgoing_url", () => {
     expect(status).toBe("open");
     const messages = (await get(`${world.base}/conversations/${displayId}/messages`, a)).body.payload;
     expect(messages.map((m: { content: string }) => m.content)).toContain(BOT_FAILURE_ACTIVITY);
+  });
+});
+
+describe("the receivers of an event", () => {
+  it("are those that existed when the change happened, not those made before the consumer ran", async () => {
+    const pause = () => new Promise((r) => setTimeout(r, 5));
+    const hookAt = async (target: Receiver) => {
+      const res = await post(`${world.base}/webhooks`, a, { url: target.url, subscriptions: ["message_created"] });
+      expect(res.status).toBe(200);
+      return res.body.payload.webhook.id as number;
+    };
+    const inbox = await apiInbox("Timing desk", null);
+    const { displayId } = await conversationIn(inbox.id);
+    const before = await hookAt(receiver());
+    await pause();
+    const sent = await post(`${world.base}/conversations/${displayId}/messages`, a, { content: "Timed", message_type: "incoming" });
+    const event = await env.DB.prepare("SELECT id FROM event_outbox WHERE subject_type = 'Message' AND subject_id = ? AND event_name = 'message_created'")
+      .bind(sent.body.id)
+      .first<{ id: number }>();
+    await pause();
+    // made after the message, before (in this test) its targets are read again
+    const after = await hookAt(receiver());
+    const bot = await post(`${world.base}/agent_bots`, a, { name: "Late bot", outgoing_url: receiver().url });
+    await connectAgentBot(world.accountId, inbox.id, bot.body.id);
+
+    const found = await eventWithTargets(createDb(env.DB), event!.id);
+    const targets = found!.targets.map((t) => `${t.type}:${t.id}`);
+    expect(targets).toContain(`webhook:${before}`);
+    expect(targets).not.toContain(`webhook:${after}`);
+    expect(targets).not.toContain(`agent_bot:${bot.body.id}`);
   });
 });

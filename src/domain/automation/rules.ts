@@ -52,6 +52,7 @@ async function lookups(scope: AccountScope, raw: { conditions: RawCondition[]; a
     inboxIds: new Set(found.inboxes.map((r) => r.id)),
     labels: new Set(found.labels.map((r) => r.title.toLowerCase())),
     ruleFileIds: new Set(found.ruleFiles.map((r) => r.id)),
+    targetEnv: scope.env,
   };
 }
 

@@ -8,7 +8,8 @@
  */
 import type { ErrorEntry } from "../kernel/errors";
 import type { AttributeDefinition } from "../custom-attributes/values";
-import { isForbiddenTarget } from "../kernel/target-url";
+import { refusedTarget } from "../kernel/target-url";
+import { LABEL_TAG_MAX, labelTagProblem } from "../kernel/label-tags";
 import { type ResolvedKey, resolveKey } from "./keys";
 import type { Action, Condition } from "./rows";
 import { MAX_DAYS_BEFORE } from "../kernel/time-values";
@@ -43,6 +44,8 @@ export type Lookups = {
   labels: ReadonlySet<string>;
   /** files attached with POST /automation_rules/attach_file */
   ruleFileIds: ReadonlySet<number>;
+  /** where send_webhook_event may post: the one policy account webhooks, inbox callbacks and bots obey */
+  targetEnv: { WEBHOOK_TARGET_POLICY?: string };
 };
 
 /** The references a rule makes, collected on the first walk. */
@@ -301,7 +304,8 @@ class Walk {
       case "remove_label":
         if (params.length === 0) this.fail(`${at}.action_params`, "must name at least one label", "required");
         if (params.length > 100) this.fail(`${at}.action_params`, "must name at most 100 labels", "too_many");
-        params.slice(0, 100).forEach((v, i) => this.value({ kind: "label" }, "equal_to", v, p(i)));
+        // labels are free-form tags: any name the conversation labels route takes, Label record or not
+        params.slice(0, 100).forEach((v, i) => this.labelTag(v, p(i)));
         break;
       case "send_message":
       case "add_private_note":
@@ -316,7 +320,7 @@ class Walk {
         if (exactlyOne()) {
           const url = params[0];
           if (typeof url !== "string" || !/^https?:\/\//i.test(url.trim()) || url.length > 2048) this.fail(p(0), "must be an http or https URL", "invalid_format");
-          else if (isForbiddenTarget(url.trim())) this.fail(p(0), "must not point to localhost or a private, loopback or link-local address", "forbidden_host");
+          else if (this.lookups) refusedTarget(this.lookups.targetEnv, p(0), url.trim()).forEach((e) => this.fail(e.field, e.message, e.code));
         }
         break;
       case "change_status":
@@ -333,6 +337,13 @@ class Walk {
         break;
     }
     return { action_name: name, action_params: params };
+  }
+
+  labelTag(v: unknown, field: string) {
+    if (typeof v !== "string") return this.fail(field, "must be a label name", "invalid_type");
+    const problem = labelTagProblem(v);
+    if (problem === "too_long") this.fail(field, `is too long (maximum is ${LABEL_TAG_MAX} characters)`, "too_long");
+    else if (problem === "blank") this.fail(field, "must not be blank", "blank");
   }
 
   teamEmail(v: unknown, field: string) {

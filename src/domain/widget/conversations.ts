@@ -133,12 +133,17 @@ export async function createPublicMessage(transport: TransportScope, chain: Conv
   return result.message;
 }
 
+type CsatSurveyResponse = { rating?: number; feedback_message?: string };
+
 export type SubmittedValue = {
   name?: string;
   title?: string;
   value?: unknown;
-  csat_survey_response?: { rating?: number; feedback_message?: string };
+  csat_survey_response?: CsatSurveyResponse;
 };
+
+/** A list of answers (input_select, form, or a CSAT answer in a list), or the CSAT object Chatwoot's widget sends. */
+export type SubmittedValues = SubmittedValue[] | { csat_survey_response: CsatSurveyResponse };
 
 /** The interactive messages a contact may answer. */
 const ANSWERABLE = new Set<number>([CONTENT_TYPE.input_select, CONTENT_TYPE.form, CONTENT_TYPE.input_csat]);
@@ -150,7 +155,7 @@ export const DEFAULT_CSAT_EXPIRY_HOURS = 336;
  * The contact answers an interactive message (input_select, form, input_csat) with `submitted_values`;
  * a CSAT answer is refused once the survey is older than the inbox's csat_expiry_hours (14 days).
  */
-export async function submitMessageValues(transport: TransportScope, chain: ConversationChain, messageId: number, values: SubmittedValue[]): Promise<MessageWithSender> {
+export async function submitMessageValues(transport: TransportScope, chain: ConversationChain, messageId: number, values: SubmittedValues): Promise<MessageWithSender> {
   const { db } = transport;
   const [rows] = await batch(db, [
     db.select().from(messages).where(and(eq(messages.id, messageId), publicMessages(chain.conversation.id))),
@@ -161,21 +166,24 @@ export async function submitMessageValues(transport: TransportScope, chain: Conv
     throw invalidField("submitted_values", "can only answer input_select, form and input_csat messages", "not_interactive");
   }
   const isCsat = message.contentType === CONTENT_TYPE.input_csat;
+  const asList = Array.isArray(values);
+  if (!isCsat && !asList) throw invalidField("submitted_values", "must be a list of answers", "invalid_type");
+  // the rating, wherever the shape puts it, and the field a missing one is reported on
+  const answer = asList ? values.find((v) => v.csat_survey_response?.rating !== undefined)?.csat_survey_response : values.csat_survey_response;
   if (isCsat) {
     const configured = Number(chain.inbox.csatConfig.csat_expiry_hours);
     const hours = Number.isFinite(configured) && configured > 0 ? configured : DEFAULT_CSAT_EXPIRY_HOURS;
     if (now() - message.createdAt > hours * 3_600_000) {
       throw invalidField("submitted_values", `You cannot update the CSAT survey after ${Math.round(hours / 24)} days`, "csat_expired");
     }
-    if (!values.some((v) => v.csat_survey_response?.rating !== undefined)) {
-      throw invalidField("submitted_values[0].csat_survey_response.rating", "is required", "required");
+    if (answer?.rating === undefined) {
+      throw invalidField(`submitted_values${asList ? "[0]" : ""}.csat_survey_response.rating`, "is required", "required");
     }
   }
   const scope = contactScope(transport, chain);
   const contentAttributes = { ...message.contentAttributes, submitted_values: values };
   const changed = [{ content_attributes: { previous_value: message.contentAttributes, current_value: contentAttributes } }];
   const at = now();
-  const answer = values.find((v) => v.csat_survey_response?.rating !== undefined)?.csat_survey_response;
   const [updated] = await batch(db, [
     db.update(messages).set({ contentAttributes, updatedAt: at }).where(eq(messages.id, message.id)).returning(),
     ...messageEventStatements(scope, "message_updated", message.id, message.messageType, { changed_attributes: changed }),
