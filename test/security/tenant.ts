@@ -70,6 +70,7 @@ export async function buildTenant(name: string, slug: string, conversations = 1)
   const mergee = must(await post(`${base}/contacts`, a, { name: `${name} Duplicate`, email: `duplicate@${slug}.example.com` }), "contact 2").payload.contact;
   must(await post(`${base}/contacts/${contact.id}/labels`, a, { labels: [`${slug}-vip`] }), "contact label");
   const contactInbox = must(await post(`${base}/contacts/${contact.id}/contact_inboxes`, a, { inbox_id: inbox.id, source_id: `${slug}-source` }), "contact inbox");
+  const contactNote = must(await post(`${base}/contacts/${contact.id}/notes`, a, { content: `${name} note` }), "contact note");
 
   const conversationIds: number[] = [];
   for (let i = 0; i < conversations; i++) {
@@ -136,6 +137,7 @@ export async function buildTenant(name: string, slug: string, conversations = 1)
     contact,
     mergee,
     contactInbox,
+    contactNote,
     conversationId,
     hiddenConversationId: hidden.id as number,
     message,
@@ -175,6 +177,7 @@ export function snapshotPaths(t: Tenant): Array<[string, string]> {
     [`${b}/contacts/${t.contact.id}`, t.admin.key],
     [`${b}/contacts/${t.mergee.id}`, t.admin.key],
     [`${b}/contacts/${t.contact.id}/labels`, t.admin.key],
+    [`${b}/contacts/${t.contact.id}/notes`, t.admin.key],
     // (contactable_inboxes is left out: it suggests a fresh source_id on every read)
     [`${b}/conversations?status=all`, t.admin.key],
     [c, t.admin.key],
@@ -399,6 +402,12 @@ export function catalogue(t: Tenant): Route[] {
     r("GET", `${b}/contacts/${t.contact.id}/conversations`),
     r("GET", `${b}/contacts/${t.contact.id}/labels`),
     r("POST", `${b}/contacts/${t.contact.id}/labels`, { labels: [] }),
+    r("GET", `${b}/contacts/${t.contact.id}/notes`),
+    r("POST", `${b}/contacts/${t.contact.id}/notes`, { content: "Another note" }),
+    r("GET", `${b}/contacts/${t.contact.id}/notes/${t.contactNote.id}`),
+    r("PATCH", `${b}/contacts/${t.contact.id}/notes/${t.contactNote.id}`, { content: "Changed" }),
+    r("PUT", `${b}/contacts/${t.contact.id}/notes/${t.contactNote.id}`, { content: "Changed" }),
+    r("DELETE", `${b}/contacts/${t.contact.id}/notes/${t.contactNote.id}`),
     r("POST", `${b}/actions/contact_merge`, { base_contact_id: t.contact.id, mergee_contact_id: t.mergee.id }, admin),
     // help center
     r("GET", `${b}/portals`),
