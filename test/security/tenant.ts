@@ -360,6 +360,7 @@ export function catalogue(t: Tenant): Route[] {
     r("POST", `${c}/mute`),
     r("POST", `${c}/unmute`),
     r("POST", `${c}/unread`),
+    r("POST", `${c}/transcript`, { email: `transcript@${t.slug}.example.com` }),
     r("POST", `${c}/update_last_seen`),
     r("POST", `${c}/toggle_typing_status`, { typing_status: "off" }),
     r("POST", `${c}/live_ticket`),

@@ -406,6 +406,7 @@ export function routeTable(w: World): Record<Group, Route[]> {
       r("POST", "/conversations/:conversation_id/mute", cid),
       r("POST", "/conversations/:conversation_id/unmute", cid),
       r("POST", "/conversations/:conversation_id/unread", cid),
+      r("POST", "/conversations/:conversation_id/transcript", cid, { body: { email: "s" }, valid: { email: "reader@example.com" } }),
       r("POST", "/conversations/:conversation_id/update_last_seen", cid),
       r("GET", "/conversations/:conversation_id/messages", cid, { query: { before: "id", after: "id", cursor: "s" } }),
       r("POST", "/conversations/:conversation_id/messages", cid, { body: messageShape, valid: { content: "hi" } }),
