@@ -387,6 +387,8 @@ export function catalogue(t: Tenant): Route[] {
     r("PATCH", `${c}/messages/${t.message.id}`, { status: "failed" }),
     r("PUT", `${c}/messages/${t.message.id}`, { status: "failed" }),
     r("DELETE", `${c}/messages/${t.message.id}`),
+    r("POST", `${c}/messages/${t.message.id}/retry`),
+    r("POST", `${c}/messages/${t.message.id}/translate`, { target_language: "en" }),
     // contacts (any member; DELETE and merge for administrators)
     r("GET", `${b}/contacts`),
     r("GET", `${b}/contacts/search?q=customer`),

@@ -413,6 +413,8 @@ export function routeTable(w: World): Record<Group, Route[]> {
       r("PATCH", "/conversations/:conversation_id/messages/:message_id", { ...cid, message_id: w.message.id }, { body: { status: "e", external_error: "s" } }),
       r("PUT", "/conversations/:conversation_id/messages/:message_id", { ...cid, message_id: w.message.id }, { body: { status: "e", external_error: "s" } }),
       r("DELETE", "/conversations/:conversation_id/messages/:message_id", { ...cid, message_id: w.message.id }),
+      r("POST", "/conversations/:conversation_id/messages/:message_id/retry", { ...cid, message_id: w.message.id }),
+      r("POST", "/conversations/:conversation_id/messages/:message_id/translate", { ...cid, message_id: w.message.id }),
       r("GET", "/conversations/:conversation_id/attachments", cid, { query: { page: "n" } }),
       r("DELETE", "/conversations/:conversation_id", { conversation_id: w.deletable.id }),
     ],
