@@ -935,6 +935,23 @@ export const customAttributeDefinitions = sqliteTable(
   ],
 );
 
+/**
+ * Notes agents keep on a contact (Chatwoot's notes). `user_id` is the author; a note outlives its
+ * author's membership (the view then shows no user, as Chatwoot does once the user is gone).
+ */
+export const contactNotes = sqliteTable(
+  "contact_notes",
+  {
+    id: id(),
+    accountId: integer("account_id").notNull(),
+    contactId: integer("contact_id").notNull(),
+    userId: integer("user_id"),
+    content: text("content").notNull(),
+    ...timestamps,
+  },
+  (t) => [index("contact_notes_account_contact_created").on(t.accountId, t.contactId, t.createdAt)],
+);
+
 export const cannedResponses = sqliteTable(
   "canned_responses",
   {

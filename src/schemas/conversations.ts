@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { CONVERSATION_STATUSES, PRIORITIES } from "../domain/kernel/enums";
-import { Cursor, Id, Int, JsonObject, EnumValue, ShortText, wrapped } from "./common";
+import { Cursor, Email, Id, Int, JsonObject, EnumValue, ShortText, wrapped } from "./common";
 import { Agent } from "./agents";
 import { SORTS } from "../domain/conversations/order";
 import { LABEL_TAG_MAX } from "../domain/kernel/label-tags";
@@ -8,6 +8,9 @@ import { Attachment, Conversation, Sender, isoTime, seconds } from "./responses"
 
 /** Path of every conversation member route: the per-account display id. */
 export const ConversationParam = z.object({ conversation_id: Id });
+
+/** POST /conversations/:id/transcript: the one address the transcript goes to. */
+export const TranscriptBody = z.object({ email: Email });
 
 /** Unix seconds (Chatwoot's `snoozed_until`), from JSON or a form string; a non-number is a 422 (Chatwoot 500). */
 export const UnixSeconds = z.preprocess(

@@ -57,6 +57,18 @@ describe("answers match their documented schemas", () => {
     expect(await conforms("GET", `${world.base}/contacts/search?q=doc`, `${A}/contacts/search`, { key: world.agent.key })).toMatchObject({ status: 200, errors: [] });
   });
 
+  it("contact notes", async () => {
+    const ok = { status: 200, errors: [] };
+    const contact = (await post(`${world.base}/contacts`, world.admin.key, { name: "Noted" })).body.payload.contact.id;
+    const N = `${A}/contacts/{contact_id}/notes`;
+    const note = await conforms("POST", `${world.base}/contacts/${contact}/notes`, N, { key: world.agent.key, body: { content: "Documented note" } });
+    expect(note).toMatchObject(ok);
+    expect(await conforms("GET", `${world.base}/contacts/${contact}/notes`, N, { key: world.agent.key })).toMatchObject(ok);
+    expect(await conforms("GET", `${world.base}/contacts/${contact}/notes/${note.body.id}`, `${N}/{id}`, { key: world.agent.key })).toMatchObject(ok);
+    expect(await conforms("PATCH", `${world.base}/contacts/${contact}/notes/${note.body.id}`, `${N}/{id}`, { key: world.agent.key, body: { content: "Changed" } })).toMatchObject(ok);
+    expect(await conforms("DELETE", `${world.base}/contacts/${contact}/notes/${note.body.id}`, `${N}/{id}`, { key: world.agent.key })).toMatchObject(ok);
+  });
+
   it("conversations and messages: create, show, list", async () => {
     const contact = (await post(`${world.base}/contacts`, world.admin.key, { name: "Talker" })).body.payload.contact.id;
     const conversation = await conforms("POST", `${world.base}/conversations`, `${A}/conversations`, { key: world.agent.key, body: { inbox_id: inboxId, contact_id: contact } });

@@ -70,6 +70,7 @@ export async function buildTenant(name: string, slug: string, conversations = 1)
   const mergee = must(await post(`${base}/contacts`, a, { name: `${name} Duplicate`, email: `duplicate@${slug}.example.com` }), "contact 2").payload.contact;
   must(await post(`${base}/contacts/${contact.id}/labels`, a, { labels: [`${slug}-vip`] }), "contact label");
   const contactInbox = must(await post(`${base}/contacts/${contact.id}/contact_inboxes`, a, { inbox_id: inbox.id, source_id: `${slug}-source` }), "contact inbox");
+  const contactNote = must(await post(`${base}/contacts/${contact.id}/notes`, a, { content: `${name} note` }), "contact note");
 
   const conversationIds: number[] = [];
   for (let i = 0; i < conversations; i++) {
@@ -136,6 +137,7 @@ export async function buildTenant(name: string, slug: string, conversations = 1)
     contact,
     mergee,
     contactInbox,
+    contactNote,
     conversationId,
     hiddenConversationId: hidden.id as number,
     message,
@@ -175,6 +177,7 @@ export function snapshotPaths(t: Tenant): Array<[string, string]> {
     [`${b}/contacts/${t.contact.id}`, t.admin.key],
     [`${b}/contacts/${t.mergee.id}`, t.admin.key],
     [`${b}/contacts/${t.contact.id}/labels`, t.admin.key],
+    [`${b}/contacts/${t.contact.id}/notes`, t.admin.key],
     // (contactable_inboxes is left out: it suggests a fresh source_id on every read)
     [`${b}/conversations?status=all`, t.admin.key],
     [c, t.admin.key],
@@ -365,6 +368,7 @@ export function catalogue(t: Tenant): Route[] {
     r("POST", `${c}/mute`),
     r("POST", `${c}/unmute`),
     r("POST", `${c}/unread`),
+    r("POST", `${c}/transcript`, { email: `transcript@${t.slug}.example.com` }),
     r("POST", `${c}/update_last_seen`),
     r("POST", `${c}/toggle_typing_status`, { typing_status: "off" }),
     r("POST", `${c}/live_ticket`),
@@ -391,6 +395,8 @@ export function catalogue(t: Tenant): Route[] {
     r("PATCH", `${c}/messages/${t.message.id}`, { status: "failed" }),
     r("PUT", `${c}/messages/${t.message.id}`, { status: "failed" }),
     r("DELETE", `${c}/messages/${t.message.id}`),
+    r("POST", `${c}/messages/${t.message.id}/retry`),
+    r("POST", `${c}/messages/${t.message.id}/translate`, { target_language: "en" }),
     // contacts (any member; DELETE and merge for administrators)
     r("GET", `${b}/contacts`),
     r("GET", `${b}/contacts/search?q=customer`),
@@ -407,6 +413,12 @@ export function catalogue(t: Tenant): Route[] {
     r("GET", `${b}/contacts/${t.contact.id}/conversations`),
     r("GET", `${b}/contacts/${t.contact.id}/labels`),
     r("POST", `${b}/contacts/${t.contact.id}/labels`, { labels: [] }),
+    r("GET", `${b}/contacts/${t.contact.id}/notes`),
+    r("POST", `${b}/contacts/${t.contact.id}/notes`, { content: "Another note" }),
+    r("GET", `${b}/contacts/${t.contact.id}/notes/${t.contactNote.id}`),
+    r("PATCH", `${b}/contacts/${t.contact.id}/notes/${t.contactNote.id}`, { content: "Changed" }),
+    r("PUT", `${b}/contacts/${t.contact.id}/notes/${t.contactNote.id}`, { content: "Changed" }),
+    r("DELETE", `${b}/contacts/${t.contact.id}/notes/${t.contactNote.id}`),
     r("POST", `${b}/actions/contact_merge`, { base_contact_id: t.contact.id, mergee_contact_id: t.mergee.id }, admin),
     // help center
     r("GET", `${b}/portals`),

@@ -4,13 +4,14 @@
  * change, the same events and the same activity messages; only the two email actions and the webhook
  * action, which no route has, write here. An action that throws is recorded by the engine and skipped.
  */
-import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import { schema } from "../../db/client";
 import { assignConversation, conversationLabels, replaceLabels, setMuted, toggleStatus, togglePriority } from "../conversations/conversations";
 import { createMessage } from "../conversations/messages";
-import type { ConversationRow, MessageRow } from "../conversations/rows";
+import { renderTranscript } from "../conversations/transcript";
+import type { ConversationRow } from "../conversations/rows";
 import { batchNamed, write } from "../kernel/batch";
-import { CONVERSATION_STATUS, CONVERSATION_STATUSES, MESSAGE_TYPE, PRIORITIES, enumValue } from "../kernel/enums";
+import { CONVERSATION_STATUS, CONVERSATION_STATUSES, PRIORITIES, enumValue } from "../kernel/enums";
 import { invalidField } from "../kernel/errors";
 import { outgoingEmailStatement } from "../kernel/outgoing-email";
 import type { AccountScope } from "../kernel/scope";
@@ -20,10 +21,7 @@ import { NIL } from "./vocabulary";
 import { ruleWebhookStatement } from "./webhook-adapter";
 import { ruleFileForMessage } from "./rule-files";
 
-const { teamMembers, teams, users, contacts, messages, agentBots } = schema;
-
-/** The most messages a transcript carries (the latest ones). */
-export const TRANSCRIPT_LIMIT = 500;
+const { teamMembers, teams, users } = schema;
 
 export type RuleAct = {
   /** the rule as the actor; its db records the rule's progress with each write (see src/jobs/automation.ts) */
@@ -140,34 +138,10 @@ async function emailTeams(act: RuleAct, params: { team_ids: unknown[]; message: 
   await write(db, [emailStatement(act, "team_notification", recipients, subject, params.message)]);
 }
 
-/** The conversation's public messages (the latest TRANSCRIPT_LIMIT), oldest first, to the given addresses. */
+/** The conversation's transcript (conversations/transcript.ts) to the given addresses. */
 async function emailTranscript(act: RuleAct, param: string) {
-  const { db, accountId } = act.scope;
-  const conversationId = act.conversation.id;
-  const senders = (type: string) => sql`(SELECT ${messages.senderId} FROM ${messages} WHERE ${messages.conversationId} = ${conversationId} AND ${messages.senderType} = ${type})`;
-  const read = await batchNamed(db, {
-    messages: db
-      .select()
-      .from(messages)
-      .where(and(eq(messages.conversationId, conversationId), eq(messages.private, false), inArray(messages.messageType, [MESSAGE_TYPE.incoming, MESSAGE_TYPE.outgoing])))
-      .orderBy(desc(messages.id))
-      .limit(TRANSCRIPT_LIMIT),
-    contact: db.select().from(contacts).where(and(eq(contacts.accountId, accountId), eq(contacts.id, act.conversation.contactId))),
-    users: db.select({ id: users.id, name: users.name }).from(users).where(sql`${users.id} IN ${senders("User")}`),
-    bots: db.select({ id: agentBots.id, name: agentBots.name }).from(agentBots).where(sql`${agentBots.id} IN ${senders("AgentBot")}`),
-  });
-  const contact = read.contact[0] ?? null;
+  const { contact, subject, body } = await renderTranscript(act.scope, act.conversation);
   const recipients = [...new Set(splitRecipients(param).flatMap((r) => (r === CONTACT_EMAIL_VARIABLE ? (contact?.email ? [contact.email] : []) : [r.toLowerCase()])))];
   if (recipients.length === 0) throw invalidField("action_params", "no recipient: the contact has no email address", "no_recipients");
-  const name = (m: MessageRow) => {
-    if (m.senderType === "Contact") return contact?.name || "Contact";
-    if (m.senderType === "User") return read.users.find((u) => u.id === m.senderId)?.name ?? "Agent";
-    if (m.senderType === "AgentBot") return read.bots.find((b) => b.id === m.senderId)?.name ?? "Bot";
-    return "Automation";
-  };
-  const lines = read.messages
-    .reverse()
-    .map((m) => `[${new Date(m.createdAt).toISOString()}] ${name(m)}: ${m.content ?? ""}`);
-  const subject = `Transcript of conversation #${act.conversation.displayId}`;
-  await write(db, [emailStatement(act, "transcript", recipients, subject, lines.join("\n"))]);
+  await write(act.scope.db, [emailStatement(act, "transcript", recipients, subject, body)]);
 }

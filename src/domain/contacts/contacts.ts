@@ -28,7 +28,7 @@ import { type ContactRow } from "./rows";
 import { reindexContacts, unindexContacts } from "./search-index";
 import type { InboxRow } from "../inboxes/rows";
 
-const { contacts, contactInboxes, inboxes, taggings, conversations, messages, attachments } = schema;
+const { contacts, contactInboxes, contactNotes, inboxes, taggings, conversations, messages, attachments } = schema;
 
 /** The key of the counter behind `meta.count` of the contact list. */
 export const RESOLVED_CONTACTS = "contacts.resolved";
@@ -316,6 +316,7 @@ export async function deleteContact(scope: AccountScope, contactId: number): Pro
     db.delete(conversations).where(and(own(conversations), eq(conversations.contactId, contactId))),
     db.delete(taggings).where(and(own(taggings), eq(taggings.taggableType, "Contact"), eq(taggings.taggableId, contactId))),
     db.delete(contactInboxes).where(and(own(contactInboxes), eq(contactInboxes.contactId, contactId))),
+    db.delete(contactNotes).where(and(own(contactNotes), eq(contactNotes.contactId, contactId))),
     unindexContacts(db, sql`SELECT ${contactId}`),
     db.delete(contacts).where(and(own(contacts), eq(contacts.id, contactId))),
     // the contact is gone when the event is shown: it carries what the live feed says of it

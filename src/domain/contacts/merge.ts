@@ -9,7 +9,7 @@ import { eventStatement } from "../kernel/outbox";
 import { invalidField, notFound } from "../kernel/errors";
 import { unindexContacts } from "./search-index";
 
-const { contacts, contactInboxes, taggings, conversations, messages } = schema;
+const { contacts, contactInboxes, contactNotes, taggings, conversations, messages } = schema;
 
 /**
  * Merges `mergeeId` into `baseId`: the mergee's conversations (and the messages it sent), contact inboxes
@@ -48,6 +48,8 @@ export async function mergeContacts(scope: AccountScope, baseId: number, mergeeI
       .where(and(inArray(messages.conversationId, mergeeConversations), eq(messages.senderType, "Contact"), eq(messages.senderId, mergeeId))),
     db.update(conversations).set({ contactId: baseId, updatedAt: at }).where(and(eq(conversations.accountId, accountId), eq(conversations.contactId, mergeeId))),
     db.update(contactInboxes).set({ contactId: baseId, updatedAt: at }).where(and(eq(contactInboxes.accountId, accountId), eq(contactInboxes.contactId, mergeeId))),
+    // the mergee's notes move to the base contact, as Chatwoot's merge moves them
+    db.update(contactNotes).set({ contactId: baseId }).where(and(eq(contactNotes.accountId, accountId), eq(contactNotes.contactId, mergeeId))),
     rawSql(db, sql`INSERT OR IGNORE INTO taggings (account_id, taggable_type, taggable_id, tag, created_at)
       SELECT account_id, taggable_type, ${baseId}, tag, ${at} FROM taggings WHERE ${own}`),
     db.delete(taggings).where(own),

@@ -332,6 +332,43 @@ export async function updateMessageStatus(
   );
 }
 
+/**
+ * Chatwoot's retry: a failed message goes back to `sent` without its `external_error`, and is sent
+ * again. For an API inbox sending is its callback: the change emits `message_updated` (status failed ->
+ * sent), which the webhook machinery delivers to the inbox's `webhook_url` like every message event,
+ * with its own retries and, if that fails for good too, `failed` again. Any other status is a 422.
+ */
+export async function retryMessage(scope: AccountScope, displayId: number, messageId: number): Promise<MessageResult> {
+  const read = await readMessage(scope, displayId, messageId);
+  const current = read.message.status;
+  if (current !== MESSAGE_STATUS.failed) {
+    throw invalidField("message_id", `is ${MESSAGE_STATUSES[current]}: only a failed message can be retried`, "not_failed");
+  }
+  const { external_error: _dropped, ...contentAttributes } = read.message.contentAttributes;
+  return writeMessage(
+    scope,
+    read,
+    { status: MESSAGE_STATUS.sent, contentAttributes },
+    { changed_attributes: [{ status: { previous_value: "failed", current_value: "sent" } }] },
+  );
+}
+
+/**
+ * Chatwoot translates a message through the Google Translate integration; this service has no
+ * translation provider, so a message that exists answers a 422 `no_translation_provider` (an unknown
+ * conversation or message is still a 404, one the caller does not reach a 403).
+ */
+export async function translateMessage(scope: AccountScope, displayId: number, messageId: number): Promise<never> {
+  const { extra } = await readConversation(scope, displayId, [
+    scope.db
+      .select({ id: messages.id })
+      .from(messages)
+      .where(and(eq(messages.accountId, scope.accountId), eq(messages.id, messageId), sql`${messages.conversationId} = ${conversationColumn(scope, displayId, conversations.id)}`)),
+  ]);
+  if (!extra[0][0]) throw notFound("Message", messageId, "message_id");
+  throw invalidField("", "No translation provider is configured on this service: messages cannot be translated", "no_translation_provider");
+}
+
 export const DELETED_CONTENT = "This message was deleted";
 
 /**

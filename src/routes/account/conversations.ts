@@ -20,6 +20,7 @@ import { accountScope } from "../../http/scopes";
 import { allowBots, requireAdministrator } from "../../http/auth";
 import { linkNext, nextCursorMeta } from "../../http/paging";
 import { deleteConversation } from "../../domain/conversations/deletion";
+import { emailConversationTranscript } from "../../domain/conversations/transcript";
 import { listConversationAttachments } from "../../domain/conversations/attachments";
 import { conversationAttachmentsView } from "../../views/conversation-attachments";
 import { validate } from "../../http/validate";
@@ -36,6 +37,7 @@ import {
   LabelsBody,
   TogglePriority,
   ToggleStatus,
+  TranscriptBody,
   AssignmentAnswer,
   ConversationAttachments,
   ConversationCounts,
@@ -165,6 +167,10 @@ export const conversationsApi = new Hono<AppEnv>()
   })
   .post("/:conversation_id/unmute", doc({ summary: "Unmute a conversation", description: "Answers an empty body." }), validate("param", ConversationParam), async (c) => {
     await setMuted(accountScope(c), c.req.valid("param").conversation_id, false);
+    return c.body(null, 200);
+  })
+  .post("/:conversation_id/transcript", doc({ summary: "E-mail the conversation's transcript (its public messages) to an address", description: "Answers an empty body. The mail is recorded for the mail integration to send." }), validate("param", ConversationParam), validate("json", TranscriptBody), async (c) => {
+    await emailConversationTranscript(accountScope(c), c.req.valid("param").conversation_id, c.req.valid("json").email);
     return c.body(null, 200);
   })
   .post("/:conversation_id/unread", doc({ summary: "Mark a conversation unread", response: Conversation }), validate("param", ConversationParam), async (c) => {

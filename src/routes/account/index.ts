@@ -9,6 +9,7 @@ import { automationRulesApi } from "./automation-rules";
 import { cannedResponsesApi } from "./canned-responses";
 import { captainApi } from "./captain";
 import { contactMergeApi, contactsApi } from "./contacts";
+import { contactNotesApi } from "./contact-notes";
 import { conversationsApi } from "./conversations";
 import { csatSurveyResponsesApi } from "./csat-survey-responses";
 import { customAttributeDefinitionsApi } from "./custom-attribute-definitions";
@@ -56,6 +57,7 @@ const accountScoped = new Hono<AppEnv>()
   .route("/conversations/:conversation_id", conversationLiveApi)
   .route("/conversations", conversationsApi)
   .route("/portals", portalsApi)
+  .route("/contacts/:contact_id/notes", contactNotesApi)
   .route("/contacts", contactsApi)
   .route("/actions/contact_merge", contactMergeApi)
   .route("/csat_survey_responses", csatSurveyResponsesApi)

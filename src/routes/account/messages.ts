@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { createMessage, deleteMessage, listMessages, type MessageResult, updateMessageStatus } from "../../domain/conversations/messages";
+import { createMessage, deleteMessage, listMessages, type MessageResult, retryMessage, translateMessage, updateMessageStatus } from "../../domain/conversations/messages";
 import { type AppEnv } from "../../http/app-env";
 import { accountScope } from "../../http/scopes";
 import { allowBots } from "../../http/auth";
@@ -51,4 +51,12 @@ export const messagesApi = new Hono<AppEnv>()
   .delete("/:message_id", doc({ summary: "Delete a message (keeps it, blanked)", response: Message }), validate("param", MessageParam), async (c) => {
     const { conversation_id, message_id } = c.req.valid("param");
     return c.json(messageResultView(await deleteMessage(accountScope(c), conversation_id, message_id)));
+  })
+  .post("/:message_id/retry", doc({ summary: "Send a failed message again (422 not_failed for any other status)", response: Message }), validate("param", MessageParam), async (c) => {
+    const { conversation_id, message_id } = c.req.valid("param");
+    return c.json(messageResultView(await retryMessage(accountScope(c), conversation_id, message_id)));
+  })
+  .post("/:message_id/translate", doc({ summary: "Translate a message: not offered", description: "Answers 422 `no_translation_provider` for a message that exists: this service has no translation provider." }), validate("param", MessageParam), async (c) => {
+    const { conversation_id, message_id } = c.req.valid("param");
+    return await translateMessage(accountScope(c), conversation_id, message_id);
   });

@@ -23,6 +23,7 @@ export async function buildWorld() {
   const webhook = (await made(`${base}/webhooks`, admin.key, { url: "https://hooks.example.com/in" })).payload.webhook;
   const contact = (await made(`${base}/contacts`, admin.key, { name: "Customer", email: "customer@example.com", inbox_id: inbox.id })).payload.contact;
   const other = (await made(`${base}/contacts`, admin.key, { name: "Other", email: "other@example.com" })).payload.contact;
+  const contactNote = await made(`${base}/contacts/${contact.id}/notes`, admin.key, { content: "Called" });
   const conversation = await made(`${base}/conversations`, admin.key, { inbox_id: inbox.id, contact_id: contact.id });
   // the bot serves the inbox just long enough to be sent the message (left connected, it would make the
   // visitor's conversation below pending)
@@ -75,6 +76,7 @@ export async function buildWorld() {
     agent,
     inbox,
     contact,
+    contactNote,
     other,
     conversation,
     deletable,
@@ -377,6 +379,12 @@ export function routeTable(w: World): Record<Group, Route[]> {
       r("GET", "/contacts/:id/conversations", { id: w.contact.id }),
       r("GET", "/contacts/:id/labels", { id: w.contact.id }),
       r("POST", "/contacts/:id/labels", { id: w.contact.id }, { body: { labels: "a" }, valid: { labels: ["vip"] } }),
+      r("GET", "/contacts/:contact_id/notes", { contact_id: w.contact.id }),
+      r("POST", "/contacts/:contact_id/notes", { contact_id: w.contact.id }, { body: { content: "s" } }),
+      r("GET", "/contacts/:contact_id/notes/:id", { contact_id: w.contact.id, id: w.contactNote.id }),
+      r("PATCH", "/contacts/:contact_id/notes/:id", { contact_id: w.contact.id, id: w.contactNote.id }, { body: { content: "s" } }),
+      r("PUT", "/contacts/:contact_id/notes/:id", { contact_id: w.contact.id, id: w.contactNote.id }, { body: { content: "s" } }),
+      r("DELETE", "/contacts/:contact_id/notes/:id", { contact_id: w.contact.id, id: w.contactNote.id }),
       r("POST", "/actions/contact_merge", {}, { body: { base_contact_id: "id", mergee_contact_id: "id" }, valid: { base_contact_id: w.contact.id, mergee_contact_id: w.other.id } }),
     ],
     conversations: [
@@ -398,12 +406,15 @@ export function routeTable(w: World): Record<Group, Route[]> {
       r("POST", "/conversations/:conversation_id/mute", cid),
       r("POST", "/conversations/:conversation_id/unmute", cid),
       r("POST", "/conversations/:conversation_id/unread", cid),
+      r("POST", "/conversations/:conversation_id/transcript", cid, { body: { email: "s" }, valid: { email: "reader@example.com" } }),
       r("POST", "/conversations/:conversation_id/update_last_seen", cid),
       r("GET", "/conversations/:conversation_id/messages", cid, { query: { before: "id", after: "id", cursor: "s" } }),
       r("POST", "/conversations/:conversation_id/messages", cid, { body: messageShape, valid: { content: "hi" } }),
       r("PATCH", "/conversations/:conversation_id/messages/:message_id", { ...cid, message_id: w.message.id }, { body: { status: "e", external_error: "s" } }),
       r("PUT", "/conversations/:conversation_id/messages/:message_id", { ...cid, message_id: w.message.id }, { body: { status: "e", external_error: "s" } }),
       r("DELETE", "/conversations/:conversation_id/messages/:message_id", { ...cid, message_id: w.message.id }),
+      r("POST", "/conversations/:conversation_id/messages/:message_id/retry", { ...cid, message_id: w.message.id }),
+      r("POST", "/conversations/:conversation_id/messages/:message_id/translate", { ...cid, message_id: w.message.id }),
       r("GET", "/conversations/:conversation_id/attachments", cid, { query: { page: "n" } }),
       r("DELETE", "/conversations/:conversation_id", { conversation_id: w.deletable.id }),
     ],
