@@ -118,7 +118,7 @@ export async function createMacro(scope: AccountScope, input: Required<Pick<Macr
 /** 403 unless the scope may change the (visible) macro: administrators a global one, the creator a personal one. */
 function ensureEditable(scope: AccountScope, macro: MacroRow) {
   const allowed = macro.visibility === "global" ? scope.role === "administrator" : macro.createdById === userOf(scope).id;
-  if (!allowed) throw forbidden(`Only administrators may change or delete the global macro ${macro.id}`, "not_allowed");
+  if (!allowed) throw forbidden(`Only administrators may change or delete the global macro ${macro.id}`, "administrator_required");
 }
 
 /** PATCH and PUT: the given fields replace the stored ones (actions as a whole list). */
