@@ -979,6 +979,27 @@ export const customFilters = sqliteTable(
   (t) => [index("custom_filters_account_user_type").on(t.accountId, t.userId, t.filterType)],
 );
 
+/**
+ * Macros: named lists of automation actions an agent runs on chosen conversations (Chatwoot's). A personal
+ * macro is its creator's alone; a global one every member of the account sees and runs.
+ */
+export const macros = sqliteTable(
+  "macros",
+  {
+    id: id(),
+    accountId: integer("account_id").notNull(),
+    name: text("name").notNull(),
+    /** "personal" or "global" */
+    visibility: text("visibility").notNull().default("personal"),
+    actions: json<JsonObject[]>("actions").notNull().default([]),
+    /** users who may since have left the account (or been deleted): shown when still there */
+    createdById: integer("created_by_id").notNull(),
+    updatedById: integer("updated_by_id").notNull(),
+    ...timestamps,
+  },
+  (t) => [index("macros_account_visibility").on(t.accountId, t.visibility), index("macros_account_creator").on(t.accountId, t.createdById)],
+);
+
 export const integrationHooks = sqliteTable(
   "integration_hooks",
   {

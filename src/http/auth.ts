@@ -46,6 +46,7 @@ const SURFACE_REFUSALS: Record<Actor["type"], string> = {
   platform_app: "Platform keys reach only /platform/api/v1",
   contact: "Not an API key",
   automation_rule: "Not an API key",
+  macro: "Not an API key",
   system: "Not an API key",
 };
 

@@ -61,6 +61,11 @@ export async function buildTenant(name: string, slug: string, conversations = 1)
     }),
     "automation rule",
   ).payload[0];
+  const globalMacro = must(
+    await post(`${base}/macros`, a, { name: `${name} macro`, visibility: "global", actions: [{ action_name: "add_label", action_params: [`${slug}-vip`] }] }),
+    "global macro",
+  ).payload;
+  const agentMacro = must(await post(`${base}/macros`, agent.key, { name: "Agent's macro", actions: [{ action_name: "resolve_conversation" }] }), "personal macro").payload;
   const dashboardApp = must(
     await post(`${base}/dashboard_apps`, a, { title: "CRM", content: [{ type: "frame", url: `https://${slug}.example.com/crm` }] }),
     "dashboard app",
@@ -130,6 +135,8 @@ export async function buildTenant(name: string, slug: string, conversations = 1)
     agentFilter,
     webhook,
     automationRule,
+    globalMacro,
+    agentMacro,
     delivery,
     inboxDelivery,
     botDelivery,
@@ -173,6 +180,8 @@ export function snapshotPaths(t: Tenant): Array<[string, string]> {
     [`${b}/custom_filters`, t.agent.key],
     [`${b}/webhooks`, t.admin.key],
     [`${b}/automation_rules`, t.admin.key],
+    [`${b}/macros`, t.admin.key],
+    [`${b}/macros`, t.agent.key],
     [`${b}/dashboard_apps`, t.admin.key],
     [`${b}/contacts/${t.contact.id}`, t.admin.key],
     [`${b}/contacts/${t.mergee.id}`, t.admin.key],
@@ -331,6 +340,15 @@ export function catalogue(t: Tenant): Route[] {
     r("POST", `${b}/automation_rules/${t.automationRule.id}/clone`, undefined, admin),
     r("DELETE", `${b}/automation_rules/${t.automationRule.id}`, undefined, admin),
     r("POST", `${b}/automation_rules/attach_file`, undefined, admin),
+    // macros (any member's routes; who may change which macro is the domain's, test/account/macros.test.ts)
+    r("GET", `${b}/macros`),
+    r("POST", `${b}/macros`, { name: "Another macro", actions: [{ action_name: "resolve_conversation" }] }),
+    r("POST", `${b}/macros/attach_file`),
+    r("GET", `${b}/macros/${t.globalMacro.id}`),
+    r("PATCH", `${b}/macros/${t.globalMacro.id}`, { name: "Changed" }),
+    r("PUT", `${b}/macros/${t.globalMacro.id}`, { name: "Changed" }),
+    r("POST", `${b}/macros/${t.globalMacro.id}/execute`, { conversation_ids: [t.conversationId] }),
+    r("DELETE", `${b}/macros/${t.globalMacro.id}`),
     r("POST", `${b}/webhooks/${t.webhook.id}/reset_secret`, undefined, admin),
     r("GET", `${b}/webhooks/${t.webhook.id}/deliveries`, undefined, admin),
     r("GET", `${b}/webhooks/${t.webhook.id}/deliveries/${t.delivery.id}`, undefined, admin),

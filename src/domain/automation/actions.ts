@@ -24,9 +24,10 @@ import { ruleFileForMessage } from "./rule-files";
 const { teamMembers, teams, users } = schema;
 
 export type RuleAct = {
-  /** the rule as the actor; its db records the rule's progress with each write (see src/jobs/automation.ts) */
+  /** the rule (or the macro) as the actor; a rule's db records its progress with each write (see src/jobs/automation.ts) */
   scope: AccountScope;
-  rule: { id: number; name: string };
+  /** null when a macro runs the action (src/domain/macros): macros take no action that names a rule */
+  rule: { id: number; name: string } | null;
   conversation: ConversationRow;
   eventName: string;
 };
@@ -68,7 +69,7 @@ export async function runAction(act: RuleAct, action: Action): Promise<void> {
       });
       return;
     case "send_webhook_event":
-      await write(scope.db, [ruleWebhookStatement(scope, act.rule.id, String(params[0]).trim(), { eventName: act.eventName, conversationId: conversation.id })]);
+      await write(scope.db, [ruleWebhookStatement(scope, ruleOf(act).id, String(params[0]).trim(), { eventName: act.eventName, conversationId: conversation.id })]);
       return;
     case "mute_conversation":
       await setMuted(scope, displayId, true);
@@ -108,6 +109,12 @@ export async function runAction(act: RuleAct, action: Action): Promise<void> {
   }
 }
 
+/** The acting rule, for the actions only rules take (a macro's save refuses them). */
+function ruleOf(act: RuleAct): { id: number; name: string } {
+  if (!act.rule) throw invalidField("action_name", "this action runs only in an automation rule", "unsupported_action");
+  return act.rule;
+}
+
 function emailStatement(act: RuleAct, kind: string, recipients: string[], subject: string, body: string) {
   return outgoingEmailStatement(act.scope.db, {
     kind,
@@ -116,7 +123,7 @@ function emailStatement(act: RuleAct, kind: string, recipients: string[], subjec
     body,
     accountId: act.scope.accountId,
     conversationId: act.conversation.id,
-    automationRuleId: act.rule.id,
+    automationRuleId: act.rule?.id ?? null,
   });
 }
 
@@ -134,7 +141,7 @@ async function emailTeams(act: RuleAct, params: { team_ids: unknown[]; message: 
   });
   const recipients = [...new Set(members.map((m) => m.email))];
   if (recipients.length === 0) throw invalidField("team_ids", "the teams have no members to email", "no_recipients");
-  const subject = `Conversation #${act.conversation.displayId}: a message from automation rule "${act.rule.name}"`;
+  const subject = `Conversation #${act.conversation.displayId}: a message from automation rule "${ruleOf(act).name}"`;
   await write(db, [emailStatement(act, "team_notification", recipients, subject, params.message)]);
 }
 

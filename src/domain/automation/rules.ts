@@ -11,7 +11,7 @@ import { batchNamed } from "../kernel/batch";
 import { invalid, notFound } from "../kernel/errors";
 import type { AccountScope } from "../kernel/scope";
 import type { AutomationRuleRow } from "./rows";
-import { type RawAction, type RawCondition, checkRule } from "./validation";
+import { type CheckedRule, type RawAction, type RawCondition, checkRule } from "./validation";
 import type { RuleEvent } from "./vocabulary";
 
 const { automationRules, automationRuleFiles, customAttributeDefinitions, accountUsers, teams, inboxes, labels } = schema;
@@ -61,6 +61,11 @@ async function validated(scope: AccountScope, raw: { conditions: RawCondition[];
   const { errors, rule } = checkRule(raw, await lookups(scope, raw));
   if (errors.length) throw invalid(errors);
   return rule;
+}
+
+/** A macro's actions, checked exactly as a rule's are (src/domain/macros): the stored list, or a 422. */
+export async function validatedActions(scope: AccountScope, actions: RawAction[]): Promise<CheckedRule["actions"]> {
+  return (await validated(scope, { conditions: [], actions })).actions;
 }
 
 export async function listRules(scope: AccountScope): Promise<AutomationRuleRow[]> {

@@ -1,6 +1,7 @@
 /**
  * Who may see and act on a conversation: ONE rule, used alike by lists, counts, filters and every action
  * on a conversation (Chatwoot's rule for conversation actions):
+ * - a macro reaches what the user running it reaches;
  * - administrators, the account's agent bots, automation rules and the system reach every conversation;
  * - an agent reaches the conversations of the inboxes they are a member of, or of the teams they belong to;
  * - a contact (the public widget) reaches their own conversations.
@@ -28,6 +29,7 @@ export function reachOf(scope: AccountScope): Reach {
   const { actor } = scope;
   switch (actor.type) {
     case "user":
+    case "macro": // a macro reaches what the user running it reaches
       return scope.role === "administrator" ? { kind: "all" } : { kind: "member", userId: actor.user.id };
     case "agent_bot":
     case "automation_rule":

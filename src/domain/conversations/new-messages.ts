@@ -37,7 +37,7 @@ export type MessageDraft = {
 
 /**
  * The sender of a new message of `messageType` written by the scope's actor: an incoming message is the
- * conversation's contact's; otherwise a bot's own, the user's, or
+ * conversation's contact's; otherwise a bot's own, the user's (a macro's user's), or
  * none (automation rules and the system write as the service).
  */
 export function messageSender(
@@ -48,7 +48,7 @@ export function messageSender(
   const { actor } = scope;
   if (messageType === MESSAGE_TYPE.incoming) return { senderType: "Contact", senderId: conversation.contactId };
   if (actor.type === "agent_bot") return { senderType: "AgentBot", senderId: actor.bot.id };
-  if (actor.type === "user") return { senderType: "User", senderId: actor.user.id };
+  if (actor.type === "user" || actor.type === "macro") return { senderType: "User", senderId: actor.user.id };
   if (actor.type === "contact") return { senderType: "Contact", senderId: actor.contact.id };
   return null;
 }

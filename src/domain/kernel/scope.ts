@@ -20,8 +20,12 @@ export type Actor =
   | { type: "contact"; contact: ContactRow }
   /** an automation rule acting on an event it matched */
   | { type: "automation_rule"; ruleId: number; name: string }
+  /** a user running one of the account's macros: it reaches what the user reaches, and is named "macro … by …" */
+  | MacroActor
   /** the service itself, for scheduled work (no key is ever resolved to it) */
   | { type: "system" };
+
+export type MacroActor = { type: "macro"; macroId: number; name: string; user: UserRow };
 
 export type PlatformAppActor = { type: "platform_app"; platformAppId: number };
 
@@ -50,15 +54,17 @@ export function systemScope(transport: TransportScope, accountId: number): Accou
   return { ...transportOf(transport), accountId, actor: { type: "system" }, role: null };
 }
 
-/** The user behind the scope, or null for bots, contacts, rules and the system. */
-export const actingUserId = (scope: AccountScope) => (scope.actor.type === "user" ? scope.actor.user.id : null);
+/** The user behind the scope (a macro's is the user running it), or null for bots, contacts, rules and the system. */
+export const actingUserId = (scope: AccountScope) => (scope.actor.type === "user" || scope.actor.type === "macro" ? scope.actor.user.id : null);
 
 /** Who caused an event or an activity message, as event payloads and activity texts name it. */
-export function performer(scope: AccountScope): { type: string; id: number; name: string } | null {
+export function performer(scope: AccountScope): { type: string; id: number; name: string; user_id?: number } | null {
   const { actor } = scope;
   if (actor.type === "user") return { type: "User", id: actor.user.id, name: actor.user.name };
   if (actor.type === "agent_bot") return { type: "AgentBot", id: actor.bot.id, name: actor.bot.name };
   if (actor.type === "contact") return { type: "Contact", id: actor.contact.id, name: actor.contact.name ?? "" };
   if (actor.type === "automation_rule") return { type: "AutomationRule", id: actor.ruleId, name: actor.name };
+  // activity lines read "… by macro "Close and tag" by Jane"
+  if (actor.type === "macro") return { type: "Macro", id: actor.macroId, name: `macro "${actor.name}" by ${actor.user.name}`, user_id: actor.user.id };
   return null;
 }

@@ -1,4 +1,4 @@
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import type { z } from "zod";
 import { cloneRule, createRule, deleteRule, getRule, listRules, updateRule } from "../../domain/automation/rules";
 import { type AppEnv } from "../../http/app-env";
@@ -25,6 +25,14 @@ const toInput = (body: z.infer<typeof AutomationRuleUpdate>) => ({
   actions: body.actions,
 });
 
+/** Chatwoot's upload for send_attachment (rules' and macros'): one file as `attachment`; its blob_id goes in the action's params. */
+export async function uploadRuleFile(c: Context<AppEnv>) {
+  const uploads = filesNamed(c, "attachment");
+  if (uploads.length !== 1) throw invalidField("attachment", "must be exactly one file (multipart, as attachment)", uploads.length === 0 ? "required" : "too_many_files");
+  const [file] = await checkUploads(accountScope(c), uploads, "attachment");
+  return c.json(ruleFileView(await attachRuleFile(accountScope(c), file)));
+}
+
 /** /automation_rules: administrators only (Chatwoot's policy); agents and bots get a 403. */
 export const automationRulesApi = new Hono<AppEnv>()
   .use("*", requireAdministrator)
@@ -36,12 +44,7 @@ export const automationRulesApi = new Hono<AppEnv>()
     return c.json({ payload: [automationRuleView(rule)] });
   })
   // Chatwoot's upload for send_attachment: one file as `attachment`; its blob_id goes in the action's params
-  .post("/attach_file", doc({ summary: "Upload a file for a send_attachment action", response: RuleFile }), idempotent(), acceptFiles({ maxBodyBytes: MAX_FILES_BODY_BYTES }), async (c) => {
-    const uploads = filesNamed(c, "attachment");
-    if (uploads.length !== 1) throw invalidField("attachment", "must be exactly one file (multipart, as attachment)", uploads.length === 0 ? "required" : "too_many_files");
-    const [file] = await checkUploads(accountScope(c), uploads, "attachment");
-    return c.json(ruleFileView(await attachRuleFile(accountScope(c), file)));
-  })
+  .post("/attach_file", doc({ summary: "Upload a file for a send_attachment action", response: RuleFile }), idempotent(), acceptFiles({ maxBodyBytes: MAX_FILES_BODY_BYTES }), uploadRuleFile)
   .post("/:id/clone", doc({ summary: "Clone an automation rule", response: payloadOf(AutomationRule) }), idempotent(), validate("param", IdParam), async (c) => {
     const rule = await cloneRule(accountScope(c), c.req.valid("param").id);
     return c.json({ payload: automationRuleView(rule) });

@@ -14,6 +14,7 @@ import { conversationsApi } from "./conversations";
 import { csatSurveyResponsesApi } from "./csat-survey-responses";
 import { customAttributeDefinitionsApi } from "./custom-attribute-definitions";
 import { customFiltersApi } from "./custom-filters";
+import { macrosApi } from "./macros";
 import { dashboardAppsApi } from "./dashboard-apps";
 import { portalsApi } from "./help-center";
 import { inboxMembersApi } from "./inbox-members";
@@ -48,6 +49,7 @@ const accountScoped = new Hono<AppEnv>()
   .route("/labels", labelsApi)
   .route("/custom_attribute_definitions", customAttributeDefinitionsApi)
   .route("/custom_filters", customFiltersApi)
+  .route("/macros", macrosApi)
   .route("/webhooks", webhooksApi)
   .route("/automation_rules", automationRulesApi)
   .route("/integrations", integrationsApi)

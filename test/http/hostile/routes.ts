@@ -53,6 +53,7 @@ export async function buildWorld() {
       actions: [{ action_name: "add_label", action_params: ["vip"] }],
     })
   ).payload[0];
+  const macro = (await made(`${base}/macros`, admin.key, { name: "Close", visibility: "global", actions: [{ action_name: "add_label", action_params: ["vip"] }] })).payload;
   const webhookDelivery = await firstDelivery(`${base}/webhooks/${webhook.id}/deliveries`, admin.key);
   const dashboardApp = await made(`${base}/dashboard_apps`, admin.key, { title: "CRM", content: [{ type: "frame", url: "https://crm.example.com" }] });
   const portal = await made(`${base}/portals`, admin.key, { name: "Docs", slug: "docs", config: { allowed_locales: ["en"], default_locale: "en" } });
@@ -88,6 +89,7 @@ export async function buildWorld() {
     filter,
     webhook,
     automationRule,
+    macro,
     webhookDelivery,
     inboxDelivery,
     botDelivery,
@@ -158,6 +160,8 @@ export function routeTable(w: World): Record<Group, Route[]> {
     regex_cue: "s",
   } as const;
   const webhookShape = { url: "s", name: "s", subscriptions: "a", inbox_id: "id" } as const;
+  const macroShape = { name: "s", visibility: "e", actions: "a" } as const;
+  const macroValid = { name: "Other", actions: [{ action_name: "resolve_conversation" }] };
   const ruleShape = { name: "s", description: "s", event_name: "e", active: "b", conditions: "a", actions: "a" } as const;
   const ruleValid = {
     name: "Other rule",
@@ -305,6 +309,14 @@ export function routeTable(w: World): Record<Group, Route[]> {
       r("POST", "/automation_rules/:id/clone", { id: w.automationRule.id }),
       r("DELETE", "/automation_rules/:id", { id: w.automationRule.id }),
       r("POST", "/automation_rules/attach_file", {}),
+      r("GET", "/macros", {}),
+      r("POST", "/macros", {}, { body: macroShape, valid: macroValid }),
+      r("POST", "/macros/attach_file", {}),
+      r("GET", "/macros/:id", { id: w.macro.id }),
+      r("PATCH", "/macros/:id", { id: w.macro.id }, { body: macroShape, valid: macroValid }),
+      r("PUT", "/macros/:id", { id: w.macro.id }, { body: macroShape, valid: macroValid }),
+      r("POST", "/macros/:id/execute", { id: w.macro.id }, { body: { conversation_ids: "a" }, valid: { conversation_ids: [w.conversation.id] } }),
+      r("DELETE", "/macros/:id", { id: w.macro.id }),
       r("POST", "/webhooks/:id/reset_secret", { id: w.webhook.id }),
       r("GET", "/webhooks/:id/deliveries", { id: w.webhook.id }, { query: { page: "n", status: "e", event: "s" } }),
       r("GET", "/webhooks/:id/deliveries/:delivery_id", { id: w.webhook.id, delivery_id: w.webhookDelivery.id }),
