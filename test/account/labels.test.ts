@@ -85,22 +85,24 @@ describe("labels", () => {
   it("renames the tag on conversations and contacts when a label is renamed", async () => {
     const { base, admin, accountId } = world;
     const label = await post(`${base}/labels`, admin.key, { title: "vip" });
-    await tag(accountId, "Conversation", 1, "vip");
-    await tag(accountId, "Contact", 7, "vip");
+    // taggings of made-up rows, with ids no real row of the shared test database has
+    const row = (account: number, n: number) => 900_000_000 + account * 1_000 + n;
+    await tag(accountId, "Conversation", row(accountId, 1), "vip");
+    await tag(accountId, "Contact", row(accountId, 7), "vip");
     // Already carries the new title (a tag applied without a label): keeps exactly one.
-    await tag(accountId, "Conversation", 2, "vip");
-    await tag(accountId, "Conversation", 2, "premium");
+    await tag(accountId, "Conversation", row(accountId, 2), "vip");
+    await tag(accountId, "Conversation", row(accountId, 2), "premium");
     // Another account's tag of the same title is not touched.
-    await tag(other.accountId, "Conversation", 101, "vip");
+    await tag(other.accountId, "Conversation", row(other.accountId, 101), "vip");
 
     const renamed = await patch(`${base}/labels/${label.body.id}`, admin.key, { title: "Premium" });
     expect(renamed.status).toBe(200);
     expect(renamed.headers.get("server-timing")).toContain('db-round-trips;desc="3"');
     expect(renamed.body.title).toBe("premium");
-    expect(await tagsOf(accountId, "Conversation", 1)).toEqual(["premium"]);
-    expect(await tagsOf(accountId, "Contact", 7)).toEqual(["premium"]);
-    expect(await tagsOf(accountId, "Conversation", 2)).toEqual(["premium"]);
-    expect(await tagsOf(other.accountId, "Conversation", 101)).toEqual(["vip"]);
+    expect(await tagsOf(accountId, "Conversation", row(accountId, 1))).toEqual(["premium"]);
+    expect(await tagsOf(accountId, "Contact", row(accountId, 7))).toEqual(["premium"]);
+    expect(await tagsOf(accountId, "Conversation", row(accountId, 2))).toEqual(["premium"]);
+    expect(await tagsOf(other.accountId, "Conversation", row(other.accountId, 101))).toEqual(["vip"]);
   });
 
   it("keeps agents to the list, accounts apart, and requires a key", async () => {
