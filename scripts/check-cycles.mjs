@@ -39,7 +39,7 @@ const DOMAIN = join(ROOT, "domain");
 const LAYERS = [
   {
     part: "domain",
-    mayNotImport: ["http", "routes", "schemas", "views", "events", "jobs", "webhooks", "realtime", "limits", "demo", "docs",
+    mayNotImport: ["http", "routes", "schemas", "views", "events", "jobs", "webhooks", "realtime", "limits", "demo", "docs", "pages",
       "app.ts", "index.ts", "ports.ts", "package:hono", "package:hono-openapi", "package:@hono/zod-validator"],
     because: "the domain imports only domain/, db/ and drizzle/; effects go through its ports (domain/kernel/ports.ts)",
   },

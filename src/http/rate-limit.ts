@@ -9,6 +9,7 @@
  *   before anything of the route runs, and before the body is read (src/http/body.ts).
  *   The inbox is the `inbox_identifier` (the portal the `portal_slug`) the router resolved, decoded: every
  *   spelling of a path that reaches one inbox (percent-encoded, trailing slash) spends one allowance.
+ *   A CSAT survey counts on its conversation uuid (`conversation_uuid`).
  *   A public limit is therefore registered on a path with one of those parameters.
  * - sign-in: failed sign-ins per e-mail and per client address (`sign_in_failures`), counted only when an
  *   attempt fails and checked before each attempt (`refuseWhileLockedOut`, `countFailure`).
@@ -57,7 +58,9 @@ function subjectOf(c: Context<AppEnv>, name: PolicyName): string {
   // Not the raw path: "/inboxes/ab%63" and "/inboxes/abc/" reach inbox "abc" and must count as it does.
   const inbox = c.req.param("inbox_identifier");
   const portal = c.req.param("portal_slug");
-  const target = inbox !== undefined ? `inbox:${inbox}` : portal !== undefined ? `portal:${portal}` : "none";
+  const survey = c.req.param("conversation_uuid");
+  const target =
+    inbox !== undefined ? `inbox:${inbox}` : portal !== undefined ? `portal:${portal}` : survey !== undefined ? `survey:${survey}` : "none";
   return `${clientAddress(c)}|${target}`;
 }
 

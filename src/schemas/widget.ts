@@ -70,6 +70,12 @@ export const PublicMessageUpdate = z.object({
   }),
 });
 
+/** /public/api/v1/csat_survey/{conversation_uuid}: the conversation's uuid from the survey link. */
+export const CsatSurveyPath = z.object({ conversation_uuid: z.uuid({ error: "must be a conversation uuid" }) });
+
+/** PUT .../csat_survey/{conversation_uuid}: Chatwoot's survey page sends the answer wrapped in `message`. */
+export const CsatSurveyUpdate = wrapped("message", PublicMessageUpdate);
+
 /** POST .../contacts/{source_id}/events: the widget reports itself opened (webwidget_triggered). */
 export const WidgetEvent = z.object({ name: ShortText.trim().min(1), event_info: JsonObject.optional() });
 
@@ -153,3 +159,19 @@ export const PublicEventAnswer = z.looseObject({ event: z.literal("webwidget_tri
 
 /** POST .../toggle_typing */
 export const PublicTypingAnswer = z.looseObject({ conversation_id: int, typing_status: z.enum(["on", "off"]) });
+
+/** The survey as its page reads it: `csat_survey_response` is null until the contact has rated. */
+export const CsatSurvey = z
+  .looseObject({
+    id: int.describe("the survey message's id"),
+    csat_survey_response: z
+      .looseObject({ id: int, rating: int, feedback_message: text, conversation_id: int, message_id: int, created_at: seconds, updated_at: seconds })
+      .nullable(),
+    display_type: z.enum(["emoji", "star"]),
+    message: text.describe("the survey's question"),
+    inbox_avatar_url: z.string(),
+    conversation_id: int.describe("the conversation's display id"),
+    created_at: seconds,
+    locked: z.boolean().describe("true once the survey has expired and no longer takes an answer"),
+  })
+  .meta({ id: "CsatSurvey" });

@@ -8,6 +8,7 @@ import type { ContactRow } from "../domain/contacts/rows";
 import type { ConversationRow } from "../domain/conversations/rows";
 import type { InboxRow, WidgetChannelRow } from "../domain/inboxes/rows";
 import type { PublicContact, PublicConversation } from "../domain/widget/rows";
+import type { CsatSurvey } from "../domain/widget/csat-survey";
 import { senderView } from "./messages";
 import { unixSeconds } from "./time";
 import { messageAttachmentsView } from "./attachments";
@@ -96,3 +97,26 @@ export const roomMessageView = (message: MessageWithSender, conversation: Pick<C
   ...publicMessageView(message, conversation.displayId),
   private: message.message.private,
 });
+
+/** The CSAT survey its page reads (GET and PUT /public/api/v1/csat_survey/{conversation_uuid}). */
+export function csatSurveyView({ chain, message, answer, locked }: CsatSurvey) {
+  const displayType = message.contentAttributes.display_type === "star" ? "star" : "emoji";
+  return {
+    id: message.id,
+    csat_survey_response: answer && {
+      id: answer.id,
+      rating: answer.rating,
+      feedback_message: answer.feedbackMessage,
+      conversation_id: chain.conversation.displayId,
+      message_id: message.id,
+      created_at: unixSeconds(answer.answeredAt),
+      updated_at: unixSeconds(answer.updatedAt),
+    },
+    display_type: displayType,
+    message: message.content,
+    inbox_avatar_url: chain.inbox.avatarUrl ?? "",
+    conversation_id: chain.conversation.displayId,
+    created_at: unixSeconds(message.createdAt),
+    locked,
+  };
+}

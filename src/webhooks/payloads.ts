@@ -5,9 +5,10 @@
  */
 import { and, desc, eq, sql } from "drizzle-orm";
 import { type Database, schema } from "../db/client";
-import { CONTENT_TYPES, MESSAGE_TYPES, enumName } from "../domain/kernel/enums";
-import { loadInboxRecord } from "../domain/inboxes/inboxes";
-import { loadConversationRecords, senderOf, senderQueries } from "../domain/conversations/loader";
+import { CONTENT_TYPE, CONTENT_TYPES, MESSAGE_TYPES, enumName } from "../domain/kernel/enums";
+import { WIDGET_CHANNEL, loadInboxRecord } from "../domain/inboxes/inboxes";
+import { type ConversationRecord, loadConversationRecords, senderOf, senderQueries } from "../domain/conversations/loader";
+import type { MessageRow } from "../domain/conversations/rows";
 import { conversationView } from "../views/conversations";
 import { inboxView } from "../views/inboxes";
 import { contactPushView, senderView } from "../views/messages";
@@ -52,7 +53,7 @@ const BUILDERS: Record<string, Builder> = {
   },
 
   /** Chatwoot's message webhook form: a string message_type, an ISO created_at and the whole conversation. */
-  Message: async (db, _env, event) => {
+  Message: async (db, env, event) => {
     const [rows, accountRows, agents, contacts, bots] = await batch(db, [
       db.select().from(messages).where(and(eq(messages.accountId, event.accountId), eq(messages.id, event.subjectId))),
       db.select({ id: accounts.id, name: accounts.name }).from(accounts).where(eq(accounts.id, event.accountId)),
@@ -67,7 +68,7 @@ const BUILDERS: Record<string, Builder> = {
       additional_attributes: message.additionalAttributes,
       content_attributes: message.contentAttributes,
       content_type: enumName(CONTENT_TYPES, message.contentType),
-      content: message.content,
+      content: deliveredContent(message, record, env.FRONTEND_URL),
       conversation: conversationView(record),
       created_at: iso(message.createdAt),
       id: message.id,
@@ -140,4 +141,14 @@ export async function buildWebhookPayload(db: Database, env: Env, event: OutboxR
     ...(changes !== undefined && { changed_attributes: changes }),
     ...(eventInfo !== undefined && { event_info: eventInfo }),
   };
+}
+
+/**
+ * A CSAT survey outside the widget (an API inbox's callback, a webhook) cannot be answered in place, so
+ * its text carries the survey page's link (src/pages/csat-survey.ts), as Chatwoot's does.
+ */
+function deliveredContent(message: MessageRow, record: ConversationRecord, frontendUrl: string) {
+  if (message.contentType !== CONTENT_TYPE.input_csat || record.inbox?.channelType === WIDGET_CHANNEL) return message.content;
+  const link = new URL(`/survey/responses/${record.conversation.uuid}`, frontendUrl).toString();
+  return message.content ? `${message.content} ${link}` : link;
 }

@@ -6,7 +6,8 @@
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { type Reply, get, patch, post } from "../support/http";
 import { outboxFor } from "../support/fixtures";
-import { visitorConversation, widgetWorld } from "../public/widget-support";
+import { publicInbox, visitorConversation, widgetWorld } from "../public/widget-support";
+import { receiver } from "../support/receivers";
 
 vi.useFakeTimers({ toFake: ["Date"] });
 afterAll(() => vi.useRealTimers());
@@ -162,5 +163,24 @@ describe("CSAT surveys", () => {
       expect(bad.body.errors[0].field).toMatch(/^submitted_values\.csat_survey_response\.rating/);
     }
     expect((await ok(get(`${other.base}/csat_survey_responses`, other.admin.key))).body[0]).toMatchObject({ rating: 3, feedback_message: "Fine" });
+  });
+
+  it("sends the survey page's link with a survey that leaves through an API inbox, not with the widget's", async () => {
+    const linked = await widgetWorld("Csat Link Co");
+    const widgetInbox = await publicInbox(linked.accountId, "Channel::WebWidget");
+    for (const inbox of [linked.inbox, widgetInbox]) await ok(patch(`${linked.base}/inboxes/${inbox.id}`, linked.admin.key, { csat_survey_enabled: true }));
+    const hook = receiver();
+    await ok(post(`${linked.base}/webhooks`, linked.admin.key, { url: hook.url, subscriptions: ["message_created"] }));
+    const viaApi = await visitorConversation(linked.inbox);
+    const viaWidget = await visitorConversation(widgetInbox);
+    const uuidOf = async (displayId: number) => (await ok(get(`${linked.base}/conversations/${displayId}`, linked.admin.key))).body.uuid as string;
+    for (const c of [viaApi, viaWidget]) await ok(post(`${linked.base}/conversations/${c.displayId}/toggle_status`, linked.admin.key, { status: "resolved" }));
+    await hook.waitFor(2);
+    const surveys = hook.payloads().filter((p) => p.content_type === "input_csat");
+    const byConversation = (displayId: number) => surveys.find((p) => p.conversation.id === displayId);
+    expect(byConversation(viaApi.displayId).content).toMatch(new RegExp(`^Please rate the conversation https?://[^ ]+/survey/responses/${await uuidOf(viaApi.displayId)}$`));
+    expect(byConversation(viaWidget.displayId).content).toBe("Please rate the conversation");
+    // the stored message keeps its text: the link is added on the way out
+    expect((await surveysIn(viaApi.path))[0].content).toBe("Please rate the conversation");
   });
 });

@@ -160,4 +160,6 @@ const KEYLESS = [
   "GET /agent-demo",
   "GET /agent-demo/actioncable.js",
   "GET /agent-demo/app.js",
+  "GET /survey/app.js",
+  "GET /survey/responses/:conversation_uuid", // the CSAT survey page: the uuid in the link is the credential
 ];

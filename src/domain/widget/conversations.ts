@@ -15,6 +15,7 @@ import { messageEventStatements } from "../conversations/events";
 import { type MessageWithSender, type People, senderOf, senderQueries } from "../conversations/loader";
 import { toggleTypingIn } from "../conversations/typing";
 import type { ConversationRow, MessageRow } from "../conversations/rows";
+import type { InboxRow } from "../inboxes/rows";
 import type { AgentRow } from "../people/agents";
 import type { AgentBotRow } from "../people/rows";
 import { CONTENT_TYPE, CONVERSATION_STATUS, MESSAGE_TYPE } from "../kernel/enums";
@@ -149,7 +150,15 @@ export type SubmittedValues = SubmittedValue[] | { csat_survey_response: CsatSur
 const ANSWERABLE = new Set<number>([CONTENT_TYPE.input_select, CONTENT_TYPE.form, CONTENT_TYPE.input_csat]);
 
 /** Chatwoot locks a CSAT answer this long after the survey was sent, unless the inbox says otherwise. */
-export const DEFAULT_CSAT_EXPIRY_HOURS = 336;
+const DEFAULT_CSAT_EXPIRY_HOURS = 336;
+
+/** How long after it was sent a CSAT survey takes answers: the inbox's csat_expiry_hours, or 14 days. */
+export function csatExpiryHours(inbox: InboxRow): number {
+  const configured = Number(inbox.csatConfig.csat_expiry_hours);
+  return Number.isFinite(configured) && configured > 0 ? configured : DEFAULT_CSAT_EXPIRY_HOURS;
+}
+
+export const csatSurveyLocked = (inbox: InboxRow, survey: MessageRow, at = now()) => at - survey.createdAt > csatExpiryHours(inbox) * 3_600_000;
 
 /**
  * The contact answers an interactive message (input_select, form, input_csat) with `submitted_values`;
@@ -171,10 +180,9 @@ export async function submitMessageValues(transport: TransportScope, chain: Conv
   // the rating, wherever the shape puts it, and the field a missing one is reported on
   const answer = asList ? values.find((v) => v.csat_survey_response?.rating !== undefined)?.csat_survey_response : values.csat_survey_response;
   if (isCsat) {
-    const configured = Number(chain.inbox.csatConfig.csat_expiry_hours);
-    const hours = Number.isFinite(configured) && configured > 0 ? configured : DEFAULT_CSAT_EXPIRY_HOURS;
-    if (now() - message.createdAt > hours * 3_600_000) {
-      throw invalidField("submitted_values", `You cannot update the CSAT survey after ${Math.round(hours / 24)} days`, "csat_expired");
+    if (csatSurveyLocked(chain.inbox, message)) {
+      const days = Math.round(csatExpiryHours(chain.inbox) / 24);
+      throw invalidField("submitted_values", `You cannot update the CSAT survey after ${days} days`, "csat_expired");
     }
     if (answer?.rating === undefined) {
       throw invalidField(`submitted_values${asList ? "[0]" : ""}.csat_survey_response.rating`, "is required", "required");

@@ -4,7 +4,7 @@
  * split across test files (each test file has its own database).
  */
 import { createWorld, createUser } from "../../support/world";
-import { get, post } from "../../support/http";
+import { get, patch, post } from "../../support/http";
 import type { Route } from "./driver";
 import { firstDelivery } from "../../support/deliveries";
 
@@ -64,6 +64,10 @@ export async function buildWorld() {
   const visitor = await made(`${publicInbox}/contacts`, null, { name: "Visitor" });
   const visitorConversation = await made(`${publicInbox}/contacts/${visitor.source_id}/conversations`, null, {});
   const visitorMessage = await made(`${publicInbox}/contacts/${visitor.source_id}/conversations/${visitorConversation.id}/messages`, null, { content: "hi" });
+  // a conversation resolved in an inbox that sends CSAT surveys: its uuid opens the survey link's API
+  await patch(`${base}/inboxes/${inbox.id}`, admin.key, { csat_survey_enabled: true });
+  const surveyed = await made(`${publicInbox}/contacts/${visitor.source_id}/conversations`, null, {});
+  await made(`${publicInbox}/contacts/${visitor.source_id}/conversations/${surveyed.id}/toggle_status`, null, {});
   // the platform surface works on its own account and user, so nothing it does reaches the account above
   const platformAccount = await made("/platform/api/v1/accounts", platformKey, { name: "Provisioned" });
   const platformUser = await createUser(platformKey, "Provisioned User");
@@ -104,6 +108,7 @@ export async function buildWorld() {
     visitor,
     visitorConversation,
     visitorMessage,
+    surveyed,
     notification,
     agentSession: await signedInHeaders(agent.email),
   };
@@ -527,6 +532,17 @@ function widgetRoutes(w: World): Route[] {
       valid: { submitted_values: [{ value: "x" }] },
     }),
     pr("POST", `${conversation}/toggle_status`),
+    // the CSAT survey link's API: the conversation uuid is the credential
+    { method: "GET", path: "/public/api/v1/csat_survey/:conversation_uuid", params: { conversation_uuid: w.surveyed.uuid }, key: null },
+    {
+      method: "PUT",
+      path: "/public/api/v1/csat_survey/:conversation_uuid",
+      params: { conversation_uuid: w.surveyed.uuid },
+      key: null,
+      // the body may come wrapped in `message` (as Chatwoot's page sends it) or not; the walk sends it bare
+      body: { submitted_values: "o" },
+      valid: { submitted_values: { csat_survey_response: { rating: 5 } } },
+    },
     // a signed file URL: no key, and never a 5xx whatever the path and the signature
     {
       method: "GET",
