@@ -9,7 +9,7 @@ import { and, asc, eq, inArray, or } from "drizzle-orm";
 import { now, schema } from "../../db/client";
 import { validatedActions } from "../automation/rules";
 import type { RawAction } from "../automation/validation";
-import type { ActionName } from "../automation/vocabulary";
+import { ACTION_NAMES, type ActionName } from "../automation/vocabulary";
 import { batchNamed } from "../kernel/batch";
 import { type ErrorEntry, forbidden, invalid, notFound } from "../kernel/errors";
 import type { AccountScope } from "../kernel/scope";
@@ -32,25 +32,8 @@ async function shown(scope: AccountScope, rows: MacroRow[]): Promise<ShownMacros
  * The rule actions a macro may hold: all but those that only make sense for a rule (its signed webhook
  * names the rule and uses the rule's secret; the team e-mail is a rule's notification).
  */
-export const MACRO_ACTIONS: ReadonlySet<ActionName> = new Set<ActionName>([
-  "assign_agent",
-  "remove_assigned_agent",
-  "assign_team",
-  "remove_assigned_team",
-  "add_label",
-  "remove_label",
-  "send_message",
-  "add_private_note",
-  "mute_conversation",
-  "snooze_conversation",
-  "resolve_conversation",
-  "open_conversation",
-  "pending_conversation",
-  "change_status",
-  "change_priority",
-  "send_email_transcript",
-  "send_attachment",
-]);
+const RULE_ONLY_ACTIONS: ReadonlySet<ActionName> = new Set<ActionName>(["send_webhook_event", "send_email_to_team"]);
+export const MACRO_ACTIONS: ReadonlySet<ActionName> = new Set(ACTION_NAMES.filter((name) => !RULE_ONLY_ACTIONS.has(name)));
 
 export type MacroInput = { name?: string; visibility?: MacroVisibility; actions?: RawAction[] };
 
