@@ -1,5 +1,4 @@
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
-import { readFileSync } from "node:fs";
 import { defineConfig } from "vitest/config";
 import { testNetwork } from "./test/support/test-network.mjs";
 
@@ -78,24 +77,10 @@ const ISOLATED = [
   "test/notifications/push.test.ts",
 ];
 
-/**
- * wrangler.toml's Text rule (the ActionCable client /agent-demo serves) as Vite sees it: wrangler's own
- * bundler applies the rule at `npm start` and deploy, but in the tests Vite resolves the import first.
- */
-const actionCableAsText = {
-  name: "actioncable-as-text",
-  enforce: "pre" as const,
-  load(id: string) {
-    const file = id.split("?")[0];
-    if (file.endsWith("/@rails/actioncable/app/assets/javascripts/actioncable.js")) return `export default ${JSON.stringify(readFileSync(file, "utf8"))};`;
-  },
-};
-
 export default defineConfig(async () => {
   const migrations = await readD1Migrations("./migrations");
   const project = (name: string, include: string[], exclude: string[], limits: Record<string, string>, testTimeout: number, isolate = true) => ({
     plugins: [
-      actionCableAsText,
       cloudflareTest({
         wrangler: { configPath: "./wrangler.toml" },
         miniflare: {

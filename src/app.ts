@@ -15,7 +15,8 @@ import { reportsV2Api } from "./routes/reports";
 import { agentDemo } from "./demo/agent-demo";
 import { widgetDemo } from "./demo/widget-demo";
 import { csatSurveyPage } from "./pages/csat-survey";
-import { Scalar } from "@scalar/hono-api-reference";
+import { homePage } from "./pages/home";
+import { referencePage } from "./docs/reference-page";
 import { doc, openApiDocument, undocumented } from "./http/openapi";
 import { ServiceStatus } from "./schemas/responses";
 export const app = new Hono<AppEnv>({ strict: false });
@@ -58,13 +59,14 @@ app.route("/public/api/v1", publicApi);
 app.route("/widget-demo", widgetDemo);
 app.route("/agent-demo", agentDemo);
 app.route("/survey", csatSurveyPage);
+app.route("/", homePage);
 app.route("/files", filesApi);
 app.route("/auth", authApi);
 app.route("/cable", cableApi);
 
 /** The OpenAPI 3.1 document of every route above, and a reference page over it; no key needed. */
 app.get("/openapi.json", undocumented("the API document itself"), async (c) => c.json(await openApiDocument(app)));
-app.get("/docs", undocumented("the reference page of the document"), Scalar({ url: "/openapi.json", pageTitle: "edgedesk API reference" }));
+app.get("/docs", undocumented("the reference page of the document"), referencePage);
 
 app.notFound(renderUnknownRoute);
 app.onError(renderError);

@@ -3,10 +3,10 @@
  * (POST /auth/sign_in and its access-token, client and uid headers), lists the account's conversations,
  * its agents with a presence dot each and the agent's notifications with an unread badge, and keeps all
  * three live over the account feed at /cable. It talks to the feed through @rails/actioncable, the
- * client Chatwoot's dashboard uses, served from this Worker (the page loads nothing from elsewhere).
+ * client Chatwoot's dashboard uses, served from this Worker as a static asset (/vendor/actioncable.js,
+ * wrangler.toml [assets]): the page loads nothing from elsewhere.
  * Plain HTML and a small script, no build step; the session's headers stay in the page.
  */
-import actionCableScript from "@rails/actioncable/app/assets/javascripts/actioncable.js";
 import { Hono } from "hono";
 import type { AppEnv } from "../http/app-env";
 import { undocumented } from "../http/openapi";
@@ -46,7 +46,7 @@ const PAGE = /* html */ `<!doctype html>
   <section><h2>Agents</h2><ul id="agents"></ul></section>
   <section><h2>Notifications <span class="badge" id="unread">0</span></h2><ul id="notifications"></ul></section>
 </div>
-<script src="/agent-demo/actioncable.js"></script>
+<script src="/vendor/actioncable.js"></script>
 <script src="/agent-demo/app.js"></script>
 </body>
 </html>`;
@@ -196,5 +196,4 @@ const javascript = { "content-type": "text/javascript; charset=utf-8" };
 
 export const agentDemo = new Hono<AppEnv>()
   .get("/", undocumented("a demo page, not part of the API"), (c) => c.html(PAGE))
-  .get("/app.js", undocumented("the demo page's script"), (c) => c.body(SCRIPT, 200, javascript))
-  .get("/actioncable.js", undocumented("the ActionCable client the demo page uses"), (c) => c.body(actionCableScript, 200, javascript));
+  .get("/app.js", undocumented("the demo page's script"), (c) => c.body(SCRIPT, 200, javascript));

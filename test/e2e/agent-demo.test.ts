@@ -40,7 +40,7 @@ async function setUp() {
 }
 
 async function signIn(email: string) {
-  const page = await e2e.browser.newPage();
+  const page = await e2e.newPage();
   await page.goto(`${e2e.server.base}/agent-demo`);
   await page.type("#email", email);
   await page.type("#password", PASSWORD);

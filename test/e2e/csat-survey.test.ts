@@ -45,7 +45,7 @@ describe("the CSAT survey page", () => {
   it("takes a rating with a comment, thanks the contact and shows the answer to the agents", async () => {
     const { key, accountPath, resolvedConversation } = await setUp();
     const conversation = await resolvedConversation();
-    const page = await e2e.browser.newPage();
+    const page = await e2e.newPage();
     const failed: string[] = [];
     page.on("requestfailed", (request) => failed.push(request.url()));
     await page.goto(`${e2e.server.base}/survey/responses/${conversation.uuid}`);
@@ -73,7 +73,7 @@ describe("the CSAT survey page", () => {
   it("preselects the rating a link names, and says when a survey does not exist", async () => {
     const { resolvedConversation } = await setUp();
     const conversation = await resolvedConversation();
-    const page = await e2e.browser.newPage();
+    const page = await e2e.newPage();
     await page.goto(`${e2e.server.base}/survey/responses/${conversation.uuid}#rating-2`);
     await page.waitForSelector("body[data-state=ready]", { timeout: 10_000 });
     expect(await pressed(page)).toEqual(["2"]);

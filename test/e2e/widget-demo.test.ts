@@ -32,7 +32,7 @@ async function waitForText(page: Page, id: string, expected: string, timeout = 3
 describe("/widget-demo", () => {
   it("shows typing and messages live between the visitor pane and the agent pane", async () => {
     const { accountId, key, inboxId } = await setUp();
-    const page = await e2e.browser.newPage();
+    const page = await e2e.newPage();
     await page.goto(`${e2e.server.base}/widget-demo`);
     await page.type("#account", String(accountId));
     await page.type("#key", key);

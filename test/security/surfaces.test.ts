@@ -145,6 +145,7 @@ describe("a suspended account", () => {
 
 /** The routes that need no key, each for its reason. */
 const KEYLESS = [
+  "GET /", // a page pointing at the docs and demos
   "GET /api", // the server version
   "GET /api/v1/live", // the live socket: a short-lived ticket instead
   "GET /cable", // the live account feed: each subscription proves itself with the user's pubsub_token
@@ -158,7 +159,6 @@ const KEYLESS = [
   "GET /widget-demo",
   "GET /widget-demo/app.js",
   "GET /agent-demo",
-  "GET /agent-demo/actioncable.js",
   "GET /agent-demo/app.js",
   "GET /survey/app.js",
   "GET /survey/responses/:conversation_uuid", // the CSAT survey page: the uuid in the link is the credential
