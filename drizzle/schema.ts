@@ -311,6 +311,44 @@ export const agentBotInboxes = sqliteTable(
   ],
 );
 
+/**
+ * How auto-assignment hands out an inbox's new and reopened conversations (Chatwoot's assignment
+ * policies): the order among online member agents, which waiting conversations go first when an agent
+ * comes online, and the fair-distribution cap of assignments per agent per window.
+ */
+export const assignmentPolicies = sqliteTable(
+  "assignment_policies",
+  {
+    id: id(),
+    accountId: integer("account_id").notNull(),
+    name: text("name").notNull(),
+    description: text("description"),
+    /** 0 round_robin, 1 balanced */
+    assignmentOrder: integer("assignment_order").notNull().default(0),
+    /** 0 earliest_created, 1 longest_waiting */
+    conversationPriority: integer("conversation_priority").notNull().default(0),
+    fairDistributionLimit: integer("fair_distribution_limit").notNull().default(100),
+    /** seconds */
+    fairDistributionWindow: integer("fair_distribution_window").notNull().default(3600),
+    enabled: bool("enabled").notNull().default(true),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex("assignment_policies_account_name_unique").on(t.accountId, t.name)],
+);
+
+/** The one policy an inbox follows (none: round robin with no cap, as Chatwoot's default). */
+export const inboxAssignmentPolicies = sqliteTable(
+  "inbox_assignment_policies",
+  {
+    id: id(),
+    accountId: integer("account_id").notNull(),
+    inboxId: integer("inbox_id").notNull(),
+    assignmentPolicyId: integer("assignment_policy_id").notNull(),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex("inbox_assignment_policies_inbox_unique").on(t.inboxId), index("inbox_assignment_policies_policy").on(t.assignmentPolicyId)],
+);
+
 export const teams = sqliteTable(
   "teams",
   {

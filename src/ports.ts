@@ -57,9 +57,18 @@ export function livePorts(env: Env, db: Database): Ports {
     feed: {
       async availabilityChanged(accountId, userId, availability) {
         try {
-          await accountFeed(env, accountId).setAvailability(userId, availability);
+          await accountFeed(env, accountId).setAvailability(accountId, userId, availability);
         } catch (error) {
           console.error(JSON.stringify({ level: "error", feed: accountId, availability: String(error) }));
+        }
+      },
+      async claimAssignee(accountId, claim) {
+        try {
+          return await accountFeed(env, accountId).claimAssignee(claim);
+        } catch (error) {
+          // presence is out of reach: nobody counts as online, the conversation waits for the next trigger
+          console.error(JSON.stringify({ level: "error", feed: accountId, autoAssignment: String(error) }));
+          return null;
         }
       },
     },

@@ -47,6 +47,7 @@ const SURFACE_REFUSALS: Record<Actor["type"], string> = {
   contact: "Not an API key",
   automation_rule: "Not an API key",
   macro: "Not an API key",
+  auto_assignment: "Not an API key",
   system: "Not an API key",
 };
 

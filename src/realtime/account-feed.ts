@@ -1,4 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
+import type { AssigneeClaim } from "../domain/kernel/ports";
+import { announceAgentAvailable } from "../events/agent-available";
 
 /**
  * The live account feed: one Durable Object per account (named by the account id) holds the sockets of
@@ -14,6 +16,10 @@ import { DurableObject } from "cloudflare:workers";
  * - Presence (who is online, Chatwoot's OnlineStatusTracker) is memory only, with a time-to-live: a
  *   subscription and each `update_presence` mark the user online; storage would cost a write per
  *   heartbeat for a fact worthless after 20 s.
+ * - Auto-assignment decides here (`claimAssignee`), one decision at a time per account, because presence
+ *   is here: each inbox's round-robin turns and fair-distribution counts are kept in the object's
+ *   storage, so the order survives a restart. An agent who becomes available is announced on the events
+ *   queue, whose consumer hands out the conversations waiting for one.
  */
 
 export const PING_INTERVAL_MS = 3_000;
@@ -41,10 +47,20 @@ const userTag = (userId: number) => `user:${userId}`;
 
 type PresenceEntry = { until: number; availability: Availability };
 
+/** How long a conversation handed out stays handed out, whatever else asks for it (the assignment is written by then). */
+const CLAIM_HOLD_MS = 60_000;
+/** Per inbox: user id -> when their last turn came (ms, strictly increasing). */
+type Turns = Record<number, number>;
+const turnsKey = (inboxId: number) => `turns:${inboxId}`;
+/** Per inbox and agent: when each assignment within the fair-distribution window was made. */
+const countKey = (inboxId: number, userId: number) => `assigned:${inboxId}:${userId}`;
+
 export class AccountFeed extends DurableObject<Env> {
   private presence = new Map<number, PresenceEntry>();
   /** contact id -> until when they count as online */
   private contacts = new Map<number, number>();
+  /** conversation row id -> until when it counts as handed out */
+  private claimed = new Map<number, number>();
 
   private get presenceTtlMs(): number {
     const configured = Number(this.env.PRESENCE_TTL_SECONDS);
@@ -61,7 +77,7 @@ export class AccountFeed extends DurableObject<Env> {
     this.ctx.acceptWebSocket(server, [userTag(member.userId)]);
     server.serializeAttachment(member);
     server.send(JSON.stringify({ identifier: member.identifier, type: "confirm_subscription" }));
-    if (this.markOnline(member.userId, member.availability)) this.broadcastPresence();
+    if (this.markOnline(member, member.availability)) this.broadcastPresence();
     else this.sendPresence(server, member);
     await this.keepPinging();
     return new Response(null, { status: 101, webSocket: client });
@@ -78,7 +94,7 @@ export class AccountFeed extends DurableObject<Env> {
     }
     const member = socket.deserializeAttachment() as FeedMember | null;
     if (action !== "update_presence" || !member) return;
-    if (this.markOnline(member.userId, this.presence.get(member.userId)?.availability ?? member.availability)) this.broadcastPresence();
+    if (this.markOnline(member, this.presence.get(member.userId)?.availability ?? member.availability)) this.broadcastPresence();
     else this.sendPresence(socket, member);
   }
 
@@ -150,14 +166,46 @@ export class AccountFeed extends DurableObject<Env> {
   }
 
   /** The user chose another availability for this account: kept for their presence, and told to every socket. */
-  setAvailability(userId: number, availability: Availability) {
+  setAvailability(accountId: number, userId: number, availability: Availability) {
     const entry = this.presence.get(userId);
+    if (entry && entry.until > Date.now() && entry.availability !== "online" && availability === "online") this.announceAvailable(accountId, userId);
     if (entry) entry.availability = availability;
     for (const socket of this.ctx.getWebSockets(userTag(userId))) {
       const member = socket.deserializeAttachment() as FeedMember | null;
       if (member) socket.serializeAttachment({ ...member, availability });
     }
     this.broadcastPresence();
+  }
+
+  /**
+   * Auto-assignment's decision (the LiveFeed port's claimAssignee): the candidate to assign, or null. Only
+   * agents online now with the availability "online", under the inbox's cap within its window; round
+   * robin takes the one whose turn came longest ago (never first, then the lowest id), balanced the one
+   * with the fewest open conversations (ties by turn). The turn and the count are stored before the
+   * answer, and a conversation is handed out once while its assignment is being written.
+   */
+  async claimAssignee(claim: AssigneeClaim): Promise<number | null> {
+    const at = Date.now();
+    for (const [conversationId, until] of this.claimed) if (until <= at) this.claimed.delete(conversationId);
+    if (this.claimed.has(claim.conversationId)) return null;
+    const online = this.onlineUsers(at);
+    const available = claim.candidates.filter((c) => online[c.userId] === "online");
+    if (available.length === 0) return null;
+    const counts = await this.ctx.storage.get<number[]>(available.map((c) => countKey(claim.inboxId, c.userId)));
+    const recent = (userId: number) => (counts.get(countKey(claim.inboxId, userId)) ?? []).filter((t) => t > at - claim.windowMs);
+    const eligible = claim.limit === null ? available : available.filter((c) => recent(c.userId).length < claim.limit!);
+    if (eligible.length === 0) return null;
+    const turns = (await this.ctx.storage.get<Turns>(turnsKey(claim.inboxId))) ?? {};
+    const turnOf = (userId: number) => turns[userId] ?? 0;
+    const ranked = [...eligible].sort(
+      (a, b) =>
+        (claim.order === "balanced" ? a.openConversations - b.openConversations : 0) || turnOf(a.userId) - turnOf(b.userId) || a.userId - b.userId,
+    );
+    const chosen = ranked[0].userId;
+    turns[chosen] = Math.max(at, ...Object.values(turns).map((t) => t + 1));
+    await this.ctx.storage.put({ [turnsKey(claim.inboxId)]: turns, [countKey(claim.inboxId, chosen)]: [...recent(chosen), at] });
+    this.claimed.set(claim.conversationId, at + CLAIM_HOLD_MS);
+    return chosen;
   }
 
   /** The users with an open socket: the forwarder builds frames only for them. */
@@ -180,10 +228,20 @@ export class AccountFeed extends DurableObject<Env> {
    * heartbeat with the presence to that user alone, so others learn of an arrival at their own next
    * heartbeat (up to 20 s); here an arrival or a departure is told to every socket at once.
    */
-  private markOnline(userId: number, availability: Availability): boolean {
-    const arrived = (this.presence.get(userId)?.until ?? 0) <= Date.now();
-    this.presence.set(userId, { until: Date.now() + this.presenceTtlMs, availability });
+  private markOnline(member: FeedMember, availability: Availability): boolean {
+    const arrived = (this.presence.get(member.userId)?.until ?? 0) <= Date.now();
+    this.presence.set(member.userId, { until: Date.now() + this.presenceTtlMs, availability });
+    if (arrived && availability === "online") this.announceAvailable(member.accountId, member.userId);
     return arrived;
+  }
+
+  /** Conversations waiting in the agent's inboxes can go out now (the queue's consumer hands them out). */
+  private announceAvailable(accountId: number, userId: number) {
+    this.ctx.waitUntil(
+      announceAgentAvailable(this.env.EVENTS, accountId, userId).catch((error) =>
+        console.error(JSON.stringify({ level: "error", feed: accountId, announce: String(error) })),
+      ),
+    );
   }
 
   private broadcastPresence() {

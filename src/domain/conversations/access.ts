@@ -33,6 +33,7 @@ export function reachOf(scope: AccountScope): Reach {
       return scope.role === "administrator" ? { kind: "all" } : { kind: "member", userId: actor.user.id };
     case "agent_bot":
     case "automation_rule":
+    case "auto_assignment":
     case "system":
       return { kind: "all" };
     case "contact":

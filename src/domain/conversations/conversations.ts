@@ -295,7 +295,13 @@ export async function toggleStatus(scope: AccountScope, displayId: number, input
 
 // ---------------------------------------------------------------- assignments
 
-export type AssignmentInput = { assigneeId?: number | null; assigneeType?: "User" | "AgentBot"; teamId?: number | null };
+export type AssignmentInput = {
+  assigneeId?: number | null;
+  assigneeType?: "User" | "AgentBot";
+  teamId?: number | null;
+  /** auto-assignment's: assign only an open conversation nobody (no agent, no bot) holds by now */
+  onlyIfUnassigned?: boolean;
+};
 export type AssignmentResult =
   | { kind: "agent"; agent: AgentRow }
   | { kind: "agent_bot"; bot: AgentBotRow }
@@ -316,6 +322,8 @@ export async function assignConversation(scope: AccountScope, displayId: number,
     db.select().from(agentBots).where(eq(agentBots.id, wantsBot ? (input.assigneeId ?? 0) : 0)),
   ]);
   const [agentRows, memberships, teamRows, botRows] = extra;
+  const heldOrClosed = conversation.assigneeId !== null || conversation.assigneeAgentBotId !== null || conversation.status !== CONVERSATION_STATUS.open;
+  if (input.onlyIfUnassigned && heldOrClosed) return { kind: "none" };
 
   if (input.assigneeId !== undefined) {
     if (wantsBot) {

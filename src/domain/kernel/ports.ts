@@ -36,10 +36,32 @@ export interface LiveRooms {
   toggleTyping(context: TypingContext, on: boolean): Promise<{ changed: boolean }>;
 }
 
+/**
+ * What auto-assignment asks of the account's presence (src/domain/assignment): among the candidates (the
+ * conversation's eligible member agents, each with their open conversations), the agent to assign.
+ */
+export type AssigneeClaim = {
+  inboxId: number;
+  /** the conversation's row id: a conversation is handed out once, however many triggers ask for it */
+  conversationId: number;
+  candidates: Array<{ userId: number; openConversations: number }>;
+  order: "round_robin" | "balanced";
+  /** the fair-distribution cap: assignments per agent in the inbox within `windowMs`; null for none */
+  limit: number | null;
+  windowMs: number;
+};
+
 /** The account's live feed, beyond the committed changes it is sent (src/feed): what it keeps of people. */
 export interface LiveFeed {
   /** A user chose another availability in an account: their presence shows it from now on. */
   availabilityChanged(accountId: number, userId: number, availability: Availability): Promise<void>;
+  /**
+   * The agent to assign, or null: only agents online now and available (not busy), under the cap, in the
+   * order (round robin: whose turn came longest ago; balanced: fewest open conversations). The pick is
+   * remembered (the turn, the cap's count) where presence is kept, one decision at a time per account,
+   * so that two agents alternate exactly however many conversations arrive together.
+   */
+  claimAssignee(accountId: number, claim: AssigneeClaim): Promise<number | null>;
 }
 
 export type Ports = { rooms: LiveRooms; feed: LiveFeed };
@@ -53,7 +75,13 @@ export const UNREACHABLE_PORTS: Ports = {
       throw new Error("no live rooms are reachable");
     },
   },
-  feed: { availabilityChanged: async () => logUnreachable() },
+  feed: {
+    availabilityChanged: async () => logUnreachable(),
+    claimAssignee: async () => {
+      logUnreachable();
+      return null;
+    },
+  },
 };
 
 function logUnreachable() {

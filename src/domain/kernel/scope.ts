@@ -22,6 +22,8 @@ export type Actor =
   | { type: "automation_rule"; ruleId: number; name: string }
   /** a user running one of the account's macros: it reaches what the user reaches, and is named "macro … by …" */
   | MacroActor
+  /** auto-assignment handing out a conversation, under the inbox's assignment policy (null: the default) */
+  | { type: "auto_assignment"; policyId: number | null }
   /** the service itself, for scheduled work (no key is ever resolved to it) */
   | { type: "system" };
 
@@ -66,5 +68,6 @@ export function performer(scope: AccountScope): { type: string; id: number; name
   if (actor.type === "automation_rule") return { type: "AutomationRule", id: actor.ruleId, name: actor.name };
   // activity lines read "… by macro "Close and tag" by Jane"
   if (actor.type === "macro") return { type: "Macro", id: actor.macroId, name: `macro "${actor.name}" by ${actor.user.name}`, user_id: actor.user.id };
+  if (actor.type === "auto_assignment") return { type: "AssignmentPolicy", id: actor.policyId ?? 0, name: "auto-assignment" };
   return null;
 }
