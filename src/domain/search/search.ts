@@ -217,7 +217,8 @@ async function loadAround(scope: AccountScope, conversationRows: ConversationRow
   });
   const [firsts, others, agents, contactRows, bots, contactInboxRows, inboxRows, unread] = await batch(db, [
     db.select().from(messages).where(sql`${messages.id} IN (${firstMessageIds})`),
-    db.select().from(conversations).where(and(eq(conversations.accountId, accountId), otherIds.length ? inArray(conversations.id, otherIds) : sql`0`)),
+    // `+`: by key, not a walk of the account's index
+    db.select().from(conversations).where(and(sql`+${conversations.accountId} = ${accountId}`, otherIds.length ? inArray(conversations.id, otherIds) : sql`0`)),
     agentsQuery,
     contactsQuery,
     botsQuery,
