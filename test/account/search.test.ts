@@ -188,6 +188,12 @@ describe("who sees what", () => {
 });
 
 describe("refusals", () => {
+  it("names a text of two characters too short (no index can find it)", async () => {
+    const res = await search("/messages?q=%20ab%20");
+    expect(res.status).toBe(422);
+    expect(res.body.errors).toEqual([{ field: "q", message: "must have at least 3 characters", code: "too_short" }]);
+  });
+
   it.each([
     ["no q", "", "q"],
     ["a blank q", "?q=%20%20", "q"],
