@@ -81,6 +81,25 @@ describe("answers match their documented schemas", () => {
     expect(await conforms("GET", `${world.base}/conversations/${id}`, `${A}/conversations/{conversation_id}`, { key: world.agent.key })).toMatchObject({ status: 200, errors: [] });
   });
 
+  it("global search: all four kinds and each sub-route, with a hit of each kind", async () => {
+    const ok = { status: 200, errors: [] };
+    const contact = (await post(`${world.base}/contacts`, world.admin.key, { name: "Quokka Finder", email: "quokka@example.com" })).body.payload.contact.id;
+    const conversation = (await post(`${world.base}/conversations`, world.admin.key, { inbox_id: inboxId, contact_id: contact })).body.id;
+    await post(`${world.base}/conversations/${conversation}/messages`, world.admin.key, { content: "A quokka question" });
+    // assigned to the administrator by themselves: the agent gets no notification (a later test counts them)
+    await post(`${world.base}/conversations/${conversation}/assignments`, world.admin.key, { assignee_id: world.admin.id });
+    const slug = `quokka-${crypto.randomUUID().slice(0, 8)}`;
+    await post(`${world.base}/portals`, world.admin.key, { name: "Quokka docs", slug });
+    await post(`${world.base}/portals/${slug}/articles`, world.admin.key, { title: "Quokka care", content: "Feed it.", status: 1 });
+    const all = await conforms("GET", `${world.base}/search?q=quokka`, `${A}/search`, { key: world.agent.key });
+    expect(all).toMatchObject(ok);
+    expect([all.body.payload.contacts.length, all.body.payload.conversations.length, all.body.payload.messages.length, all.body.payload.articles.length]).toEqual([1, 1, 1, 1]);
+    for (const kind of ["contacts", "conversations", "messages", "articles"]) {
+      expect(await conforms("GET", `${world.base}/search/${kind}?q=quokka`, `${A}/search/${kind}`, { key: world.agent.key })).toMatchObject(ok);
+    }
+    expect(await conforms("GET", `${world.base}/search?q=qu`, `${A}/search`, { key: world.agent.key })).toMatchObject({ status: 422, errors: [] });
+  });
+
   it("platform accounts: create, show, list", async () => {
     const created = await conforms("POST", "/platform/api/v1/accounts", "/platform/api/v1/accounts", { key: world.platformKey, body: { name: "Doc Ltd" } });
     expect(created).toMatchObject({ status: 200, errors: [] });

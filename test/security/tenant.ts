@@ -467,6 +467,12 @@ export function catalogue(t: Tenant): Route[] {
       r("GET", `/api/v2/accounts/${t.accountId}/reports/${csv}`, undefined, admin),
     ),
     // CSAT
+    // global search (any member; conversations and messages by the caller's reach)
+    r("GET", `${b}/search?q=customer`),
+    r("GET", `${b}/search/contacts?q=customer`),
+    r("GET", `${b}/search/conversations?q=customer`),
+    r("GET", `${b}/search/messages?q=customer`),
+    r("GET", `${b}/search/articles?q=customer`),
     r("GET", `${b}/csat_survey_responses`, undefined, admin),
     r("GET", `${b}/csat_survey_responses/metrics`, undefined, admin),
     r("GET", `${b}/csat_survey_responses/download`, undefined, admin),

@@ -75,7 +75,8 @@ export function senderQueries(db: Database, accountId: number, messageIds: SQL, 
     db
       .select()
       .from(contacts)
-      .where(and(eq(contacts.accountId, accountId), or(idIn(contacts.id, extra.contactIds), sql`${contacts.id} IN (${sentBy("Contact")})`))),
+      // `+` keeps SQLite off the account's index (a walk of every contact of the account): the ids are looked up by key
+      .where(and(sql`+${contacts.accountId} = ${accountId}`, or(idIn(contacts.id, extra.contactIds), sql`${contacts.id} IN (${sentBy("Contact")})`))),
     db
       .select()
       .from(agentBots)

@@ -27,6 +27,7 @@ import { notificationSettingsApi, notificationsApi } from "./notifications";
 import { notificationSubscriptionsApi } from "./notification-subscriptions";
 import { participantsApi } from "./participants";
 import { profileApi } from "./profile";
+import { searchApi } from "./search";
 import { teamsApi } from "./teams";
 import { webhooksApi } from "./webhooks";
 import { rateLimited } from "../../http/rate-limit";
@@ -63,6 +64,7 @@ const accountScoped = new Hono<AppEnv>()
   .route("/contacts", contactsApi)
   .route("/actions/contact_merge", contactMergeApi)
   .route("/csat_survey_responses", csatSurveyResponsesApi)
+  .route("/search", searchApi)
   .route("/notifications", notificationsApi)
   .route("/notification_settings", notificationSettingsApi)
   .route("/captain", captainApi);

@@ -402,6 +402,11 @@ export function routeTable(w: World): Record<Group, Route[]> {
       r("PATCH", "/contacts/:contact_id/notes/:id", { contact_id: w.contact.id, id: w.contactNote.id }, { body: { content: "s" } }),
       r("PUT", "/contacts/:contact_id/notes/:id", { contact_id: w.contact.id, id: w.contactNote.id }, { body: { content: "s" } }),
       r("DELETE", "/contacts/:contact_id/notes/:id", { contact_id: w.contact.id, id: w.contactNote.id }),
+      r("GET", "/search", {}, { query: { q: "s", page: "n" } }),
+      r("GET", "/search/contacts", {}, { query: { q: "s", page: "n" } }),
+      r("GET", "/search/conversations", {}, { query: { q: "s", page: "n" } }),
+      r("GET", "/search/messages", {}, { query: { q: "s", page: "n" } }),
+      r("GET", "/search/articles", {}, { query: { q: "s", page: "n" } }),
       r("POST", "/actions/contact_merge", {}, { body: { base_contact_id: "id", mergee_contact_id: "id" }, valid: { base_contact_id: w.contact.id, mergee_contact_id: w.other.id } }),
     ],
     conversations: [
