@@ -1,9 +1,10 @@
 /**
- * The events queue's consumer. The queue carries three kinds of message:
+ * The events queue's consumer. The queue carries four kinds of message:
  * - `event`: an outbox row, handed to every event job (webhook fan-out, which turns it into one
  *   `delivery` message per target, then automation rules); the row is marked consumed once all are done;
  * - `live_event`: an event with no outbox row (typing), carried whole, fanned out to webhooks like `event`;
- * - `delivery`: one target's copy of an event, one attempt per message (src/jobs/deliveries.ts).
+ * - `delivery`: one target's copy of an event, one attempt per message (src/jobs/deliveries.ts);
+ * - `agent_available`: an agent came online, for auto-assignment (src/jobs/auto-assignment.ts).
  * Messages of a batch are handled concurrently: one slow receiver does not hold up the others. A
  * message is acked once its step is recorded; a failure of our own (database, queue) retries it.
  */
@@ -13,18 +14,21 @@ import { configureFileLinks } from "../views/attachments";
 import { type EventMessage, markConsumed } from "../events/dispatch";
 import { type LiveEventMessage, liveEventRow } from "../events/live";
 import { type DeliveryMessage, sendDeliveryMessages } from "../webhooks/deliveries";
+import type { AgentAvailableMessage } from "../events/agent-available";
 import { runAutomationForEvent } from "./automation";
+import { runAutoAssignmentForAgent, runAutoAssignmentForEvent } from "./auto-assignment";
 import { attemptDelivery } from "./deliveries";
 import { fanOut, fanOutLiveEvent } from "./fan-out";
 
-export type QueueMessage = EventMessage | DeliveryMessage | LiveEventMessage;
+export type QueueMessage = EventMessage | DeliveryMessage | LiveEventMessage | AgentAvailableMessage;
 
 const backoffAfterFailure = (attempts: number) => Math.min(30 * 2 ** attempts, 60 * 60);
 
 /** What each event goes through, in order; each must tolerate repeats. */
-const EVENT_JOBS: Array<(db: Database, env: Env, eventId: number) => Promise<void>> = [
-  async (db, env, eventId) => sendDeliveryMessages(env.EVENTS, await fanOut(db, env, eventId)),
-  runAutomationForEvent,
+const EVENT_JOBS: Array<(db: Database, env: Env, message: EventMessage) => Promise<void>> = [
+  async (db, env, message) => sendDeliveryMessages(env.EVENTS, await fanOut(db, env, message.eventId)),
+  (db, env, message) => runAutomationForEvent(db, env, message.eventId),
+  runAutoAssignmentForEvent,
 ];
 
 export async function consumeQueue(batch: MessageBatch<QueueMessage>, env: Env) {
@@ -37,7 +41,7 @@ export async function consumeQueue(batch: MessageBatch<QueueMessage>, env: Env) 
       const body = message.body;
       try {
         if (body.kind === "event") {
-          for (const job of EVENT_JOBS) await job(db, env, body.eventId);
+          for (const job of EVENT_JOBS) await job(db, env, body);
           handledEvents.push(body.eventId);
         } else if (body.kind === "live_event") {
           await sendDeliveryMessages(env.EVENTS, await fanOutLiveEvent(db, env, liveEventRow(body)));
@@ -45,6 +49,8 @@ export async function consumeQueue(batch: MessageBatch<QueueMessage>, env: Env) 
           const step = await attemptDelivery(db, env, body);
           // A new message, not message.retry(): the queue's retry count is for our own failures.
           if (!step.done) await env.EVENTS.send(step.next, { delaySeconds: step.delaySeconds });
+        } else if (body.kind === "agent_available") {
+          await runAutoAssignmentForAgent(db, env, body);
         }
         message.ack(); // (an unknown kind is acked too: nothing can ever handle it)
       } catch (error) {

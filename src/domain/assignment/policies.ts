@@ -10,7 +10,7 @@ import { now, schema } from "../../db/client";
 import { batchNamed } from "../kernel/batch";
 import { invalidField, notFound } from "../kernel/errors";
 import type { AccountScope } from "../kernel/scope";
-import type { InboxRow } from "../inboxes/rows";
+import { type InboxRecord, loadInboxRecords } from "../inboxes/inboxes";
 import type { AssignmentPolicyRecord, AssignmentPolicyRow, InboxAssignmentPolicyRow } from "./rows";
 
 const { assignmentPolicies, inboxAssignmentPolicies, inboxes } = schema;
@@ -109,21 +109,10 @@ const inboxQuery = (scope: AccountScope, inboxId: number) =>
   scope.db.select().from(inboxes).where(and(eq(inboxes.accountId, scope.accountId), eq(inboxes.id, inboxId)));
 
 /** The inboxes that follow the policy, whole (Chatwoot answers the inbox objects). */
-export async function listPolicyInboxes(scope: AccountScope, policyId: number): Promise<InboxRow[]> {
+export async function listPolicyInboxes(scope: AccountScope, policyId: number): Promise<InboxRecord[]> {
   await getPolicy(scope, policyId);
-  const { rows } = await batchNamed(scope.db, {
-    rows: scope.db
-      .select()
-      .from(inboxes)
-      .where(
-        and(
-          eq(inboxes.accountId, scope.accountId),
-          sql`${inboxes.id} IN (SELECT ${inboxAssignmentPolicies.inboxId} FROM ${inboxAssignmentPolicies} WHERE ${inboxAssignmentPolicies.assignmentPolicyId} = ${policyId})`,
-        ),
-      )
-      .orderBy(asc(inboxes.id)),
-  });
-  return rows;
+  const followers = sql`${inboxes.id} IN (SELECT ${inboxAssignmentPolicies.inboxId} FROM ${inboxAssignmentPolicies} WHERE ${inboxAssignmentPolicies.assignmentPolicyId} = ${policyId})`;
+  return loadInboxRecords(scope.db, scope.accountId, followers);
 }
 
 /** The inbox follows the policy from now on, instead of any it followed. */

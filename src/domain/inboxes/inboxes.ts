@@ -127,6 +127,12 @@ export async function listInboxes(scope: AccountScope): Promise<InboxRecord[]> {
   return toRecords(rows, apis, widgets);
 }
 
+/** The account's inboxes that `where` selects, with their channels, in id order, without a caller's access check. */
+export async function loadInboxRecords(db: Database, accountId: number, where: SQL): Promise<InboxRecord[]> {
+  const [rows, apis, widgets] = await batch(db, recordQueries(db, and(eq(inboxes.accountId, accountId), where)));
+  return toRecords(rows, apis, widgets).sort((a, b) => a.inbox.id - b.inbox.id);
+}
+
 /** The inbox with its channel, without a caller's access check (event payloads). */
 export async function loadInboxRecord(db: Database, accountId: number, inboxId: number): Promise<InboxRecord | undefined> {
   const [rows, apis, widgets] = await batch(db, recordQueries(db, and(eq(inboxes.accountId, accountId), eq(inboxes.id, inboxId))));

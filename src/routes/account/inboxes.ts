@@ -57,17 +57,17 @@ const toChannelInput = (channel: Partial<ChannelBody> = {}): ChannelInput => ({
   allowedDomains: channel.allowed_domains,
 });
 
-const view = (c: AppContext, record: InboxRecord) =>
+export const inboxAnswer = (c: AppContext, record: InboxRecord) =>
   inboxView(record, { isAdministrator: c.var.role === "administrator", widgetBaseUrl: c.env.FRONTEND_URL });
 
 /** /api/v1/accounts/:account_id/inboxes */
 export const inboxesApi = new Hono<AppEnv>()
-  .get("/", doc({ summary: "List inboxes", response: payloadOf(Inbox.array()) }), async (c) => c.json({ payload: (await listInboxes(accountScope(c))).map((r) => view(c, r)) }))
+  .get("/", doc({ summary: "List inboxes", response: payloadOf(Inbox.array()) }), async (c) => c.json({ payload: (await listInboxes(accountScope(c))).map((r) => inboxAnswer(c, r)) }))
   .post("/", doc({ summary: "Create an inbox (administrators)", response: Inbox }), requireAdministrator, idempotent(), validate("json", InboxCreate), async (c) => {
     const body = c.req.valid("json");
     const channel = { ...toChannelInput(body.channel), type: body.channel.type };
     const record = await createInbox(accountScope(c), { ...toInboxInput(body), name: body.name }, channel);
-    return c.json(view(c, record));
+    return c.json(inboxAnswer(c, record));
   })
   .get("/:id/assignable_agents", doc({ summary: "List the agents who may be assigned in an inbox", response: payloadOf(Agent.array()) }), validate("param", IdParam), async (c) => {
     const agents = await listAssignableAgents(accountScope(c), [c.req.valid("param").id]);
@@ -82,11 +82,11 @@ export const inboxesApi = new Hono<AppEnv>()
     await setInboxAgentBot(accountScope(c), c.req.valid("param").id, c.req.valid("json").agent_bot ?? null);
     return c.json({});
   })
-  .get("/:id", doc({ summary: "Show an inbox", response: Inbox }), validate("param", IdParam), async (c) => c.json(view(c, await getInbox(accountScope(c), c.req.valid("param").id))))
+  .get("/:id", doc({ summary: "Show an inbox", response: Inbox }), validate("param", IdParam), async (c) => c.json(inboxAnswer(c, await getInbox(accountScope(c), c.req.valid("param").id))))
   .on(["PATCH", "PUT"], "/:id", doc({ summary: "Update an inbox", response: Inbox }), requireAdministrator, validate("param", IdParam), validate("json", InboxUpdate), async (c) => {
     const body = c.req.valid("json");
     const record = await updateInbox(accountScope(c), c.req.valid("param").id, toInboxInput(body), toChannelInput(body.channel));
-    return c.json(view(c, record));
+    return c.json(inboxAnswer(c, record));
   })
   .delete("/:id", doc({ summary: "Delete an inbox", response: InboxDeleted }), requireAdministrator, validate("param", IdParam), async (c) => {
     await deleteInbox(accountScope(c), c.req.valid("param").id);

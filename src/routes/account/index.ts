@@ -5,6 +5,7 @@ import { accountSelfApi } from "./account";
 import { agentBotsApi } from "./agent-bots";
 import { agentsApi } from "./agents";
 import { assignableAgentsApi } from "./assignable-agents";
+import { assignmentPoliciesApi, inboxAssignmentPolicyApi } from "./assignment-policies";
 import { automationRulesApi } from "./automation-rules";
 import { cannedResponsesApi } from "./canned-responses";
 import { captainApi } from "./captain";
@@ -42,9 +43,11 @@ const accountScoped = new Hono<AppEnv>()
   .route("/", accountSelfApi)
   .route("/agents", agentsApi)
   .route("/agent_bots", agentBotsApi)
+  .route("/inboxes/:inbox_id/assignment_policy", inboxAssignmentPolicyApi)
   .route("/inboxes", inboxesApi)
   .route("/inbox_members", inboxMembersApi)
   .route("/assignable_agents", assignableAgentsApi)
+  .route("/assignment_policies", assignmentPoliciesApi)
   .route("/teams", teamsApi)
   .route("/canned_responses", cannedResponsesApi)
   .route("/labels", labelsApi)
