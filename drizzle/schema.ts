@@ -664,8 +664,8 @@ export const contactExports = sqliteTable(
     userId: integer("user_id"),
     status: integer("status").notNull().default(0),
     columnNames: json<string[]>("column_names").notNull(),
-    /** the contact filter's payload, as POST /contacts/filter takes it; null: every contact */
-    filter: json<unknown[]>("filter"),
+    /** what selects the contacts: a contact filter payload (as POST /contacts/filter takes it) and a label; null: every contact */
+    filter: json<{ payload: unknown[] | null; label: string | null }>("filter"),
     storageKey: text("storage_key").notNull(),
     segments: integer("segments").notNull().default(0),
     lastContactId: integer("last_contact_id").notNull().default(0),

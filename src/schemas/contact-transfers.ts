@@ -49,7 +49,7 @@ export const ContactExport = z
     id: z.number().int(),
     status: Status,
     column_names: z.array(z.string()),
-    filter: z.array(z.unknown()).nullable(),
+    filter: z.object({ payload: z.array(z.unknown()).nullable(), label: z.string().nullable() }).nullable().describe("what selects the contacts; null: every contact"),
     exported_records: z.number().int(),
     file_size: z.number().int(),
     created_at: seconds,

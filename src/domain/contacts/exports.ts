@@ -9,7 +9,8 @@
  * (`<key>/<n>`) and the export's progress moves in a batch guarded by the segment count, so a duplicate
  * message changes nothing. The download streams the segments back to back. Memory holds one segment.
  */
-import { and, desc, eq, lt, sql } from "drizzle-orm";
+import { type SQL, and, desc, eq, lt, sql } from "drizzle-orm";
+import type { AttributeDefinition } from "../custom-attributes/rows";
 import { now, rawSql, schema } from "../../db/client";
 import { checkFileSignature } from "../attachments/signing";
 import { customAttributeDefinitionsQuery } from "../custom-attributes/values";
@@ -60,14 +61,20 @@ export const SEGMENT_BYTES = 1024 * 1024;
 
 export type ExportInput = { columnNames?: string[]; payload?: FilterCondition[]; label?: string };
 
-/** The filter an export runs: the payload's conditions, and the label (Chatwoot's `label`) ANDed after them. */
-function exportConditions(input: Pick<ExportInput, "payload" | "label">): FilterCondition[] | null {
-  const conditions = [...(input.payload ?? [])];
-  if (input.label) {
-    if (conditions.length > 0) conditions[conditions.length - 1] = { ...conditions[conditions.length - 1], query_operator: "AND" };
-    conditions.push({ attribute_key: "labels", filter_operator: "equal_to", values: [input.label], query_operator: null });
+/**
+ * The condition an export's filter selects by: the payload's conditions (over listed contacts, as the
+ * filter route) and, with a label, also the label (Chatwoot's `label`), each compiled on its own so the
+ * payload's ORs stay inside it.
+ */
+function exportCondition(accountId: number, filter: ContactExportRow["filter"], definitions: AttributeDefinition[]): SQL | null {
+  if (!filter) return null;
+  const parts: SQL[] = [sql`contacts.resolved = 1`];
+  if (filter.payload && filter.payload.length > 0) parts.push(compileContactFilter(accountId, filter.payload as FilterCondition[], definitions, now()).where);
+  if (filter.label) {
+    const byLabel: FilterCondition = { attribute_key: "labels", filter_operator: "equal_to", values: [filter.label], query_operator: null };
+    parts.push(compileContactFilter(accountId, [byLabel], definitions, now()).where);
   }
-  return conditions.length > 0 ? conditions : null;
+  return sql.join(parts, sql` AND `);
 }
 
 /** Records an export (its columns and filter checked first) and asks the background to write it. */
@@ -78,11 +85,11 @@ export async function startContactExport(scope: AccountScope, input: ExportInput
     Object.hasOwn(EXPORT_COLUMNS, name) ? [] : [{ field: `column_names[${i}]`, message: `must be one of: ${EXPORT_COLUMN_NAMES.join(", ")}`, code: "invalid_value" }],
   );
   if (errors.length > 0) throw invalid(errors);
-  const conditions = exportConditions(input);
-  if (conditions) {
+  const filter = (input.payload && input.payload.length > 0) || input.label ? { payload: input.payload ?? null, label: input.label ?? null } : null;
+  if (filter) {
     // a payload that cannot run is refused now, as POST /contacts/filter refuses it
     const [definitions] = await batch(db, [customAttributeDefinitionsQuery(db, accountId, CONTACT_ATTRIBUTE)]);
-    compileContactFilter(accountId, conditions, definitions, now());
+    exportCondition(accountId, filter, definitions);
   }
   const at = now();
   const [[created]] = await batch(db, [
@@ -92,7 +99,7 @@ export async function startContactExport(scope: AccountScope, input: ExportInput
         accountId,
         userId: actingUserId(scope),
         columnNames,
-        filter: conditions,
+        filter,
         storageKey: `accounts/${accountId}/contact_exports/${crypto.randomUUID()}`,
         createdAt: at,
         updatedAt: at,
@@ -130,7 +137,7 @@ export async function runContactExportStep(transport: TransportScope, message: E
   ]);
   const job = rows[0];
   if (!job || job.status >= TRANSFER_STATUS.completed || job.segments !== message.segment) return;
-  const filter = job.filter ? compileContactFilter(accountId, job.filter as FilterCondition[], definitions, now()) : null;
+  const condition = exportCondition(accountId, job.filter, definitions);
   const columns = job.columnNames.map((name) => EXPORT_COLUMNS[name]).filter((f) => f !== undefined);
 
   let text = job.segments === 0 ? csvLine(job.columnNames) : "";
@@ -141,7 +148,7 @@ export async function runContactExportStep(transport: TransportScope, message: E
     // a page of the account's contacts in id order; the filter (over listed contacts, as the filter
     // route) picks among them, so each read examines at most EXPORT_PAGE contacts whatever it matches
     const page = sql`SELECT id FROM ${contacts} WHERE account_id = ${accountId} AND id > ${lastId} ORDER BY id LIMIT ${EXPORT_PAGE}`;
-    const where = filter ? sql`contacts.resolved = 1 AND ${filter.where}` : sql`1`;
+    const where = condition ?? sql`1`;
     const [matched, examined] = await batch(db, [
       rawSql(db, sql`SELECT contacts.* FROM (${page}) AS page CROSS JOIN ${contacts} ON contacts.id = page.id WHERE ${where} ORDER BY contacts.id`),
       rawSql<{ last: number | null; n: number }>(db, sql`SELECT max(id) AS last, count(*) AS n FROM (${page})`),

@@ -41,7 +41,8 @@ function checkboxValue(text: string): boolean | string {
 export function readRow(columns: string[], fields: string[], definitions: AttributeDefinition[]): ReadRow {
   if (fields.every((f) => f.trim() === "")) return { blank: true };
   const errors: ErrorEntry[] = [];
-  if (fields.length > columns.length) {
+  // values beyond the header are refused, empty ones (a trailing comma) are not
+  if (fields.slice(columns.length).some((f) => f.trim() !== "")) {
     errors.push({ field: "row", message: `has ${fields.length} values; the header names ${columns.length} columns`, code: "column_count" });
     return { errors };
   }

@@ -24,7 +24,7 @@ import type { ContactTransferMessage } from "../kernel/ports";
 import { type AccountScope, type TransportScope, actingUserId, systemScope } from "../kernel/scope";
 import { CONTACT_ATTRIBUTE, RESOLVED_CONTACTS, applyInput } from "./contacts";
 import { CsvRecordReader, parseFields } from "./csv";
-import { IDENTITY_COLUMNS, type RowContact, normalizeColumn, readRow } from "./import-rows";
+import { IDENTITY_COLUMNS, type ReadRow, type RowContact, normalizeColumn, readRow } from "./import-rows";
 import type { ContactImportRefusalRow, ContactImportRow, ContactRow } from "./rows";
 import { reindexContacts } from "./search-index";
 
@@ -32,9 +32,9 @@ const { contacts, contactImports, contactImportRefusals } = schema;
 
 /** A record longer than this is not a contact: the import stops there (a file cut or not CSV at all). */
 export const MAX_RECORD_BYTES = 64 * 1024;
-/** Rows written per batch, and the bytes of their records: one JSON parameter of at most ~1 MB. */
+/** Rows written per batch, and the bytes of their records: the JSON parameter stays well under D1's 2 MB value limit. */
 export const CHUNK_ROWS = 500;
-const CHUNK_BYTES = 512 * 1024;
+const CHUNK_BYTES = 256 * 1024;
 /** What one queue message does before it hands the rest to the next one (a Worker's time is bounded). */
 export const STEP_ROWS = 10_000;
 const STEP_MS = 20_000;
@@ -150,6 +150,12 @@ export async function runContactImportStep(transport: TransportScope, message: E
   const job = rows[0];
   if (!job || job.status >= TRANSFER_STATUS.completed || job.nextOffset !== message.offset) return;
 
+  if (job.nextOffset >= job.fileSize) {
+    // the last step ended with the file's last row: nothing is left to read, only to finish
+    const at = { offset: job.nextOffset, row: job.nextRow, columns: job.columns };
+    await writeChunk(scope, job.id, job.nextOffset, at, [], definitions, { header: false, ending: { failure: null } });
+    return;
+  }
   const object = await env.FILES.get(job.storageKey, { range: { offset: job.nextOffset } });
   if (!object) {
     await batch(db, [
@@ -221,14 +227,14 @@ const UNTERMINATED: ErrorEntry = { field: "row", message: 'ends inside a quoted 
  * row of the chunk created or changed ends the chunk before it: it is carried into the next chunk, which
  * reads that contact as stored (so the rows of a file apply in order, as one by one).
  */
-function planChunk(chunk: Row[], columns: string[], definitions: AttributeDefinition[], stored: ContactRow[]): { planned: Planned[]; consumed: number } {
+function planChunk(chunk: Row[], reads: ReadRow[], stored: ContactRow[]): { planned: Planned[]; consumed: number } {
   const planned: Planned[] = [];
   const claimedKeys = new Set<string>();
   const touched = new Set<number>();
   let consumed = 0;
-  for (const row of chunk) {
+  for (const [i, row] of chunk.entries()) {
     const { rowNumber } = row;
-    const read = row.unterminated ? { errors: [UNTERMINATED] } : readRow(columns, row.fields, definitions);
+    const read = reads[i];
     if ("contact" in read) {
       const c = read.contact;
       const rowKeys = [c.email && `e:${c.email}`, c.phoneNumber && `p:${c.phoneNumber}`, c.identifier && `i:${c.identifier}`].filter((k): k is string => !!k);
@@ -286,16 +292,16 @@ async function writeChunk(
 ): Promise<{ consumed: number; progress: Progress; lost: boolean; finished: boolean }> {
   const { db, accountId } = scope;
   const columns = before.columns ?? [];
+  const reads: ReadRow[] = chunk.map((row) => (row.unterminated ? { errors: [UNTERMINATED] } : readRow(columns, row.fields, definitions)));
   const keys = { email: new Set<string>(), phone: new Set<string>(), identifier: new Set<string>() };
-  for (const row of chunk) {
-    const r = row.unterminated ? null : readRow(columns, row.fields, definitions);
-    if (!r || !("contact" in r)) continue;
+  for (const r of reads) {
+    if (!("contact" in r)) continue;
     if (r.contact.email) keys.email.add(r.contact.email);
     if (r.contact.phoneNumber) keys.phone.add(r.contact.phoneNumber);
     if (r.contact.identifier) keys.identifier.add(r.contact.identifier);
   }
   const [existing] = await batch(db, [existingContactsQuery(scope, { email: [...keys.email], phone: [...keys.phone], identifier: [...keys.identifier] })]);
-  const { planned, consumed } = planChunk(chunk, columns, definitions, existing.map((raw) => decodeRow(contacts, raw)));
+  const { planned, consumed } = planChunk(chunk, reads, existing.map((raw) => decodeRow(contacts, raw)));
 
   const last = chunk[consumed - 1];
   const progress: Progress = { offset: last ? last.end : before.offset, row: last ? last.rowNumber + 1 : before.row, columns };
