@@ -7,6 +7,9 @@
 import { env, exports } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { fileSignature } from "../../src/domain/attachments/signing";
+import { createDb } from "../../src/db/client";
+import { resumeStalledImports } from "../../src/domain/contacts/imports";
+import { jobScope } from "../../src/jobs/scope";
 import { createContact } from "../support/fixtures";
 import { get, post } from "../support/http";
 import { file, postForm, samples } from "../support/files";
@@ -125,6 +128,42 @@ describe("contact import", () => {
     expect(result.failure).toContain("row 3");
     expect(result.processed_records).toBe(1);
     expect((await storedContacts(accountId)).map((c) => c.email)).toEqual(["fine@example.com"]);
+  });
+
+  it("does a step once: a repeated queue message, or one for an offset already passed, changes nothing", async () => {
+    const { base, admin, accountId } = await createWorld("Transfers repeat");
+    const started = await postForm(`${base}/contacts/import`, admin.key, importForm(csvFile("name,email\nOnce,once@example.com\n")));
+    const done = await finished(`${base}/contacts/imports/${started.body.id}`, admin.key);
+    expect(done.processed_records).toBe(1);
+    await env.EVENTS.send({ kind: "contact_import", accountId, importId: started.body.id, offset: 0 });
+    await env.EVENTS.send({ kind: "contact_import", accountId, importId: started.body.id, offset: 11 });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(await get(`${base}/contacts/imports/${started.body.id}`, admin.key)).toMatchObject({ body: done });
+    expect((await storedContacts(accountId)).map((c) => c.email)).toEqual(["once@example.com"]);
+  });
+
+  it("finishes an import whose last step ended on the file's last row, and the sweep resumes one that stopped moving", async () => {
+    const { base, admin, accountId } = await createWorld("Transfers resume");
+    const text = "name,email\nLate,late@example.com\n";
+    const key = `accounts/${accountId}/contact_imports/resume-test`;
+    await env.FILES.put(key, text);
+    const old = Date.now() - 10 * 60 * 1000;
+    // one stopped mid-file, its message lost; one whose rows were all written before its last message
+    const insert = (offset: number, row: number, columns: string | null) =>
+      env.DB.prepare(
+        `INSERT INTO contact_imports (account_id, status, file_name, file_size, storage_key, columns, next_offset, next_row, total_records, processed_records, created_at, updated_at)
+         VALUES (?, 1, 'contacts.csv', ?, ?, ?, ?, ?, 0, 0, ?, ?) RETURNING id`,
+      )
+        .bind(accountId, text.length, key, columns, offset, row, old, old)
+        .first<{ id: number }>();
+    const stalled = (await insert(0, 1, null))!.id;
+    const atEnd = (await insert(text.length, 3, JSON.stringify(["name", "email"])))!.id;
+    await env.EVENTS.send({ kind: "contact_import", accountId, importId: atEnd, offset: text.length });
+    expect(await finished(`${base}/contacts/imports/${atEnd}`, admin.key)).toMatchObject({ status: "completed", processed_records: 0 });
+
+    expect(await resumeStalledImports(jobScope(createDb(env.DB), env))).toBeGreaterThanOrEqual(1);
+    expect(await finished(`${base}/contacts/imports/${stalled}`, admin.key)).toMatchObject({ status: "completed", processed_records: 1, refused_records: 0 });
+    expect((await storedContacts(accountId)).map((c) => c.email)).toEqual(["late@example.com"]);
   });
 
   it("refuses a request without a file, an empty file, a file that is not CSV and one too large, changing nothing", async () => {
