@@ -8,7 +8,8 @@ export default defineConfig(async () => ({
     cloudflareTest({
       wrangler: { configPath: "./wrangler.toml" },
       // the benches send thousands of requests with one key: rate limits no bench reaches
-      miniflare: { bindings: { TEST_MIGRATIONS: await readD1Migrations("./migrations"), ...GENEROUS } },
+      // ATTACHMENT_URL_SECRET: signed file URLs (the contact export's download), as the tests have it
+      miniflare: { bindings: { TEST_MIGRATIONS: await readD1Migrations("./migrations"), ATTACHMENT_URL_SECRET: "bench-attachment-url-secret", ...GENEROUS } },
     }),
   ],
   test: {

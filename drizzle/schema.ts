@@ -642,6 +642,80 @@ export const attachments = sqliteTable(
  * kept in R2 like message files. A rule that sends one copies it to the new message's own object, so
  * deleting the message never removes the rule's file.
  */
+/**
+ * A contact import (Chatwoot's data_imports): the uploaded CSV lies in R2 under `storage_key` and is
+ * read in chunks by the queue consumer, each chunk resuming at `next_offset` (a byte offset at a record
+ * boundary) with the record numbered `next_row`. A chunk's writes are guarded by the offset it started
+ * from, so a queue message delivered twice writes its rows once.
+ */
+export const contactImports = sqliteTable(
+  "contact_imports",
+  {
+    id: id(),
+    accountId: integer("account_id").notNull(),
+    userId: integer("user_id"),
+    /** TRANSFER_STATUSES: pending, processing, completed, failed */
+    status: integer("status").notNull().default(0),
+    fileName: text("file_name").notNull(),
+    fileSize: integer("file_size").notNull(),
+    storageKey: text("storage_key").notNull(),
+    /** the header row's column names, normalised; null until the first chunk has read it */
+    columns: json<string[]>("columns"),
+    nextOffset: integer("next_offset").notNull().default(0),
+    /** the record number (the header is row 1) of the record at next_offset */
+    nextRow: integer("next_row").notNull().default(1),
+    totalRecords: integer("total_records").notNull().default(0),
+    /** rows imported (created or updated): Chatwoot's processed_records */
+    processedRecords: integer("processed_records").notNull().default(0),
+    refusedRecords: integer("refused_records").notNull().default(0),
+    /** why the whole import stopped (status failed) */
+    failure: text("failure"),
+    completedAt: integer("completed_at"),
+    ...timestamps,
+  },
+  (t) => [index("contact_imports_account").on(t.accountId, t.id), index("contact_imports_status").on(t.status, t.updatedAt)],
+);
+
+/** One refused row of an import: its record number and the reasons, as the error body's entries. */
+export const contactImportRefusals = sqliteTable(
+  "contact_import_refusals",
+  {
+    id: id(),
+    accountId: integer("account_id").notNull(),
+    importId: integer("import_id").notNull(),
+    rowNumber: integer("row_number").notNull(),
+    errors: json<Array<{ field: string; message: string; code: string }>>("errors").notNull(),
+  },
+  (t) => [index("contact_import_refusals_import").on(t.importId, t.rowNumber)],
+);
+
+/**
+ * A contact export: the queue consumer writes the CSV to R2 in segments (`<storage_key>/<n>`, each
+ * covering the contacts after `last_contact_id`), and the signed download streams them back to back.
+ * A step's writes are guarded by the segment count it started from.
+ */
+export const contactExports = sqliteTable(
+  "contact_exports",
+  {
+    id: id(),
+    accountId: integer("account_id").notNull(),
+    userId: integer("user_id"),
+    status: integer("status").notNull().default(0),
+    columnNames: json<string[]>("column_names").notNull(),
+    /** what selects the contacts: a contact filter payload (as POST /contacts/filter takes it) and a label; null: every contact */
+    filter: json<{ payload: unknown[] | null; label: string | null }>("filter"),
+    storageKey: text("storage_key").notNull(),
+    segments: integer("segments").notNull().default(0),
+    lastContactId: integer("last_contact_id").notNull().default(0),
+    exportedRecords: integer("exported_records").notNull().default(0),
+    fileSize: integer("file_size").notNull().default(0),
+    failure: text("failure"),
+    completedAt: integer("completed_at"),
+    ...timestamps,
+  },
+  (t) => [index("contact_exports_account").on(t.accountId, t.id), index("contact_exports_status").on(t.status, t.updatedAt)],
+);
+
 export const automationRuleFiles = sqliteTable(
   "automation_rule_files",
   {

@@ -72,5 +72,15 @@ export function livePorts(env: Env, db: Database): Ports {
         }
       },
     },
+    work: {
+      // a send that fails leaves the job pending: the minute sweep (src/jobs/cron.ts) sends it again
+      async contactTransfer(message) {
+        try {
+          await env.EVENTS.send(message);
+        } catch (error) {
+          console.error(JSON.stringify({ level: "error", queue: "contact_transfer", message, error: String(error) }));
+        }
+      },
+    },
   };
 }

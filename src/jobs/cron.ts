@@ -1,12 +1,15 @@
 /**
  * The cron trigger's work, every minute: wake snoozed conversations whose time has come; dispatch the
  * outbox rows no request got round to (the wake-ups' events among them) and those whose dispatch was
- * lost; re-send deliveries whose queue message was lost; prune consumed outbox rows, the delivery log
+ * lost; re-send deliveries whose queue message was lost, and the next step of contact imports and
+ * exports that stopped moving; prune consumed outbox rows, the delivery log
  * after 30 days, and old Idempotency-Key records.
  */
 import { connect } from "../db/connect";
 import { pruneIdempotencyKeys } from "../db/idempotency-keys";
 import { wakeSnoozedConversations } from "../domain/conversations/snoozes";
+import { resumeStalledImports } from "../domain/contacts/imports";
+import { resumeStalledExports } from "../domain/contacts/exports";
 import { pruneOutbox } from "../events/dispatch";
 import { dispatchEvents } from "../feed/forward";
 import { pruneDeliveryLog, resendOverdueDeliveries } from "../webhooks/sweep";
@@ -17,6 +20,8 @@ export async function runScheduledWork(env: Env) {
   await wakeSnoozedConversations(jobScope(db, env));
   await dispatchEvents(db, env, { includeStale: true });
   await resendOverdueDeliveries(db, env);
+  await resumeStalledImports(jobScope(db, env));
+  await resumeStalledExports(jobScope(db, env));
   await pruneOutbox(db);
   await pruneDeliveryLog(db);
   await pruneIdempotencyKeys(db);

@@ -1,10 +1,12 @@
 /**
- * The events queue's consumer. The queue carries four kinds of message:
+ * The events queue's consumer. The queue carries these kinds of message:
  * - `event`: an outbox row, handed to every event job (webhook fan-out, which turns it into one
  *   `delivery` message per target, then automation rules); the row is marked consumed once all are done;
  * - `live_event`: an event with no outbox row (typing), carried whole, fanned out to webhooks like `event`;
  * - `delivery`: one target's copy of an event, one attempt per message (src/jobs/deliveries.ts);
- * - `agent_available`: an agent came online, for auto-assignment (src/jobs/auto-assignment.ts).
+ * - `agent_available`: an agent came online, for auto-assignment (src/jobs/auto-assignment.ts);
+ * - `contact_import` / `contact_export`: one step of a contact import or export (src/domain/contacts),
+ *   which sends the next step itself.
  * Messages of a batch are handled concurrently: one slow receiver does not hold up the others. A
  * message is acked once its step is recorded; a failure of our own (database, queue) retries it.
  */
@@ -18,9 +20,13 @@ import type { AgentAvailableMessage } from "../events/agent-available";
 import { runAutomationForEvent } from "./automation";
 import { runAutoAssignmentForAgent, runAutoAssignmentForEvent } from "./auto-assignment";
 import { attemptDelivery } from "./deliveries";
+import type { ContactTransferMessage } from "../domain/kernel/ports";
+import { runContactImportStep } from "../domain/contacts/imports";
+import { runContactExportStep } from "../domain/contacts/exports";
+import { jobScope } from "./scope";
 import { fanOut, fanOutLiveEvent } from "./fan-out";
 
-export type QueueMessage = EventMessage | DeliveryMessage | LiveEventMessage | AgentAvailableMessage;
+export type QueueMessage = EventMessage | DeliveryMessage | LiveEventMessage | AgentAvailableMessage | ContactTransferMessage;
 
 const backoffAfterFailure = (attempts: number) => Math.min(30 * 2 ** attempts, 60 * 60);
 
@@ -51,6 +57,10 @@ export async function consumeQueue(batch: MessageBatch<QueueMessage>, env: Env) 
           if (!step.done) await env.EVENTS.send(step.next, { delaySeconds: step.delaySeconds });
         } else if (body.kind === "agent_available") {
           await runAutoAssignmentForAgent(db, env, body);
+        } else if (body.kind === "contact_import") {
+          await runContactImportStep(jobScope(db, env), body);
+        } else if (body.kind === "contact_export") {
+          await runContactExportStep(jobScope(db, env), body);
         }
         message.ack(); // (an unknown kind is acked too: nothing can ever handle it)
       } catch (error) {

@@ -3,6 +3,7 @@
  * scalar helpers accept both a JSON value and its string form.
  */
 import { z } from "zod";
+import { EMAIL_MESSAGE, EMAIL_PATTERN } from "../domain/kernel/field-rules";
 
 /** A positive integer id, from JSON or from a path, query or form string. */
 export const Id = z.preprocess(
@@ -87,7 +88,7 @@ export const Email = z
   .string()
   .trim()
   .max(255)
-  .regex(/^[^\s@]+@[^\s@]+$/, { error: "is not a valid email address" })
+  .regex(EMAIL_PATTERN, { error: EMAIL_MESSAGE })
   .transform((v) => v.toLowerCase());
 
 /** An http(s) URL. */

@@ -1,5 +1,6 @@
 /** Request schemas of /api/v1/accounts/:account_id/contacts and the contact merge action. */
 import { z } from "zod";
+import { E164_MESSAGE, E164_PATTERN } from "../domain/kernel/field-rules";
 import { CONTACT_SORT_KEYS, type ContactSort, type ContactSortKey } from "../domain/contacts/order";
 import { Bool, Cursor, Email, HttpUrl, Id, JsonObject, ShortText, wrapped } from "./common";
 
@@ -8,7 +9,7 @@ const clearable = <S extends z.ZodType>(schema: S) =>
   z.preprocess((v) => (v === "" ? null : v), schema.nullable()).optional();
 
 /** E.164: "+", a first digit 1-9, 2 to 15 digits in all. */
-export const PhoneNumber = z.string().trim().regex(/^\+[1-9]\d{1,14}$/, { error: "should be in e164 format" });
+export const PhoneNumber = z.string().trim().regex(E164_PATTERN, { error: E164_MESSAGE });
 
 const contactFields = {
   name: ShortText.optional(),

@@ -77,6 +77,19 @@ export async function buildTenant(name: string, slug: string, conversations = 1)
   const contactInbox = must(await post(`${base}/contacts/${contact.id}/contact_inboxes`, a, { inbox_id: inbox.id, source_id: `${slug}-source` }), "contact inbox");
   const contactNote = must(await post(`${base}/contacts/${contact.id}/notes`, a, { content: `${name} note` }), "contact note");
 
+  // a contact import (of the customer as it is: it changes nothing) and an export, finished before
+  // anything is compared (their work runs on the queue)
+  const importForm = new FormData();
+  importForm.append("import_file", new File([new TextEncoder().encode(`name,email\n${name} Customer,customer@${slug}.example.com\n`)], "contacts.csv"));
+  const contactImport = must(await call("POST", `${base}/contacts/import`, { key: a, rawBody: importForm }), "contact import");
+  const contactExport = must(await post(`${base}/contacts/export`, a, {}), "contact export");
+  for (const path of [`contacts/imports/${contactImport.id}`, `contacts/exports/${contactExport.id}`]) {
+    for (let i = 0; (await get(`${base}/${path}`, a)).body.status !== "completed"; i++) {
+      if (i > 200) throw new Error(`${path} did not complete`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
   const conversationIds: number[] = [];
   for (let i = 0; i < conversations; i++) {
     const conversation = must(await post(`${base}/conversations`, a, { inbox_id: inbox.id, contact_id: contact.id }), "conversation");
@@ -137,6 +150,8 @@ export async function buildTenant(name: string, slug: string, conversations = 1)
     automationRule,
     globalMacro,
     agentMacro,
+    contactImport,
+    contactExport,
     delivery,
     inboxDelivery,
     botDelivery,
@@ -415,11 +430,17 @@ export function catalogue(t: Tenant): Route[] {
     r("DELETE", `${c}/messages/${t.message.id}`),
     r("POST", `${c}/messages/${t.message.id}/retry`),
     r("POST", `${c}/messages/${t.message.id}/translate`, { target_language: "en" }),
-    // contacts (any member; DELETE and merge for administrators)
+    // contacts (any member; DELETE, merge, import and export for administrators)
     r("GET", `${b}/contacts`),
     r("GET", `${b}/contacts/search?q=customer`),
     r("GET", `${b}/contacts/active`),
     r("POST", `${b}/contacts/filter`, { payload: [{ attribute_key: "name", filter_operator: "contains", values: ["Customer"], query_operator: null }] }),
+    r("POST", `${b}/contacts/import`, undefined, admin),
+    r("GET", `${b}/contacts/imports`, undefined, admin),
+    r("GET", `${b}/contacts/imports/${t.contactImport.id}`, undefined, admin),
+    r("POST", `${b}/contacts/export`, {}, admin),
+    r("GET", `${b}/contacts/exports`, undefined, admin),
+    r("GET", `${b}/contacts/exports/${t.contactExport.id}`, undefined, admin),
     r("POST", `${b}/contacts`, { name: "Another", email: `another.${t.slug}@example.com` }),
     r("GET", `${b}/contacts/${t.contact.id}`),
     r("PATCH", `${b}/contacts/${t.contact.id}`, { name: "Changed" }),

@@ -6,7 +6,7 @@
 import { base64Url, hmacSha256, timingSafeEqual } from "./hmac";
 
 /** Which table a signed URL points into. */
-export type FileCollection = "attachments" | "rule_files";
+export type FileCollection = "attachments" | "rule_files" | "contact_exports";
 
 export type FileAddress = { collection: FileCollection; accountId: number; fileId: number };
 

@@ -29,6 +29,8 @@ export const ATTRIBUTE_MODELS = ["conversation_attribute", "contact_attribute"] 
 export const FILTER_TYPES = ["conversation", "contact", "report"] as const;
 export const ARTICLE_STATUSES = ["draft", "published", "archived"] as const;
 export const SENDER_NAME_TYPES = ["friendly", "professional"] as const;
+/** A contact import's or export's progress (Chatwoot's data_imports status). */
+export const TRANSFER_STATUSES = ["pending", "processing", "completed", "failed"] as const;
 
 export type Role = (typeof ROLES)[number];
 
@@ -56,6 +58,7 @@ export const AVAILABILITY = storedValues(AVAILABILITIES);
 export const ATTRIBUTE_DISPLAY_TYPE = storedValues(ATTRIBUTE_DISPLAY_TYPES);
 export const ATTRIBUTE_MODEL = storedValues(ATTRIBUTE_MODELS);
 export const FILTER_TYPE = storedValues(FILTER_TYPES);
+export const TRANSFER_STATUS = storedValues(TRANSFER_STATUSES);
 /** Chatwoot's agent bot types: only webhook bots exist. */
 export const AGENT_BOT_TYPE = storedValues(["webhook"] as const);
 export const CONVERSATION_STATUS = storedValues(CONVERSATION_STATUSES);

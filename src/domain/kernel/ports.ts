@@ -64,7 +64,21 @@ export interface LiveFeed {
   claimAssignee(accountId: number, claim: AssigneeClaim): Promise<number | null>;
 }
 
-export type Ports = { rooms: LiveRooms; feed: LiveFeed };
+/**
+ * One step of a contact import or export, for the queue consumer: the step names where it starts (the
+ * import's byte offset, the export's segment), so a message delivered twice, or one the sweep re-sent, is
+ * recognised by the job's stored progress and does nothing.
+ */
+export type ContactTransferMessage =
+  | { kind: "contact_import"; accountId: number; importId: number; offset: number }
+  | { kind: "contact_export"; accountId: number; exportId: number; segment: number };
+
+/** Work the domain hands to the background (the events queue) once the change that asks for it has committed. */
+export interface BackgroundWork {
+  contactTransfer(message: ContactTransferMessage): Promise<void>;
+}
+
+export type Ports = { rooms: LiveRooms; feed: LiveFeed; work: BackgroundWork };
 
 /** Ports for a scope with no Worker behind it (a script, a test of the domain alone): every frame is lost, as to an unreachable room. */
 export const UNREACHABLE_PORTS: Ports = {
@@ -82,6 +96,8 @@ export const UNREACHABLE_PORTS: Ports = {
       return null;
     },
   },
+  // a job left pending is picked up by the minute sweep of a Worker that has the queue
+  work: { contactTransfer: async () => logUnreachable() },
 };
 
 function logUnreachable() {

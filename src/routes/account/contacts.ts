@@ -30,6 +30,13 @@ import { idempotent } from "../../http/idempotency";
 import { doc } from "../../http/openapi";
 import { Contact, Empty, ContactInbox, Conversation, pageOf, payloadOf } from "../../schemas/responses";
 import { onlineContactsInAccount, onlineInAccount } from "./online";
+import { acceptFiles, filesNamed } from "../../http/body";
+import { MAX_FILES_BODY_BYTES } from "../../domain/attachments/uploads";
+import { listContactImports, showContactImport, startContactImport } from "../../domain/contacts/imports";
+import { listContactExports, showContactExport, startContactExport } from "../../domain/contacts/exports";
+import { invalidField } from "../../domain/kernel/errors";
+import { ContactExport, ContactExportBody, ContactImport, ContactImportQuery } from "../../schemas/contact-transfers";
+import { contactExportView, contactImportView } from "../../views/contact-transfers";
 
 const toInput = (body: z.infer<typeof ContactUpdate>): ContactInput => ({
   name: body.name,
@@ -56,7 +63,8 @@ const listQuery = (q: Pick<z.infer<typeof ContactSearchQuery>, "page" | "sort" |
 const currentPage = (page: string | undefined) => page ?? 1;
 
 /**
- * /api/v1/accounts/:account_id/contacts. Any member may use every route except DELETE (administrators).
+ * /api/v1/accounts/:account_id/contacts. Any member may use every route except DELETE, import and export
+ * (administrators).
  * Static paths are registered before `/:id`, which would otherwise capture them.
  */
 export const contactsApi = new Hono<AppEnv>()
@@ -94,6 +102,62 @@ export const contactsApi = new Hono<AppEnv>()
       meta: { count: records.length, current_page: currentPage(q.page), has_more: hasMore, ...nextCursorMeta(nextCursor) },
       payload: records.map(contactView),
     });
+  })
+  // import and export (administrators, as Chatwoot's policy): the work runs in the background; the
+  // records say how far it got, which rows were refused and why, and where the export can be downloaded
+  .post(
+    "/import",
+    doc({
+      summary: "Import contacts from a CSV file (administrators)",
+      description:
+        "Multipart, the file in `import_file`: Chatwoot's columns (name, email, phone_number, identifier, company or company_name, city; any other column becomes a custom attribute). A row updates the contact with its identifier, email or phone number, or creates one. Answers the pending import; `GET /contacts/imports/{id}` follows it.",
+      response: ContactImport,
+    }),
+    requireAdministrator,
+    idempotent(),
+    acceptFiles({ maxBodyBytes: MAX_FILES_BODY_BYTES }),
+    async (c) => {
+      const uploads = filesNamed(c, "import_file");
+      if (uploads.length > 1) throw invalidField("import_file", "must be exactly one file", "too_many_files");
+      return c.json(contactImportView(await startContactImport(accountScope(c), uploads[0])));
+    },
+  )
+  .get("/imports", doc({ summary: "List contact imports, newest first (administrators)", response: payloadOf(z.array(ContactImport)) }), requireAdministrator, async (c) => {
+    return c.json({ payload: (await listContactImports(accountScope(c))).map((row) => contactImportView(row)) });
+  })
+  .get(
+    "/imports/:id",
+    doc({ summary: "Show a contact import: its progress and a page of its refused rows with their reasons (administrators)", response: ContactImport }),
+    requireAdministrator,
+    validate("param", IdParam),
+    validate("query", ContactImportQuery),
+    async (c) => {
+      const { record, refusals } = await showContactImport(accountScope(c), c.req.valid("param").id, c.req.valid("query").page ?? 1);
+      return c.json(contactImportView(record, refusals));
+    },
+  )
+  .post(
+    "/export",
+    doc({
+      summary: "Export contacts as CSV (administrators)",
+      description:
+        "`column_names` (default id, name, email, phone_number), and optionally a filter `payload` as `POST /contacts/filter` takes it and a `label`. Written in the background; `GET /contacts/exports/{id}` gives the signed download URL once completed (Chatwoot mails it).",
+      response: ContactExport,
+    }),
+    requireAdministrator,
+    idempotent(),
+    validate("json", ContactExportBody),
+    async (c) => {
+      const body = c.req.valid("json");
+      const record = await startContactExport(accountScope(c), { columnNames: body.column_names, payload: body.payload, label: body.label });
+      return c.json(contactExportView(record));
+    },
+  )
+  .get("/exports", doc({ summary: "List contact exports, newest first (administrators)", response: payloadOf(z.array(ContactExport)) }), requireAdministrator, async (c) => {
+    return c.json({ payload: (await listContactExports(accountScope(c))).map((row) => contactExportView(row)) });
+  })
+  .get("/exports/:id", doc({ summary: "Show a contact export, with its signed download URL once completed (administrators)", response: ContactExport }), requireAdministrator, validate("param", IdParam), async (c) => {
+    return c.json(contactExportView(await showContactExport(accountScope(c), c.req.valid("param").id)));
   })
   .post("/", doc({ summary: "Create a contact", response: payloadOf(z.looseObject({ contact: Contact, contact_inbox: z.looseObject({ source_id: z.string().nullable() }) })) }), idempotent(), validate("json", ContactCreate), async (c) => {
     const body = c.req.valid("json");

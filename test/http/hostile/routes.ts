@@ -384,6 +384,13 @@ export function routeTable(w: World): Record<Group, Route[]> {
       r("GET", "/contacts", {}, { query: { page: "n", sort: "e", labels: "a" } }),
       r("GET", "/contacts/search", {}, { query: { q: "s", page: "n", sort: "e" } }),
       r("GET", "/contacts/active", {}, { query: { page: "n" } }),
+      // without a file every body is refused (nothing to import); POST /contacts/export is left out: an
+      // accepted export runs on the queue after the request, under the walk's table fingerprint
+      r("POST", "/contacts/import", {}),
+      r("GET", "/contacts/imports", {}),
+      r("GET", "/contacts/imports/:id", { id: w.contact.id }, { query: { page: "n" } }),
+      r("GET", "/contacts/exports", {}),
+      r("GET", "/contacts/exports/:id", { id: w.contact.id }),
       r("POST", "/contacts/filter", {}, { body: { payload: "a" }, query: { page: "n" }, valid: { payload: [{ attribute_key: "name", filter_operator: "equal_to", values: ["x"] }] } }),
       r("POST", "/contacts", {}, { body: { ...contactShape, inbox_id: "id", source_id: "s" } }),
       r("GET", "/contacts/:id", { id: w.contact.id }),
