@@ -66,6 +66,8 @@ export async function buildTenant(name: string, slug: string, conversations = 1)
     "global macro",
   ).payload;
   const agentMacro = must(await post(`${base}/macros`, agent.key, { name: "Agent's macro", actions: [{ action_name: "resolve_conversation" }] }), "personal macro").payload;
+  const assignmentPolicy = must(await post(`${base}/assignment_policies`, a, { name: `${name} policy`, fair_distribution_limit: 5 }), "assignment policy");
+  must(await post(`${base}/assignment_policies/${assignmentPolicy.id}/inboxes`, a, { inbox_id: inbox.id }), "policy's inbox");
   const dashboardApp = must(
     await post(`${base}/dashboard_apps`, a, { title: "CRM", content: [{ type: "frame", url: `https://${slug}.example.com/crm` }] }),
     "dashboard app",
@@ -150,6 +152,7 @@ export async function buildTenant(name: string, slug: string, conversations = 1)
     automationRule,
     globalMacro,
     agentMacro,
+    assignmentPolicy,
     contactImport,
     contactExport,
     delivery,
@@ -197,6 +200,8 @@ export function snapshotPaths(t: Tenant): Array<[string, string]> {
     [`${b}/automation_rules`, t.admin.key],
     [`${b}/macros`, t.admin.key],
     [`${b}/macros`, t.agent.key],
+    [`${b}/assignment_policies`, t.admin.key],
+    [`${b}/inboxes/${t.inbox.id}/assignment_policy`, t.admin.key],
     [`${b}/dashboard_apps`, t.admin.key],
     [`${b}/contacts/${t.contact.id}`, t.admin.key],
     [`${b}/contacts/${t.mergee.id}`, t.admin.key],
@@ -355,6 +360,19 @@ export function catalogue(t: Tenant): Route[] {
     r("POST", `${b}/automation_rules/${t.automationRule.id}/clone`, undefined, admin),
     r("DELETE", `${b}/automation_rules/${t.automationRule.id}`, undefined, admin),
     r("POST", `${b}/automation_rules/attach_file`, undefined, admin),
+    // assignment policies and their inboxes (administrators)
+    r("GET", `${b}/assignment_policies`, undefined, admin),
+    r("POST", `${b}/assignment_policies`, { name: "Another policy" }, admin),
+    r("GET", `${b}/assignment_policies/${t.assignmentPolicy.id}`, undefined, admin),
+    r("PATCH", `${b}/assignment_policies/${t.assignmentPolicy.id}`, { enabled: false }, admin),
+    r("PUT", `${b}/assignment_policies/${t.assignmentPolicy.id}`, { enabled: false }, admin),
+    r("GET", `${b}/assignment_policies/${t.assignmentPolicy.id}/inboxes`, undefined, admin),
+    r("POST", `${b}/assignment_policies/${t.assignmentPolicy.id}/inboxes`, { inbox_id: t.otherInbox.id }, admin),
+    r("DELETE", `${b}/assignment_policies/${t.assignmentPolicy.id}/inboxes/${t.inbox.id}`, undefined, admin),
+    r("GET", `${b}/inboxes/${t.inbox.id}/assignment_policy`, undefined, admin),
+    r("POST", `${b}/inboxes/${t.otherInbox.id}/assignment_policy`, { assignment_policy_id: t.assignmentPolicy.id }, admin),
+    r("DELETE", `${b}/inboxes/${t.inbox.id}/assignment_policy`, undefined, admin),
+    r("DELETE", `${b}/assignment_policies/${t.assignmentPolicy.id}`, undefined, admin),
     // macros (any member's routes; who may change which macro is the domain's, test/account/macros.test.ts)
     r("GET", `${b}/macros`),
     r("POST", `${b}/macros`, { name: "Another macro", actions: [{ action_name: "resolve_conversation" }] }),

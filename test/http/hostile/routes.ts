@@ -54,6 +54,7 @@ export async function buildWorld() {
     })
   ).payload[0];
   const macro = (await made(`${base}/macros`, admin.key, { name: "Close", visibility: "global", actions: [{ action_name: "add_label", action_params: ["vip"] }] })).payload;
+  const assignmentPolicy = await made(`${base}/assignment_policies`, admin.key, { name: "Fair", fair_distribution_limit: 10 });
   const webhookDelivery = await firstDelivery(`${base}/webhooks/${webhook.id}/deliveries`, admin.key);
   const dashboardApp = await made(`${base}/dashboard_apps`, admin.key, { title: "CRM", content: [{ type: "frame", url: "https://crm.example.com" }] });
   const portal = await made(`${base}/portals`, admin.key, { name: "Docs", slug: "docs", config: { allowed_locales: ["en"], default_locale: "en" } });
@@ -94,6 +95,7 @@ export async function buildWorld() {
     webhook,
     automationRule,
     macro,
+    assignmentPolicy,
     webhookDelivery,
     inboxDelivery,
     botDelivery,
@@ -165,6 +167,15 @@ export function routeTable(w: World): Record<Group, Route[]> {
     regex_cue: "s",
   } as const;
   const webhookShape = { url: "s", name: "s", subscriptions: "a", inbox_id: "id" } as const;
+  const policyShape = {
+    name: "s",
+    description: "s",
+    assignment_order: "e",
+    conversation_priority: "e",
+    fair_distribution_limit: "n",
+    fair_distribution_window: "n",
+    enabled: "b",
+  } as const;
   const macroShape = { name: "s", visibility: "e", actions: "a" } as const;
   const macroValid = { name: "Other", actions: [{ action_name: "resolve_conversation" }] };
   const ruleShape = { name: "s", description: "s", event_name: "e", active: "b", conditions: "a", actions: "a" } as const;
@@ -322,6 +333,18 @@ export function routeTable(w: World): Record<Group, Route[]> {
       r("PUT", "/macros/:id", { id: w.macro.id }, { body: macroShape, valid: macroValid }),
       r("POST", "/macros/:id/execute", { id: w.macro.id }, { body: { conversation_ids: "a" }, valid: { conversation_ids: [w.conversation.id] } }),
       r("DELETE", "/macros/:id", { id: w.macro.id }),
+      r("GET", "/assignment_policies", {}),
+      r("POST", "/assignment_policies", {}, { body: policyShape, valid: { name: "Other" } }),
+      r("GET", "/assignment_policies/:id", { id: w.assignmentPolicy.id }),
+      r("PATCH", "/assignment_policies/:id", { id: w.assignmentPolicy.id }, { body: policyShape }),
+      r("PUT", "/assignment_policies/:id", { id: w.assignmentPolicy.id }, { body: policyShape }),
+      r("POST", "/assignment_policies/:id/inboxes", { id: w.assignmentPolicy.id }, { body: { inbox_id: "id" }, valid: { inbox_id: w.inbox.id } }),
+      r("GET", "/assignment_policies/:id/inboxes", { id: w.assignmentPolicy.id }),
+      r("DELETE", "/assignment_policies/:id/inboxes/:inbox_id", { id: w.assignmentPolicy.id, inbox_id: w.inbox.id }),
+      r("POST", "/inboxes/:inbox_id/assignment_policy", { inbox_id: w.inbox.id }, { body: { assignment_policy_id: "id" }, valid: { assignment_policy_id: w.assignmentPolicy.id } }),
+      r("GET", "/inboxes/:inbox_id/assignment_policy", { inbox_id: w.inbox.id }),
+      r("DELETE", "/inboxes/:inbox_id/assignment_policy", { inbox_id: w.inbox.id }),
+      r("DELETE", "/assignment_policies/:id", { id: w.assignmentPolicy.id }),
       r("POST", "/webhooks/:id/reset_secret", { id: w.webhook.id }),
       r("GET", "/webhooks/:id/deliveries", { id: w.webhook.id }, { query: { page: "n", status: "e", event: "s" } }),
       r("GET", "/webhooks/:id/deliveries/:delivery_id", { id: w.webhook.id, delivery_id: w.webhookDelivery.id }),
