@@ -1,7 +1,8 @@
 /**
  * The events queue's consumer. The queue carries these kinds of message:
  * - `event`: an outbox row, handed to every event job (webhook fan-out, which turns it into one
- *   `delivery` message per target, then automation rules); the row is marked consumed once all are done;
+ *   `delivery` message per target, then automation rules, auto-assignment and the out-of-office reply);
+ *   the row is marked consumed once all are done;
  * - `live_event`: an event with no outbox row (typing), carried whole, fanned out to webhooks like `event`;
  * - `delivery`: one target's copy of an event, one attempt per message (src/jobs/deliveries.ts);
  * - `agent_available`: an agent came online, for auto-assignment (src/jobs/auto-assignment.ts);
@@ -19,6 +20,7 @@ import { type DeliveryMessage, sendDeliveryMessages } from "../webhooks/deliveri
 import type { AgentAvailableMessage } from "../events/agent-available";
 import { runAutomationForEvent } from "./automation";
 import { runAutoAssignmentForAgent, runAutoAssignmentForEvent } from "./auto-assignment";
+import { runOutOfOfficeForEvent } from "./out-of-office";
 import { attemptDelivery } from "./deliveries";
 import type { ContactTransferMessage } from "../domain/kernel/ports";
 import { runContactImportStep } from "../domain/contacts/imports";
@@ -35,6 +37,7 @@ const EVENT_JOBS: Array<(db: Database, env: Env, message: EventMessage) => Promi
   async (db, env, message) => sendDeliveryMessages(env.EVENTS, await fanOut(db, env, message.eventId)),
   (db, env, message) => runAutomationForEvent(db, env, message.eventId),
   runAutoAssignmentForEvent,
+  runOutOfOfficeForEvent,
 ];
 
 export async function consumeQueue(batch: MessageBatch<QueueMessage>, env: Env) {
