@@ -275,10 +275,6 @@ export function accountFeed(env: Env, accountId: number) {
   return env.ACCOUNT_FEED.getByName(String(accountId));
 }
 
-/**
- * The users live in the account now: one call to its feed, made once by a request that shows agents.
- * A feed that cannot be reached shows everyone offline rather than failing the request.
- */
 /** The contacts online in the account (an empty list when its feed cannot be reached: presence is a hint). */
 export async function onlineContactIds(env: Env, accountId: number): Promise<number[]> {
   try {
@@ -289,6 +285,10 @@ export async function onlineContactIds(env: Env, accountId: number): Promise<num
   }
 }
 
+/**
+ * The users live in the account now: one call to its feed, made once by a request that shows agents.
+ * A feed that cannot be reached shows everyone offline rather than failing the request.
+ */
 export async function onlineUserIds(env: Env, accountId: number): Promise<Set<number>> {
   try {
     return new Set(Object.keys(await accountFeed(env, accountId).onlineUsers()).map(Number));
