@@ -6,6 +6,7 @@ import { agentBotsApi } from "./agent-bots";
 import { agentsApi } from "./agents";
 import { assignableAgentsApi } from "./assignable-agents";
 import { automationRulesApi } from "./automation-rules";
+import { bulkActionsApi } from "./bulk-actions";
 import { cannedResponsesApi } from "./canned-responses";
 import { captainApi } from "./captain";
 import { contactMergeApi, contactsApi } from "./contacts";
@@ -62,6 +63,7 @@ const accountScoped = new Hono<AppEnv>()
   .route("/contacts/:contact_id/notes", contactNotesApi)
   .route("/contacts", contactsApi)
   .route("/actions/contact_merge", contactMergeApi)
+  .route("/bulk_actions", bulkActionsApi)
   .route("/csat_survey_responses", csatSurveyResponsesApi)
   .route("/notifications", notificationsApi)
   .route("/notification_settings", notificationSettingsApi)
