@@ -72,10 +72,12 @@ export function senderQueries(db: Database, accountId: number, messageIds: SQL, 
   const idIn = (column: SQLiteColumn, ids: Ref[] | undefined) => (ids?.length ? sql`${column} IN (${list(ids)})` : undefined);
   return [
     usersAsAgentsQuery(db, accountId, or(idIn(users.id, extra.userIds), sql`${users.id} IN (${sentBy("User")})`)),
+    // the wanted ids as one IN list, looked up by primary key: beside `account_id = ?` an OR of two lists
+    // made SQLite walk the account's contacts (every contact of the account read for each record)
     db
       .select()
       .from(contacts)
-      .where(and(eq(contacts.accountId, accountId), or(idIn(contacts.id, extra.contactIds), sql`${contacts.id} IN (${sentBy("Contact")})`))),
+      .where(and(sql`${contacts.id} IN (${extra.contactIds?.length ? sql`SELECT column1 FROM (VALUES ${values(extra.contactIds.map((id) => [id]))}) UNION ` : sql``}${sentBy("Contact")})`, eq(contacts.accountId, accountId))),
     db
       .select()
       .from(agentBots)
