@@ -77,15 +77,19 @@ async function checkTargets(scope: AccountScope, input: ConversationBulkInput) {
     agents: usersAsAgentsQuery(scope.db, scope.accountId, eq(users.id, input.assigneeId ?? 0)),
     team: teamQuery(scope, input.teamId),
   });
+  // both are checked, so one answer names every bad target; the fields sit under `fields` in the body
   const errors: ErrorEntry[] = [];
-  for (const check of [() => input.assigneeId && checkAccountAgent(input.assigneeId, read.agents), () => input.teamId && checkTeam(input.teamId, read.team)]) {
+  const collect = (check: () => unknown) => {
     try {
       check();
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
       errors.push(...error.errors.map((e) => ({ ...e, field: `fields.${e.field}` })));
     }
-  }
+  };
+  const { assigneeId, teamId } = input;
+  if (assigneeId) collect(() => checkAccountAgent(assigneeId, read.agents));
+  if (teamId) collect(() => checkTeam(teamId, read.team));
   if (errors.length > 0) throw invalid(errors);
 }
 
