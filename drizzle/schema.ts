@@ -765,6 +765,10 @@ export const taggings = sqliteTable(
   },
   (t) => [
     uniqueIndex("taggings_taggable_tag_unique").on(t.taggableType, t.taggableId, t.tag),
+    // One conversation's or contact's labels, read with the account as every query is, in tag order:
+    // three equal columns and the order, so SQLite prefers it to `taggings_account_tag`, whose range is
+    // every tagging of that type in the account (a label change read a row per tagging of the account).
+    index("taggings_account_target").on(t.accountId, t.taggableType, t.taggableId, t.tag),
     index("taggings_account_tag").on(t.accountId, t.taggableType, t.tag),
     // Filters by label (contacts case-insensitively, conversations' `labels[]`): the tagged ids come from
     // an index range, so a label filter reads its matches, not the account's taggings.

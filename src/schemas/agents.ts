@@ -24,6 +24,12 @@ export const AgentCreate = wrapped(
 /** PATCH/PUT /agents/:id */
 export const AgentUpdate = wrapped("agent", z.object(agentFields).partial());
 
+/** The most e-mails one bulk_create takes: each is one invitation, made in the request. */
+export const MAX_BULK_AGENTS = 100;
+
+/** POST /agents/bulk_create: every e-mail is checked before anyone is invited. */
+export const AgentBulkCreate = z.object({ emails: z.array(Email).min(1).max(MAX_BULK_AGENTS) });
+
 /** An agent as the account shows it (src/views/agents.ts): agents, inbox and team members, assignees. */
 export const Agent = z
   .looseObject({
@@ -42,3 +48,11 @@ export const Agent = z
     custom_role_id: z.null(),
   })
   .meta({ id: "Agent" });
+
+/** What bulk_create did (Chatwoot answers an empty 200): the agents invited, and the members skipped. */
+export const BulkAgents = z
+  .object({
+    created: z.array(Agent),
+    skipped: z.array(z.object({ email: z.string(), reason: z.enum(["already_a_member"]) })),
+  })
+  .meta({ id: "BulkAgents" });

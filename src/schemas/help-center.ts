@@ -151,15 +151,22 @@ export const ArticleListQuery = z.object({
   query: SearchText.optional(),
 });
 
+/** `{positions_hash: {"<id>": <position>}}` of the reorder routes: at most 100 ids of `noun`. */
+const Reorder = (noun: string, plural: string) =>
+  z.object({
+    positions_hash: JsonObject.pipe(
+      z
+        .record(z.string().regex(/^\d+$/, { error: `keys must be ${noun} ids` }), Int)
+        .refine((hash) => Object.keys(hash).length > 0, { error: "must not be empty" })
+        .refine((hash) => Object.keys(hash).length <= 100, { error: `may hold at most 100 ${plural}` }),
+    ),
+  });
+
 /** POST /portals/:portal_slug/articles/reorder: `{positions_hash: {"<article id>": <position>}}` */
-export const ArticleReorder = z.object({
-  positions_hash: JsonObject.pipe(
-    z
-      .record(z.string().regex(/^\d+$/, { error: "keys must be article ids" }), Int)
-      .refine((hash) => Object.keys(hash).length > 0, { error: "must not be empty" })
-      .refine((hash) => Object.keys(hash).length <= 100, { error: "may hold at most 100 articles" }),
-  ),
-});
+export const ArticleReorder = Reorder("article", "articles");
+
+/** POST /portals/:portal_slug/categories/reorder: `{positions_hash: {"<category id>": <position>}}` */
+export const CategoryReorder = Reorder("category", "categories");
 
 /** GET /public/api/v1/portals/:portal_slug/articles */
 export const PublicArticleListQuery = z.object({

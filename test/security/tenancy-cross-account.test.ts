@@ -243,6 +243,9 @@ function foreignIds(): Array<[string, Foreign]> {
     { method: "POST", path: `${ac}/assignments`, body: { assignee_id: B.agent.id }, expect: 422, field: "assignee_id" },
     { method: "POST", path: `${ac}/assignments`, body: { assignee_id: B.bot.id, assignee_type: "AgentBot" }, expect: 422, field: "assignee_id" },
     { method: "POST", path: `${ac}/assignments`, body: { team_id: B.team.id }, expect: 422, field: "team_id" },
+    // bulk actions: B's assignee or team for A's conversations, checked before any change
+    { method: "POST", path: `${a}/bulk_actions`, body: { type: "Conversation", ids: [A.conversationId], fields: { assignee_id: B.agent.id } }, expect: 422, field: "fields.assignee_id" },
+    { method: "POST", path: `${a}/bulk_actions`, body: { type: "Conversation", ids: [A.conversationId], fields: { team_id: B.team.id } }, expect: 422, field: "fields.team_id" },
     // messages: B's conversation, and B's message under A's conversation
     { method: "GET", path: `${bc}/messages`, expect: 404 },
     { method: "POST", path: `${bc}/messages`, body: { content: "injected" }, expect: 404 },
@@ -287,6 +290,7 @@ function foreignIds(): Array<[string, Foreign]> {
     { method: "GET", path: `${bp}/articles`, expect: 404 },
     { method: "POST", path: `${bp}/articles`, body: { title: "Mine", content: "x" }, expect: 404 },
     { method: "POST", path: `${bp}/articles/reorder`, body: { positions_hash: { [B.article.id]: 9 } }, expect: 404 },
+    { method: "POST", path: `${bp}/categories/reorder`, body: { positions_hash: { [B.category.id]: 9 } }, expect: 404 },
     { method: "GET", path: `${bp}/categories/${B.category.id}`, expect: 404 },
     { method: "GET", path: `${bp}/articles/${B.draft.id}`, expect: 404 },
     { method: "GET", path: `${ap}/categories/${B.category.id}`, expect: 404 },
@@ -298,6 +302,7 @@ function foreignIds(): Array<[string, Foreign]> {
     { method: "PUT", path: `${ap}/articles/${B.draft.id}`, body: { status: "published" }, expect: 404 },
     { method: "DELETE", path: `${ap}/articles/${B.draft.id}`, expect: 404 },
     { method: "POST", path: `${ap}/articles/reorder`, body: { positions_hash: { [B.article.id]: 9 } }, expect: 422, field: `positions_hash.${B.article.id}` },
+    { method: "POST", path: `${ap}/categories/reorder`, body: { positions_hash: { [B.category.id]: 9 } }, expect: 422, field: `positions_hash.${B.category.id}` },
     { method: "POST", path: `${ap}/categories`, body: { name: "Child", slug: "child", parent_category_id: B.category.id }, expect: 422, field: "parent_category_id" },
     { method: "POST", path: `${ap}/categories`, body: { name: "Twin", slug: "twin", associated_category_id: B.category.id }, expect: 422, field: "associated_category_id" },
     { method: "PATCH", path: `${ap}/categories/${A.category.id}`, body: { parent_category_id: B.category.id }, expect: 422, field: "parent_category_id" },

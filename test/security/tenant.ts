@@ -272,6 +272,7 @@ export function catalogue(t: Tenant): Route[] {
     r("PATCH", `${b}/agents/${t.agent.id}`, { name: "Renamed" }, admin),
     r("PUT", `${b}/agents/${t.agent.id}`, { name: "Renamed" }, admin),
     r("DELETE", `${b}/agents/${t.agent.id}`, undefined, admin),
+    r("POST", `${b}/agents/bulk_create`, { emails: [`bulk.${t.slug}@example.com`] }, admin),
     // agent bots
     r("GET", `${b}/agent_bots`),
     r("POST", `${b}/agent_bots`, { name: "Another bot" }, admin),
@@ -477,6 +478,10 @@ export function catalogue(t: Tenant): Route[] {
     r("PUT", `${b}/contacts/${t.contact.id}/notes/${t.contactNote.id}`, { content: "Changed" }),
     r("DELETE", `${b}/contacts/${t.contact.id}/notes/${t.contactNote.id}`),
     r("POST", `${b}/actions/contact_merge`, { base_contact_id: t.contact.id, mergee_contact_id: t.mergee.id }, admin),
+    // bulk actions (any member; deleting contacts is an administrator's)
+    r("POST", `${b}/bulk_actions`, { type: "Conversation", ids: [t.conversationId], fields: { status: "resolved" }, labels: { add: ["bulk"] } }),
+    r("POST", `${b}/bulk_actions`, { type: "Contact", ids: [t.contact.id], action_name: "assign_labels", labels: { add: ["bulk"] } }),
+    r("POST", `${b}/bulk_actions`, { type: "Contact", ids: [t.mergee.id], action_name: "delete" }, admin),
     // help center
     r("GET", `${b}/portals`),
     r("POST", `${b}/portals`, { name: "Another", slug: `${t.slug}-another` }, admin),
@@ -489,6 +494,7 @@ export function catalogue(t: Tenant): Route[] {
     r("GET", `${p}/categories/${t.category.id}`, undefined, admin),
     r("PATCH", `${p}/categories/${t.category.id}`, { name: "Changed" }, admin),
     r("PUT", `${p}/categories/${t.category.id}`, { name: "Changed" }, admin),
+    r("POST", `${p}/categories/reorder`, { positions_hash: { [t.category.id]: 3 } }, admin),
     r("DELETE", `${p}/categories/${t.category.id}`, undefined, admin),
     r("GET", `${p}/articles`),
     r("POST", `${p}/articles`, { title: "Another", content: "x" }, admin),

@@ -49,19 +49,25 @@ function assigneeQueries(scope: AccountScope, userId: number | null | undefined,
   ] as const;
 }
 
-function checkAssignee(userId: number, agents: AgentRow[], inboxMemberships: unknown[]): AgentRow {
+/** The user as an agent of the account (`agents`: the rows of `usersAsAgentsQuery` for that user); 422 otherwise. */
+export function checkAccountAgent(userId: number, agents: AgentRow[]): AgentRow {
   const agent = agents[0];
   if (!agent || agent.role === null) throw invalidField("assignee_id", `user ${userId} is not an agent of this account`, "not_an_agent");
+  return agent;
+}
+
+function checkAssignee(userId: number, agents: AgentRow[], inboxMemberships: unknown[]): AgentRow {
+  const agent = checkAccountAgent(userId, agents);
   if (agent.role !== ROLE.administrator && inboxMemberships.length === 0) {
     throw invalidField("assignee_id", `agent ${userId} is not a member of the conversation's inbox`, "not_an_inbox_member");
   }
   return agent;
 }
 
-const teamQuery = (scope: AccountScope, teamId: number | null | undefined) =>
+export const teamQuery = (scope: AccountScope, teamId: number | null | undefined) =>
   scope.db.select().from(teams).where(and(eq(teams.accountId, scope.accountId), eq(teams.id, teamId ?? 0)));
 
-function checkTeam(teamId: number, rows: TeamRow[]): TeamRow {
+export function checkTeam(teamId: number, rows: TeamRow[]): TeamRow {
   if (!rows[0]) throw invalidField("team_id", `team ${teamId} does not exist in this account`, "not_found");
   return rows[0];
 }

@@ -5,7 +5,7 @@
  */
 import { type SQL, and, asc, eq, inArray, isNotNull, ne, or, sql } from "drizzle-orm";
 import { type Database, lastInsertedId, now, schema } from "../../db/client";
-import { batch, writeThenRead } from "../kernel/batch";
+import { batch, write, writeThenRead } from "../kernel/batch";
 import { ARTICLE_STATUS } from "../kernel/enums";
 import { type PortalRef, portalIdQuery, portalIds, portalLocales, portalQuery, requirePortal } from "./portals";
 import type { CategoryRow } from "./rows";
@@ -220,4 +220,31 @@ export async function deleteCategory(scope: AccountScope, slug: string, id: numb
     [db.delete(categories).where(categoryWhere(scope, slug, id)).returning({ id: categories.id })],
   );
   if (deleted.length === 0) throw notFound("Category", id);
+}
+
+/**
+ * Sets the positions of categories of this portal (Chatwoot's categories#reorder, as articles#reorder
+ * does it): `positions` maps category ids to positions. Ids of other portals or accounts are refused (422
+ * naming them) and nothing moves. Positions are not an edit of the category, so `updated_at` stays.
+ */
+export async function reorderCategories(scope: AccountScope, slug: string, positions: Record<string, number>) {
+  const db = scope.db;
+  const ids = Object.keys(positions).map(Number);
+  const inList = sql`${categories.id} IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`;
+  const [portalRows, found] = await batch(db, [
+    portalQuery(scope, slug),
+    db.select({ id: categories.id }).from(categories).where(and(inList, eq(categories.accountId, scope.accountId), inArray(categories.portalId, portalIdQuery(scope, slug)))),
+  ]);
+  const portal = requirePortal(portalRows, slug);
+  const known = new Set(found.map((r) => r.id));
+  const unknown = ids.filter((id) => !known.has(id));
+  if (unknown.length > 0) {
+    throw invalid(unknown.map((id) => ({ field: `positions_hash.${id}`, message: `category ${id} is not a category of this portal`, code: "not_found" })));
+  }
+  await write(db, [
+    db
+      .update(categories)
+      .set({ position: sql`(SELECT value FROM json_each(${JSON.stringify(positions)}) WHERE key = CAST(${categories.id} AS TEXT))` })
+      .where(and(inList, eq(categories.portalId, portal.id))),
+  ]);
 }

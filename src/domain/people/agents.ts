@@ -12,7 +12,7 @@ import { newUserStatements } from "../identity/users";
 import { batch, write, writeThenRead } from "../kernel/batch";
 import { AVAILABILITIES, AVAILABILITY, ROLE, enumName } from "../kernel/enums";
 import { type AccountScope } from "../kernel/scope";
-import { invalidField, notFound } from "../kernel/errors";
+import { DomainError, invalidField, notFound } from "../kernel/errors";
 import type { AgentRow } from "./rows";
 
 const { users, accountUsers } = schema;
@@ -136,6 +136,26 @@ export async function createAgent(scope: AccountScope, input: AgentInput & { ema
   const created = await newUserStatements(db, { name, email: input.email, inviterId, confirmedAt: null });
   const [inserted] = await batch(db, [...created.statements, db.insert(accountUsers).values({ ...member, userId: created.userId })]);
   return toAgentRow(inserted[0], member);
+}
+
+export type BulkAgents = { created: AgentRow[]; skipped: Array<{ email: string; reason: "already_a_member" }> };
+
+/**
+ * Chatwoot's agents#bulk_create: each e-mail is invited through `createAgent`, as an agent named after
+ * the e-mail's local part (Chatwoot's builder does the same); the account's members are skipped. The
+ * e-mails are checked (and bounded) by the route before anyone is invited, and one e-mail given twice is invited once.
+ */
+export async function bulkCreateAgents(scope: AccountScope, emails: readonly string[]): Promise<BulkAgents> {
+  const result: BulkAgents = { created: [], skipped: [] };
+  for (const email of [...new Set(emails)]) {
+    try {
+      result.created.push(await createAgent(scope, { email, name: email.split("@")[0] }));
+    } catch (error) {
+      if (!(error instanceof DomainError) || error.errors[0]?.code !== "taken") throw error;
+      result.skipped.push({ email, reason: "already_a_member" });
+    }
+  }
+  return result;
 }
 
 function toAgentRow(

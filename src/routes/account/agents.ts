@@ -1,15 +1,15 @@
 import { Hono } from "hono";
-import { createAgent, deleteAgent, listAgents, updateAgent } from "../../domain/people/agents";
+import { bulkCreateAgents, createAgent, deleteAgent, listAgents, updateAgent } from "../../domain/people/agents";
 import { type AppEnv } from "../../http/app-env";
 import { accountScope } from "../../http/scopes";
 import { requireAdministrator } from "../../http/auth";
 import { validate } from "../../http/validate";
-import { Agent, AgentCreate, AgentUpdate } from "../../schemas/agents";
+import { Agent, AgentBulkCreate, AgentCreate, AgentUpdate, BulkAgents } from "../../schemas/agents";
 import { IdParam } from "../../schemas/common";
 import { agentView, agentsView } from "../../views/agents";
 import { idempotent } from "../../http/idempotency";
 import { doc } from "../../http/openapi";
-import { Empty } from "../../schemas/responses";
+import { Empty, payloadOf } from "../../schemas/responses";
 import { onlineInAccount } from "./online";
 
 /** /api/v1/accounts/:account_id/agents */
@@ -26,6 +26,21 @@ export const agentsApi = new Hono<AppEnv>()
     });
     return c.json(agentView(agent, c.var.account.id, await onlineInAccount(c)));
   })
+  .post(
+    "/bulk_create",
+    doc({
+      summary: "Invite agents by e-mail",
+      description: "Each e-mail is invited as creating an agent does (named after its local part); members of the account are skipped.",
+      response: payloadOf(BulkAgents),
+    }),
+    requireAdministrator,
+    validate("json", AgentBulkCreate),
+    async (c) => {
+      const result = await bulkCreateAgents(accountScope(c), c.req.valid("json").emails);
+      const online = await onlineInAccount(c);
+      return c.json({ payload: { created: result.created.map((agent) => agentView(agent, c.var.account.id, online)), skipped: result.skipped } });
+    },
+  )
   .on(["PATCH", "PUT"], "/:id", doc({ summary: "Update an agent's role or availability", response: Agent }), requireAdministrator, validate("param", IdParam), validate("json", AgentUpdate), async (c) => {
     const body = c.req.valid("json");
     const agent = await updateAgent(accountScope(c), c.req.valid("param").id, {

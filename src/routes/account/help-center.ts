@@ -5,7 +5,7 @@
  */
 import { Hono } from "hono";
 import { createArticle, deleteArticle, listArticles, reorderArticles, showArticle, updateArticle } from "../../domain/help-center/articles";
-import { createCategory, deleteCategory, listCategories, showCategory, updateCategory } from "../../domain/help-center/categories";
+import { createCategory, deleteCategory, listCategories, reorderCategories, showCategory, updateCategory } from "../../domain/help-center/categories";
 import { createPortal, deletePortal, listPortals, showPortal, updatePortal } from "../../domain/help-center/portals";
 import { type AppEnv } from "../../http/app-env";
 import { accountScope } from "../../http/scopes";
@@ -18,6 +18,7 @@ import {
   ArticleUpdate,
   CategoryCreate,
   CategoryListQuery,
+  CategoryReorder,
   CategoryUpdate,
   PortalCreate,
   PortalItemParam,
@@ -41,6 +42,10 @@ const categoriesApi = new Hono<AppEnv>()
     const { locale, page = 1 } = c.req.valid("query");
     const result = await listCategories(accountScope(c), c.req.valid("param").portal_slug, locale, page);
     return c.json({ payload: result.categories.map(categoryView), meta: { current_page: page, categories_count: result.total } });
+  })
+  .post("/reorder", doc({ summary: "Reorder categories", response: Empty }), requireAdministrator, validate("param", PortalParam), validate("json", CategoryReorder), async (c) => {
+    await reorderCategories(accountScope(c), c.req.valid("param").portal_slug, c.req.valid("json").positions_hash);
+    return c.json({});
   })
   .post("/", doc({ summary: "Create a category", response: payloadOf(Category) }), requireAdministrator, idempotent(), validate("param", PortalParam), validate("json", CategoryCreate), async (c) => {
     const record = await createCategory(accountScope(c), c.req.valid("param").portal_slug, c.req.valid("json"));

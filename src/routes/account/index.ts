@@ -7,6 +7,7 @@ import { agentsApi } from "./agents";
 import { assignableAgentsApi } from "./assignable-agents";
 import { assignmentPoliciesApi, inboxAssignmentPolicyApi } from "./assignment-policies";
 import { automationRulesApi } from "./automation-rules";
+import { bulkActionsApi } from "./bulk-actions";
 import { cannedResponsesApi } from "./canned-responses";
 import { captainApi } from "./captain";
 import { contactMergeApi, contactsApi } from "./contacts";
@@ -66,6 +67,7 @@ const accountScoped = new Hono<AppEnv>()
   .route("/contacts/:contact_id/notes", contactNotesApi)
   .route("/contacts", contactsApi)
   .route("/actions/contact_merge", contactMergeApi)
+  .route("/bulk_actions", bulkActionsApi)
   .route("/csat_survey_responses", csatSurveyResponsesApi)
   .route("/search", searchApi)
   .route("/notifications", notificationsApi)

@@ -246,6 +246,7 @@ export function routeTable(w: World): Record<Group, Route[]> {
       r("PUT", "", {}, { body: accountShape }),
       r("GET", "/agents", {}),
       r("POST", "/agents", {}, { body: agentShape, valid: { email: "new.agent@example.com" } }),
+      r("POST", "/agents/bulk_create", {}, { body: { emails: "a" }, valid: { emails: ["bulk.agent@example.com"] } }),
       r("PATCH", "/agents/:id", { id: w.agent.id }, { body: { name: "s", role: "e", availability: "e", auto_offline: "b" } }),
       r("PUT", "/agents/:id", { id: w.agent.id }, { body: { name: "s", role: "e", availability: "e", auto_offline: "b" } }),
       r("DELETE", "/agents/:id", { id: w.agent.id }),
@@ -440,6 +441,10 @@ export function routeTable(w: World): Record<Group, Route[]> {
       r("POST", "/actions/contact_merge", {}, { body: { base_contact_id: "id", mergee_contact_id: "id" }, valid: { base_contact_id: w.contact.id, mergee_contact_id: w.other.id } }),
     ],
     conversations: [
+      r("POST", "/bulk_actions", {}, {
+        body: { type: "e", ids: "a", fields: "o", labels: "o", snoozed_until: "f", action_name: "e" },
+        valid: { type: "Conversation", ids: [w.conversation.id], fields: { status: "pending" }, labels: { add: ["bulk"] } },
+      }),
       r("GET", "/conversations", {}, { query: { status: "e", inbox_id: "id", team_id: "id", page: "n", labels: "a", q: "s", cursor: "s", sort_by: "e" } }),
       r("GET", "/conversations/meta", {}, { query: { status: "e", inbox_id: "id", team_id: "id", q: "s" } }),
       r("POST", "/conversations/filter", {}, { body: { payload: "a", page: "n" }, query: { page: "n", cursor: "s" }, valid: { payload: [{ attribute_key: "status", filter_operator: "equal_to", values: ["open"] }] } }),
@@ -478,6 +483,7 @@ export function routeTable(w: World): Record<Group, Route[]> {
       r("PUT", "/portals/:portal_slug", slug, { body: portalShape }),
       r("GET", "/portals/:portal_slug/categories", slug, { query: { locale: "s", page: "n" } }),
       r("POST", "/portals/:portal_slug/categories", slug, { body: categoryShape, valid: { name: "Other", slug: "other" } }),
+      r("POST", "/portals/:portal_slug/categories/reorder", slug, { body: { positions_hash: "o" }, valid: { positions_hash: { [w.category.id]: 2 } } }),
       r("GET", "/portals/:portal_slug/categories/:id", { ...slug, id: w.category.id }),
       r("PATCH", "/portals/:portal_slug/categories/:id", { ...slug, id: w.category.id }, { body: categoryShape }),
       r("PUT", "/portals/:portal_slug/categories/:id", { ...slug, id: w.category.id }, { body: categoryShape }),

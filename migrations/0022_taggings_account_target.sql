@@ -1,0 +1,1 @@
+CREATE INDEX `taggings_account_target` ON `taggings` (`account_id`,`taggable_type`,`taggable_id`,`tag`);
