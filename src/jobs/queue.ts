@@ -7,7 +7,8 @@
  * - `delivery`: one target's copy of an event, one attempt per message (src/jobs/deliveries.ts);
  * - `agent_available`: an agent came online, for auto-assignment (src/jobs/auto-assignment.ts);
  * - `contact_import` / `contact_export`: one step of a contact import or export (src/domain/contacts),
- *   which sends the next step itself.
+ *   which sends the next step itself;
+ * - `bulk_action`: a slice of a bulk action too large for its request (src/jobs/bulk-actions.ts).
  * Messages of a batch are handled concurrently: one slow receiver does not hold up the others. A
  * message is acked once its step is recorded; a failure of our own (database, queue) retries it.
  */
@@ -21,6 +22,8 @@ import type { AgentAvailableMessage } from "../events/agent-available";
 import { runAutomationForEvent } from "./automation";
 import { runAutoAssignmentForAgent, runAutoAssignmentForEvent } from "./auto-assignment";
 import { runOutOfOfficeForEvent } from "./out-of-office";
+import { runQueuedBulkAction } from "./bulk-actions";
+import type { BulkActionMessage } from "../domain/kernel/bulk-inputs";
 import { attemptDelivery } from "./deliveries";
 import type { ContactTransferMessage } from "../domain/kernel/ports";
 import { runContactImportStep } from "../domain/contacts/imports";
@@ -28,7 +31,7 @@ import { runContactExportStep } from "../domain/contacts/exports";
 import { jobScope } from "./scope";
 import { fanOut, fanOutLiveEvent } from "./fan-out";
 
-export type QueueMessage = EventMessage | DeliveryMessage | LiveEventMessage | AgentAvailableMessage | ContactTransferMessage;
+export type QueueMessage = EventMessage | DeliveryMessage | LiveEventMessage | AgentAvailableMessage | ContactTransferMessage | BulkActionMessage;
 
 const backoffAfterFailure = (attempts: number) => Math.min(30 * 2 ** attempts, 60 * 60);
 
@@ -64,6 +67,8 @@ export async function consumeQueue(batch: MessageBatch<QueueMessage>, env: Env) 
           await runContactImportStep(jobScope(db, env), body);
         } else if (body.kind === "contact_export") {
           await runContactExportStep(jobScope(db, env), body);
+        } else if (body.kind === "bulk_action") {
+          await runQueuedBulkAction(db, env, body);
         }
         message.ack(); // (an unknown kind is acked too: nothing can ever handle it)
       } catch (error) {

@@ -14,9 +14,8 @@ import { EnumValue, Id } from "./common";
 import { UnixSeconds } from "./conversations";
 
 /**
- * The most ids one request takes. It runs in the request and each change costs about two database round
- * trips per conversation (bench/README.md: 1,000 conversations resolved in one request); Chatwoot's
- * dashboard selects at most the conversations it has loaded.
+ * The most ids one request takes. Up to 25 are changed in the request; a larger selection is changed on
+ * the queue, 25 at a time (src/domain/conversations/bulk.ts).
  */
 export const MAX_BULK_IDS = 1000;
 
@@ -69,5 +68,6 @@ export const BulkActionResult = z
     ids: z.array(z.number().int()).meta({ description: "the ids acted on (display ids for conversations)" }),
     skipped: z.array(z.object({ id: z.number().int(), reason: z.enum(["not_found", "not_accessible"]) })),
     failures: z.array(z.object({ id: z.number().int(), field: z.string(), code: z.string(), message: z.string() })),
+    queued: z.number().int().meta({ description: "ids of a selection too large for the request, changed on the queue after the answer" }),
   })
   .meta({ id: "BulkActionResult" });

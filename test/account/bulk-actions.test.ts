@@ -83,7 +83,7 @@ describe("bulk actions on conversations", () => {
       labels: { add: ["billing"], remove: ["old"] },
     });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ payload: { type: "Conversation", ids, skipped: [], failures: [] } });
+    expect(res.body).toEqual({ payload: { type: "Conversation", ids, skipped: [], failures: [], queued: 0 } });
     for (const id of ids) {
       expect(await show(id)).toMatchObject({ id, status: "pending", priority: "high", meta: { assignee: { id: world.agent.id }, team: { id: teamId } } });
     }
@@ -104,7 +104,7 @@ describe("bulk actions on conversations", () => {
       { type: "conversation", ids: [bulked], fields: { status: "resolved", priority: "urgent", assignee_id: world.admin.id, team_id: teamId }, labels: { add: ["billing"] } },
       world.agent.key,
     );
-    expect(res.body.payload).toEqual({ type: "Conversation", ids: [bulked], skipped: [], failures: [] });
+    expect(res.body.payload).toEqual({ type: "Conversation", ids: [bulked], skipped: [], failures: [], queued: 0 });
 
     expect(await activities(bulked)).toEqual(await activities(single));
     expect(await activities(bulked)).toContain("Conversation was marked resolved by Bulk Agent");
@@ -149,6 +149,7 @@ describe("bulk actions on conversations", () => {
         { id: foreign, reason: "not_found" },
       ],
       failures: [],
+      queued: 0,
     });
     expect(await show(reachable)).toMatchObject({ status: "resolved", labels: ["seen"] });
     const hiddenRow = (rows: any[]) => rows.find((r) => r.display_id === hidden);
@@ -166,6 +167,7 @@ describe("bulk actions on conversations", () => {
       ids: [inInbox, inHidden],
       skipped: [],
       failures: [{ id: inHidden, field: "assignee_id", code: "not_an_inbox_member", message: expect.any(String) }],
+      queued: 0,
     });
     expect(await show(inInbox)).toMatchObject({ priority: "medium", meta: { assignee: { id: world.agent.id } } });
     expect(await show(inHidden)).toMatchObject({ priority: "medium" });
@@ -229,7 +231,7 @@ describe("bulk actions on contacts", () => {
     const theirsBefore = await contactsOf(other.accountId);
     const res = await bulk({ type: "Contact", ids: [a, b, theirs], action_name: "assign_labels", labels: { add: ["customer"], remove: ["old"] } }, world.agent.key);
     expect(res.status).toBe(200);
-    expect(res.body.payload).toEqual({ type: "Contact", ids: [a, b], skipped: [{ id: theirs, reason: "not_found" }], failures: [] });
+    expect(res.body.payload).toEqual({ type: "Contact", ids: [a, b], skipped: [{ id: theirs, reason: "not_found" }], failures: [], queued: 0 });
     expect((await get(`${world.base}/contacts/${a}/labels`, world.agent.key)).body.payload).toEqual(["customer", "lead"]);
     expect((await get(`${world.base}/contacts/${b}/labels`, world.agent.key)).body.payload).toEqual(["customer"]);
     expect(await contactsOf(other.accountId)).toEqual(theirsBefore);
@@ -240,7 +242,7 @@ describe("bulk actions on contacts", () => {
     const theirs = await createContact(other.accountId);
     const conv = await conversation(world, inboxId, a);
     const res = await bulk({ type: "Contact", ids: [a, b, theirs], action_name: "delete" });
-    expect(res.body.payload).toEqual({ type: "Contact", ids: [a, b], skipped: [{ id: theirs, reason: "not_found" }], failures: [] });
+    expect(res.body.payload).toEqual({ type: "Contact", ids: [a, b], skipped: [{ id: theirs, reason: "not_found" }], failures: [], queued: 0 });
     expect((await get(`${world.base}/contacts/${a}`, world.admin.key)).status).toBe(404);
     expect((await get(`${world.base}/contacts/${b}`, world.admin.key)).status).toBe(404);
     expect((await get(`${world.base}/conversations/${conv}`, world.admin.key)).status).toBe(404);
@@ -257,7 +259,24 @@ describe("bulk actions on contacts", () => {
     expect((await bulk({ type: "Contact", ids: [a], action_name: "delete" }, other.admin.key)).status).toBe(403);
     // the other account's administrator on its own account names our contact: not one of its contacts
     const there = await bulk({ type: "Contact", ids: [a], action_name: "delete" }, other.admin.key, other.base);
-    expect(there.body.payload).toEqual({ type: "Contact", ids: [], skipped: [{ id: a, reason: "not_found" }], failures: [] });
+    expect(there.body.payload).toEqual({ type: "Contact", ids: [], skipped: [{ id: a, reason: "not_found" }], failures: [], queued: 0 });
     expect(await contactsOf(world.accountId)).toEqual(before);
   });
+
+  it("changes a selection larger than 25 on the queue, as the caller, skipping what the caller does not reach", async () => {
+    const reachable: number[] = [];
+    for (let i = 0; i < 28; i++) reachable.push(await conversation());
+    const hidden = await conversation(world, hiddenInboxId);
+    const res = await bulk({ type: "Conversation", ids: [...reachable, hidden], fields: { status: "pending" } }, world.agent.key);
+    expect(res.status).toBe(200);
+    expect(res.body.payload).toMatchObject({ type: "Conversation", ids: [], skipped: [], failures: [], queued: 29 });
+    const statusOf = async (id: number) => (await show(id)).status;
+    for (let i = 0; i < 200 && (await statusOf(reachable.at(-1)!)) !== "pending"; i++) await new Promise((r) => setTimeout(r, 50));
+    for (const id of reachable) expect(await statusOf(id)).toBe("pending");
+    expect(await statusOf(hidden)).toBe("open"); // the agent is not in that inbox
+    // the targets are still checked before anything is queued
+    const refused = await bulk({ type: "Conversation", ids: reachable, fields: { team_id: otherTeamId } });
+    expect(refused.status).toBe(422);
+  });
 });
+

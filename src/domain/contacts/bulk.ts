@@ -3,14 +3,16 @@
  * (administrators, as Chatwoot's contact policy has it) or labels added and removed. Each contact goes
  * through the function its own route uses (deleteContact, replaceContactLabels), so it is changed, and
  * its events written, as if one by one. The ids are contact ids; those the account does not have are
- * skipped and reported (every member reaches every contact of the account). It runs in the request, a
- * slice of `BULK_CONTACT_SLICE` contacts read at a time; the route bounds the selection.
+ * skipped and reported (every member reaches every contact of the account). Up to BULK_IN_REQUEST
+ * contacts run in the request; a larger selection runs on the queue in slices, as conversations' do.
  */
 import { and, eq, sql } from "drizzle-orm";
 import { schema } from "../../db/client";
 import { batchNamed } from "../kernel/batch";
 import { DomainError, forbidden } from "../kernel/errors";
 import { type AccountScope } from "../kernel/scope";
+import type { ContactBulkInput } from "../kernel/bulk-inputs";
+import { BULK_IN_REQUEST, queueBulkAction } from "../conversations/bulk";
 import { deleteContact } from "./contacts";
 import { replaceContactLabels } from "./labels";
 
@@ -18,12 +20,14 @@ const { contacts, taggings } = schema;
 
 export const BULK_CONTACT_SLICE = 100;
 
-export type ContactBulkInput = { ids: readonly number[] } & ({ action: "delete" } | { action: "labels"; add?: readonly string[]; remove?: readonly string[] });
+export type { ContactBulkInput };
 
 export type ContactBulkResult = {
   ids: number[];
   skipped: Array<{ id: number; reason: "not_found" }>;
   failures: Array<{ id: number; field: string; code: string; message: string }>;
+  /** ids sent to the queue (a selection larger than BULK_IN_REQUEST) */
+  queued: number;
 };
 
 export async function bulkUpdateContacts(scope: AccountScope, input: ContactBulkInput): Promise<ContactBulkResult> {
@@ -32,7 +36,8 @@ export async function bulkUpdateContacts(scope: AccountScope, input: ContactBulk
     throw forbidden("Only administrators of this account may delete contacts", "administrator_required");
   }
   const ids = [...new Set(input.ids)];
-  const result: ContactBulkResult = { ids: [], skipped: [], failures: [] };
+  if (ids.length > BULK_IN_REQUEST) return queueBulkAction(scope, ids, (slice) => ({ type: "Contact", input: { ...input, ids: slice } }));
+  const result: ContactBulkResult = { ids: [], skipped: [], failures: [], queued: 0 };
   for (let i = 0; i < ids.length; i += BULK_CONTACT_SLICE) {
     const slice = ids.slice(i, i + BULK_CONTACT_SLICE);
     const { found, tags } = await readSlice(scope, slice);

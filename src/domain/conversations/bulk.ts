@@ -10,10 +10,9 @@
  * which its other changes still run. What can be checked for the whole selection is checked before any
  * change: the assignee is an agent of the account, the team one of its teams (422, nothing changed).
  *
- * It runs in the request, in slices of `BULK_SLICE` conversations: one read per slice (the conversations,
- * whether the caller reaches them, their labels), then the changes one conversation at a time. The slice
- * keeps what is held in memory and each read's size bounded whatever the selection; the selection itself
- * is bounded by the route (src/schemas/bulk-actions.ts), since every change costs about two round trips.
+ * Up to BULK_IN_REQUEST ids run in the request: one read (the conversations, whether the caller reaches
+ * them, their labels), then the changes one conversation at a time. A larger selection is checked the
+ * same way up front (the targets) and then runs on the queue in slices (src/jobs/bulk-actions.ts).
  */
 import { and, eq, sql } from "drizzle-orm";
 import { schema } from "../../db/client";
@@ -21,6 +20,7 @@ import { usersAsAgentsQuery } from "../people/agents";
 import { batchNamed } from "../kernel/batch";
 import { DomainError, type ErrorEntry, forbidden, invalid } from "../kernel/errors";
 import { type AccountScope } from "../kernel/scope";
+import type { BulkActionMessage, ConversationBulkInput } from "../kernel/bulk-inputs";
 import { reachableCondition } from "./access";
 import { assignConversation, checkAccountAgent, checkTeam, replaceLabels, teamQuery, toggleStatus, togglePriority } from "./conversations";
 
@@ -29,28 +29,40 @@ const { conversations, taggings, users } = schema;
 /** Conversations read (and held) at a time. */
 export const BULK_SLICE = 100;
 
-/** The changes, each optional; `null` for assignee, team and priority clears them. */
-export type ConversationBulkInput = {
-  ids: readonly number[];
-  status?: number;
-  /** epoch ms, with status snoozed */
-  snoozedUntil?: number | null;
-  priority?: number | null;
-  assigneeId?: number | null;
-  teamId?: number | null;
-  labels?: { add?: readonly string[]; remove?: readonly string[] };
-};
+/**
+ * The most ids a bulk action changes in its request: each conversation costs a few round trips per change,
+ * and one Worker invocation may make a bounded number of queries. A larger selection goes to the queue in
+ * slices of this size, each run by the consumer as the user who asked, and the answer only counts them.
+ */
+export const BULK_IN_REQUEST = 25;
+
+/** Sends the selection to the queue in slices of BULK_IN_REQUEST; answers the count. */
+export async function queueBulkAction(scope: AccountScope, ids: number[], action: (slice: number[]) => BulkActionMessage["action"]) {
+  if (scope.actor.type !== "user") throw forbidden("Only users run bulk actions", "user_required");
+  const messages: BulkActionMessage[] = [];
+  for (let i = 0; i < ids.length; i += BULK_IN_REQUEST) {
+    messages.push({ kind: "bulk_action", accountId: scope.accountId, userId: scope.actor.user.id, action: action(ids.slice(i, i + BULK_IN_REQUEST)) });
+  }
+  await scope.ports.work.bulkAction(messages);
+  return { ids: [], skipped: [], failures: [], queued: ids.length };
+}
+
+export type { ConversationBulkInput };
 
 export type BulkSkip = { id: number; reason: "not_found" | "not_accessible" };
 export type BulkFailure = { id: number; field: string; code: string; message: string };
-/** What a bulk action did: the ids it acted on, those it skipped, and the changes refused on one of them. */
-export type BulkResult = { ids: number[]; skipped: BulkSkip[]; failures: BulkFailure[] };
+/**
+ * What a bulk action did: the ids it acted on, those it skipped, and the changes refused on one of them;
+ * or, for a selection too large for the request, how many ids went to the queue (`queued`).
+ */
+export type BulkResult = { ids: number[]; skipped: BulkSkip[]; failures: BulkFailure[]; queued: number };
 
 export async function bulkUpdateConversations(scope: AccountScope, input: ConversationBulkInput): Promise<BulkResult> {
   if (scope.actor.type !== "user") throw forbidden("Only users run bulk actions", "user_required");
   await checkTargets(scope, input);
   const ids = [...new Set(input.ids)];
-  const result: BulkResult = { ids: [], skipped: [], failures: [] };
+  if (ids.length > BULK_IN_REQUEST) return queueBulkAction(scope, ids, (slice) => ({ type: "Conversation", input: { ...input, ids: slice } }));
+  const result: BulkResult = { ids: [], skipped: [], failures: [], queued: 0 };
   for (let i = 0; i < ids.length; i += BULK_SLICE) {
     const slice = ids.slice(i, i + BULK_SLICE);
     const { rows, tags } = await readSlice(scope, slice);

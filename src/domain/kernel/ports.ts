@@ -7,6 +7,7 @@
  */
 import type { ConversationRow, MessageWithSender } from "../conversations/rows";
 import type { AVAILABILITIES } from "./enums";
+import type { BulkActionMessage } from "./bulk-inputs";
 
 type Availability = (typeof AVAILABILITIES)[number];
 
@@ -76,6 +77,8 @@ export type ContactTransferMessage =
 /** Work the domain hands to the background (the events queue) once the change that asks for it has committed. */
 export interface BackgroundWork {
   contactTransfer(message: ContactTransferMessage): Promise<void>;
+  /** Slices of a bulk action too large for its request; a send that fails throws (the request then fails). */
+  bulkAction(messages: BulkActionMessage[]): Promise<void>;
 }
 
 export type Ports = { rooms: LiveRooms; feed: LiveFeed; work: BackgroundWork };
@@ -97,7 +100,12 @@ export const UNREACHABLE_PORTS: Ports = {
     },
   },
   // a job left pending is picked up by the minute sweep of a Worker that has the queue
-  work: { contactTransfer: async () => logUnreachable() },
+  work: {
+    contactTransfer: async () => logUnreachable(),
+    bulkAction: async () => {
+      throw new Error("no queue is reachable");
+    },
+  },
 };
 
 function logUnreachable() {
