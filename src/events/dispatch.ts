@@ -23,8 +23,11 @@ const DISPATCH_LIMIT = 90;
 /** A dispatched row not consumed after this long is sent again by the cron. */
 export const REDISPATCH_AFTER_MS = 5 * 60 * 1000;
 
-/** An outbox row on the queue; its name lets a job that wants a few events skip the others unread. */
-export type EventMessage = { kind: "event"; eventId: number; accountId: number; eventName?: string };
+/**
+ * An outbox row on the queue; its name and subject let a job that wants a few events act on them, and skip
+ * the others, without reading the row (messages queued before they were added carry only the id).
+ */
+export type EventMessage = { kind: "event"; eventId: number; accountId: number; eventName?: string; subjectType?: string; subjectId?: number };
 
 export async function dispatchPendingEvents(db: Database, queue: Queue, options: { includeStale?: boolean; at?: number } = {}): Promise<number> {
   return (await claimAndSendEvents(db, queue, options)).sent;
@@ -54,7 +57,7 @@ export async function claimAndSendEvents(
   try {
     for (let i = 0; i < claimed.length; i += DISPATCH_LIMIT) {
       const rows = claimed.slice(i, i + DISPATCH_LIMIT);
-      await queue.sendBatch(rows.map((row) => ({ body: { kind: "event", eventId: row.id, accountId: row.accountId, eventName: row.eventName } satisfies EventMessage })));
+      await queue.sendBatch(rows.map((row) => ({ body: { kind: "event", eventId: row.id, accountId: row.accountId, eventName: row.eventName, subjectType: row.subjectType, subjectId: row.subjectId } satisfies EventMessage })));
     }
   } catch (error) {
     await batch(db, [db.update(eventOutbox).set({ dispatchedAt: null }).where(inArray(eventOutbox.id, claimed.map((row) => row.id)))]);

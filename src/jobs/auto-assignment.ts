@@ -8,21 +8,15 @@ import type { Database } from "../db/client";
 import { assignWaitingConversations, autoAssignConversation } from "../domain/assignment/auto-assignment";
 import type { AgentAvailableMessage } from "../events/agent-available";
 import type { EventMessage } from "../events/dispatch";
-import { type OutboxRow } from "../domain/kernel/outbox";
-import { batchNamed } from "../domain/kernel/batch";
-import { schema } from "../db/client";
-import { eq } from "drizzle-orm";
+import { eventSubject } from "./event-subject";
 import { jobScope } from "./scope";
 
 /** The events after which a conversation may be waiting for an agent. */
 const TRIGGERS = new Set(["conversation_created", "conversation_opened"]);
 
 export async function runAutoAssignmentForEvent(db: Database, env: Env, message: EventMessage): Promise<void> {
-  if (message.eventName !== undefined && !TRIGGERS.has(message.eventName)) return;
-  const { rows } = await batchNamed(db, { rows: db.select().from(schema.eventOutbox).where(eq(schema.eventOutbox.id, message.eventId)) });
-  const event: OutboxRow | undefined = rows[0];
-  if (!event || !TRIGGERS.has(event.eventName) || event.subjectType !== "Conversation") return;
-  await autoAssignConversation(jobScope(db, env), event.accountId, event.subjectId);
+  const event = await eventSubject(db, message, TRIGGERS);
+  if (event?.subjectType === "Conversation") await autoAssignConversation(jobScope(db, env), event.accountId, event.subjectId);
 }
 
 export async function runAutoAssignmentForAgent(db: Database, env: Env, message: AgentAvailableMessage): Promise<void> {
