@@ -191,7 +191,7 @@ export class AccountFeed extends DurableObject<Env> {
     const online = this.onlineUsers(at);
     const available = claim.candidates.filter((c) => online[c.userId] === "online");
     if (available.length === 0) return null;
-    const counts = await this.ctx.storage.get<number[]>(available.map((c) => countKey(claim.inboxId, c.userId)));
+    const counts = claim.limit === null ? new Map<string, number[]>() : await this.ctx.storage.get<number[]>(available.map((c) => countKey(claim.inboxId, c.userId)));
     const recent = (userId: number) => (counts.get(countKey(claim.inboxId, userId)) ?? []).filter((t) => t > at - claim.windowMs);
     const eligible = claim.limit === null ? available : available.filter((c) => recent(c.userId).length < claim.limit!);
     if (eligible.length === 0) return null;
@@ -203,7 +203,9 @@ export class AccountFeed extends DurableObject<Env> {
     );
     const chosen = ranked[0].userId;
     turns[chosen] = Math.max(at, ...Object.values(turns).map((t) => t + 1));
-    await this.ctx.storage.put({ [turnsKey(claim.inboxId)]: turns, [countKey(claim.inboxId, chosen)]: [...recent(chosen), at] });
+    // the cap's count is kept only under a cap (it then holds at most `limit` times per agent)
+    const count = claim.limit === null ? {} : { [countKey(claim.inboxId, chosen)]: [...recent(chosen), at] };
+    await this.ctx.storage.put({ [turnsKey(claim.inboxId)]: turns, ...count });
     this.claimed.set(claim.conversationId, at + CLAIM_HOLD_MS);
     return chosen;
   }
