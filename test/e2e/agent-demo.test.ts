@@ -18,7 +18,7 @@ async function must(reply: Promise<{ status: number; body: any }>, what: string)
   return body;
 }
 
-/** An account with an administrator and an agent, both members of one inbox with one open conversation. */
+/** An account with an administrator and an agent, both members of one inbox (assigned by hand) with one open conversation. */
 async function setUp() {
   const platform = (method: string, path: string, body?: unknown) => must(call(e2e.server.base, method, `/platform/api/v1${path}`, e2e.token, body), path);
   const account = await platform("POST", "/accounts", { name: "Demo shop" });
@@ -32,7 +32,8 @@ async function setUp() {
   const blair = await person("Blair Agent", "agent");
   const base = `/api/v1/accounts/${account.id}`;
   const asAlex = (method: string, path: string, body?: unknown) => must(call(e2e.server.base, method, base + path, alex.key, body), path);
-  const inbox = await asAlex("POST", "/inboxes", { name: "Support", channel: { type: "api" } });
+  // assignment by hand: auto-assignment would hand the waiting conversation to whoever signs in first
+  const inbox = await asAlex("POST", "/inboxes", { name: "Support", channel: { type: "api" }, enable_auto_assignment: false });
   await asAlex("POST", "/inbox_members", { inbox_id: inbox.id, user_ids: [alex.id, blair.id] });
   const contact = await asAlex("POST", "/contacts", { name: "Casey Customer", inbox_id: inbox.id });
   const conversation = await asAlex("POST", "/conversations", { inbox_id: inbox.id, contact_id: contact.payload.contact.id });
