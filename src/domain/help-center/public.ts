@@ -1,7 +1,9 @@
 /**
  * The help center as its readers see it, without a key: the published articles and the categories of
  * portals that are not archived and whose account is active. Drafts and archived articles never leave
- * these functions. Reading one article counts a view, in the batch that reads it.
+ * these functions. Reading one article counts a view: the read hands it to the background, and the
+ * queue consumer adds up a batch of views in one write (`addArticleViews`), so a popular article costs
+ * no D1 write per reader. An article's `views` therefore trails its reads by a moment.
  */
 import { type SQL, and, asc, desc, eq, inArray, sql } from "drizzle-orm";
 import { type Database, schema } from "../../db/client";
@@ -55,17 +57,27 @@ export async function listPublicArticles(scope: TransportScope, slug: string, fi
   return { portal, articles: await loadArticleRecords(db, portal.accountId, rows), total };
 }
 
-/** One published article by slug; the read counts a view (views = views + 1 in the batch that reads it). */
+/** One published article by slug; the read counts a view, through the background (see above). */
 export async function readPublicArticle(scope: TransportScope, slug: string, articleSlug: string): Promise<ArticleRecord & { portal: PortalRow }> {
   const { db } = scope;
   const portal = await readPublicPortal(scope, slug);
   const selected = and(eq(articles.portalId, portal.id), eq(articles.slug, articleSlug), eq(articles.status, ARTICLE_STATUS.published)) as SQL;
-  const [rows, categoryRows, authorRows, groupRows] = await batch(db, [
-    db.update(articles).set({ views: sql`${articles.views} + 1` }).where(selected).returning(),
-    ...relationQueries(db, portal.accountId, selected),
-  ]);
+  const [rows, categoryRows, authorRows, groupRows] = await batch(db, [db.select().from(articles).where(selected), ...relationQueries(db, portal.accountId, selected)]);
   if (!rows[0]) throw notFound("Article", articleSlug, "article_slug");
+  await scope.ports.work.articleViewed(rows[0].id);
   return { ...toArticleRecords(rows, categoryRows, authorRows, groupRows)[0], portal };
+}
+
+/**
+ * Adds up views the queue carried (one id per view) in one batch: one statement per article, however
+ * many readers it had. A view of an article deleted meanwhile changes nothing.
+ */
+export async function addArticleViews(scope: TransportScope, articleIds: number[]) {
+  const { db } = scope;
+  const counts = new Map<number, number>();
+  for (const id of articleIds) counts.set(id, (counts.get(id) ?? 0) + 1);
+  const updates = [...counts].map(([id, n]) => db.update(articles).set({ views: sql`${articles.views} + ${n}` }).where(eq(articles.id, id)));
+  if (updates.length > 0) await batch(db, updates);
 }
 
 // ---------------------------------------------------------------- the help-center site's pages
