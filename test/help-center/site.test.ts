@@ -140,6 +140,21 @@ describe("search", () => {
     expect(expectPage(await page(`${site}/en/articles?query=roadmap`))).toContain("No article matches your search.");
   });
 
+  it.each([
+    ["FTS syntax", 'title:"reset" OR * ^guide NEAR('],
+    ["a NUL and control characters", "guide\u0000\u0007"],
+    ["only punctuation", "!!! ??? ***"],
+    ["a very long query", "guide ".repeat(500)],
+  ])("answers a results page for a query with %s", async (_, query) => {
+    expectPage(await page(`${site}/en/articles?query=${encodeURIComponent(query)}`));
+  });
+
+  it("reads any page number as a page", async () => {
+    for (const number of ["-1", "0", "abc", "99999999999999999999", "2"]) {
+      expect(expectPage(await page(`${site}/en/articles?query=guide&page=${number}`))).toContain("articles</p>");
+    }
+  });
+
   it("escapes the query it shows back", async () => {
     const html = expectPage(await page(`${site}/en/articles?query=${encodeURIComponent('"><script>alert(1)</script>')}`));
     expect(html).toContain("&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;");
