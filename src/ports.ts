@@ -85,6 +85,13 @@ export function livePorts(env: Env, db: Database): Ports {
           console.error(JSON.stringify({ level: "error", queue: "contact_transfer", message, error: String(error) }));
         }
       },
+      async articleViewed(articleId) {
+        try {
+          await env.EVENTS.send({ kind: "article_view", articleId });
+        } catch (error) {
+          console.error(JSON.stringify({ level: "error", queue: "article_view", articleId, error: String(error) }));
+        }
+      },
     },
   };
 }

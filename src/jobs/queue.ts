@@ -8,7 +8,8 @@
  * - `agent_available`: an agent came online, for auto-assignment (src/jobs/auto-assignment.ts);
  * - `contact_import` / `contact_export`: one step of a contact import or export (src/domain/contacts),
  *   which sends the next step itself;
- * - `bulk_action`: a slice of a bulk action too large for its request (src/jobs/bulk-actions.ts).
+ * - `bulk_action`: a slice of a bulk action too large for its request (src/jobs/bulk-actions.ts);
+ * - `article_view`: a reader opened a help-center article; a batch's views are added up in one write.
  * Messages of a batch are handled concurrently: one slow receiver does not hold up the others. A
  * message is acked once its step is recorded; a failure of our own (database, queue) retries it.
  */
@@ -25,13 +26,22 @@ import { runOutOfOfficeForEvent } from "./out-of-office";
 import { runQueuedBulkAction } from "./bulk-actions";
 import type { BulkActionMessage } from "../domain/kernel/bulk-inputs";
 import { attemptDelivery } from "./deliveries";
-import type { ContactTransferMessage } from "../domain/kernel/ports";
+import type { ArticleViewMessage, ContactTransferMessage } from "../domain/kernel/ports";
+import { addArticleViews } from "../domain/help-center/public";
 import { runContactImportStep } from "../domain/contacts/imports";
 import { runContactExportStep } from "../domain/contacts/exports";
 import { jobScope } from "./scope";
+import type { TransportScope } from "../domain/kernel/scope";
 import { fanOut, fanOutLiveEvent } from "./fan-out";
 
-export type QueueMessage = EventMessage | DeliveryMessage | LiveEventMessage | AgentAvailableMessage | ContactTransferMessage | BulkActionMessage;
+export type QueueMessage =
+  | EventMessage
+  | DeliveryMessage
+  | LiveEventMessage
+  | AgentAvailableMessage
+  | ContactTransferMessage
+  | BulkActionMessage
+  | ArticleViewMessage;
 
 const backoffAfterFailure = (attempts: number) => Math.min(30 * 2 ** attempts, 60 * 60);
 
@@ -48,8 +58,10 @@ export async function consumeQueue(batch: MessageBatch<QueueMessage>, env: Env) 
   // payloads carry signed file URLs; outside a request they point at the configured address
   configureFileLinks(env.ATTACHMENT_URL_SECRET, env.FILES_BASE_URL);
   const handledEvents: number[] = [];
-  await Promise.all(
-    batch.messages.map(async (message) => {
+  const views = batch.messages.filter((m) => m.body.kind === "article_view");
+  await Promise.all([
+    countViews(jobScope(db, env), batch.queue, views as Array<Message<ArticleViewMessage>>),
+    ...batch.messages.filter((m) => m.body.kind !== "article_view").map(async (message) => {
       const body = message.body;
       try {
         if (body.kind === "event") {
@@ -76,6 +88,18 @@ export async function consumeQueue(batch: MessageBatch<QueueMessage>, env: Env) 
         message.retry({ delaySeconds: backoffAfterFailure(message.attempts) });
       }
     }),
-  );
+  ]);
   await markConsumed(db, handledEvents);
+}
+
+/** The batch's article views in one write; all acked together, or all retried. */
+async function countViews(scope: TransportScope, queue: string, messages: Array<Message<ArticleViewMessage>>) {
+  if (messages.length === 0) return;
+  try {
+    await addArticleViews(scope, messages.map((m) => m.body.articleId));
+    for (const message of messages) message.ack();
+  } catch (error) {
+    console.error(JSON.stringify({ level: "error", queue, articleViews: messages.length, error: String(error) }));
+    for (const message of messages) message.retry({ delaySeconds: backoffAfterFailure(message.attempts) });
+  }
 }

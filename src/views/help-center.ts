@@ -123,7 +123,7 @@ const metaView = (meta: Record<string, unknown>) => ({
 
 const categoryRef = (c: CategorySummary | null) => ({ id: c?.id ?? null, name: c?.name ?? null, slug: c?.slug ?? null, locale: c?.locale ?? null });
 
-const escapeHtml = (text: string) =>
+export const escapeHtml = (text: string) =>
   text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
 
 /** The search excerpt as safe HTML: the text escaped, the matched terms in <mark>. */

@@ -162,4 +162,11 @@ const KEYLESS = [
   "GET /agent-demo/app.js",
   "GET /survey/app.js",
   "GET /survey/responses/:conversation_uuid", // the CSAT survey page: the uuid in the link is the credential
+  // the public help-center site: published articles of portals that are not archived, for anyone
+  "GET /hc/:portal_slug",
+  "GET /hc/:portal_slug/sitemap.xml",
+  "GET /hc/:portal_slug/articles/:article_slug",
+  "GET /hc/:portal_slug/:locale",
+  "GET /hc/:portal_slug/:locale/articles",
+  "GET /hc/:portal_slug/:locale/categories/:category_slug",
 ];

@@ -1,20 +1,22 @@
 /**
  * The help center as its readers see it, without a key: the published articles and the categories of
  * portals that are not archived and whose account is active. Drafts and archived articles never leave
- * these functions. Reading one article counts a view, in the batch that reads it.
+ * these functions. Reading one article counts a view: the read hands it to the background, and the
+ * queue consumer adds up a batch of views in one write (`addArticleViews`), so a popular article costs
+ * no D1 write per reader. An article's `views` therefore trails its reads by a moment.
  */
-import { type SQL, and, eq, inArray, sql } from "drizzle-orm";
+import { type SQL, and, asc, desc, eq, inArray, sql } from "drizzle-orm";
 import { type Database, schema } from "../../db/client";
 import type { TransportScope } from "../kernel/scope";
 import { type ArticleFilters, type ArticleRecord, articlePageQueries, loadArticleRecords, relationQueries, toArticleRecords } from "./articles";
 import { type CategoryPage, categoryPageQueries, toCategoryRecords } from "./categories";
-import { requirePortal } from "./portals";
-import type { PortalRow } from "./rows";
+import { portalLocales, requirePortal } from "./portals";
+import type { CategoryRow, PortalRow } from "./rows";
 import { batch } from "../kernel/batch";
 import { ACCOUNT_STATUS, ARTICLE_STATUS } from "../kernel/enums";
 import { notFound } from "../kernel/errors";
 
-const { portals, accounts, articles } = schema;
+const { portals, accounts, articles, categories } = schema;
 
 function publicPortalWhere(db: Database, slug: string) {
   const activeAccounts = db.select({ id: accounts.id }).from(accounts).where(eq(accounts.status, ACCOUNT_STATUS.active));
@@ -41,7 +43,7 @@ export async function listPublicCategories(scope: TransportScope, slug: string, 
   return { categories: toCategoryRecords(rows, related, counts), total: totals[0]?.count ?? 0 };
 }
 
-export type PublicArticlePage = { articles: ArticleRecord[]; total: number };
+export type PublicArticlePage = { portal: PortalRow; articles: ArticleRecord[]; total: number };
 
 /** Published articles, filtered and searched as the account's list is. */
 export async function listPublicArticles(scope: TransportScope, slug: string, filters: Omit<ArticleFilters, "status" | "authorId">): Promise<PublicArticlePage> {
@@ -52,18 +54,119 @@ export async function listPublicArticles(scope: TransportScope, slug: string, fi
   ]);
   const portal = requirePortal(portalRows, slug);
   const total = tallies.reduce((sum, t) => sum + t.matching, 0);
-  return { articles: await loadArticleRecords(db, portal.accountId, rows), total };
+  return { portal, articles: await loadArticleRecords(db, portal.accountId, rows), total };
 }
 
-/** One published article by slug; the read counts a view (views = views + 1 in the batch that reads it). */
-export async function readPublicArticle(scope: TransportScope, slug: string, articleSlug: string): Promise<ArticleRecord> {
+/** One published article by slug; the read counts a view, through the background (see above). */
+export async function readPublicArticle(scope: TransportScope, slug: string, articleSlug: string): Promise<ArticleRecord & { portal: PortalRow }> {
   const { db } = scope;
   const portal = await readPublicPortal(scope, slug);
   const selected = and(eq(articles.portalId, portal.id), eq(articles.slug, articleSlug), eq(articles.status, ARTICLE_STATUS.published)) as SQL;
-  const [rows, categoryRows, authorRows, groupRows] = await batch(db, [
-    db.update(articles).set({ views: sql`${articles.views} + 1` }).where(selected).returning(),
-    ...relationQueries(db, portal.accountId, selected),
-  ]);
+  const [rows, categoryRows, authorRows, groupRows] = await batch(db, [db.select().from(articles).where(selected), ...relationQueries(db, portal.accountId, selected)]);
   if (!rows[0]) throw notFound("Article", articleSlug, "article_slug");
-  return toArticleRecords(rows, categoryRows, authorRows, groupRows)[0];
+  await scope.ports.work.articleViewed(rows[0].id);
+  return { ...toArticleRecords(rows, categoryRows, authorRows, groupRows)[0], portal };
+}
+
+/**
+ * Adds up views the queue carried (one id per view) in one batch: one statement per article, however
+ * many readers it had. A view of an article deleted meanwhile changes nothing.
+ */
+export async function addArticleViews(scope: TransportScope, articleIds: number[]) {
+  const { db } = scope;
+  const counts = new Map<number, number>();
+  for (const id of articleIds) counts.set(id, (counts.get(id) ?? 0) + 1);
+  const updates = [...counts].map(([id, n]) => db.update(articles).set({ views: sql`${articles.views} + ${n}` }).where(eq(articles.id, id)));
+  if (updates.length > 0) await batch(db, updates);
+}
+
+// ---------------------------------------------------------------- the help-center site's pages
+
+/** What a list of links to articles shows: no body. */
+const linkColumns = {
+  id: articles.id,
+  slug: articles.slug,
+  title: articles.title,
+  description: articles.description,
+  categoryId: articles.categoryId,
+  updatedAt: articles.updatedAt,
+};
+export type PublicArticleLink = { id: number; slug: string; title: string; description: string | null; categoryId: number | null; updatedAt: number };
+
+/** Most articles one page links to: a portal home lists every category's articles. */
+export const SITE_PAGE_ARTICLES = 1000;
+/** How many of the most read articles a portal home shows. */
+export const POPULAR_ARTICLES = 6;
+/** A sitemap file holds at most 50,000 addresses. */
+export const SITEMAP_ARTICLES = 50_000;
+
+const publishedIn = (db: Database, slug: string, locale?: string) =>
+  and(inArray(articles.portalId, publicPortalId(db, slug)), eq(articles.status, ARTICLE_STATUS.published), locale ? eq(articles.locale, locale) : undefined);
+
+/** An unknown locale is as unknown as an unknown portal. */
+function requireLocale(portal: PortalRow, locale: string) {
+  if (!portalLocales(portal).allowed_locales.includes(locale)) throw notFound("Locale", locale, "locale");
+}
+
+export type PublicPortalHome = { portal: PortalRow; categories: CategoryRow[]; articles: PublicArticleLink[]; popular: PublicArticleLink[] };
+
+/** A portal's home in one locale: its categories, their published articles in order, and the most read ones. */
+export async function readPublicPortalHome(scope: TransportScope, slug: string, locale: string): Promise<PublicPortalHome> {
+  const { db } = scope;
+  const where = publishedIn(db, slug, locale);
+  const [portalRows, categoryRows, articleRows, popular] = await batch(db, [
+    publicPortalQuery(db, slug),
+    db
+      .select()
+      .from(categories)
+      .where(and(inArray(categories.portalId, publicPortalId(db, slug)), eq(categories.locale, locale)))
+      .orderBy(asc(categories.position), asc(categories.id)),
+    db.select(linkColumns).from(articles).where(where).orderBy(asc(articles.position), asc(articles.id)).limit(SITE_PAGE_ARTICLES),
+    db.select(linkColumns).from(articles).where(where).orderBy(desc(articles.views), desc(articles.updatedAt)).limit(POPULAR_ARTICLES),
+  ]);
+  const portal = requirePortal(portalRows, slug);
+  requireLocale(portal, locale);
+  return { portal, categories: categoryRows, articles: articleRows, popular };
+}
+
+export type PublicCategoryPage = { portal: PortalRow; category: CategoryRow; articles: PublicArticleLink[] };
+
+/** One category of a locale with its published articles in order. */
+export async function readPublicCategory(scope: TransportScope, slug: string, locale: string, categorySlug: string): Promise<PublicCategoryPage> {
+  const { db } = scope;
+  const category = and(inArray(categories.portalId, publicPortalId(db, slug)), eq(categories.locale, locale), eq(categories.slug, categorySlug));
+  const [portalRows, categoryRows, articleRows] = await batch(db, [
+    publicPortalQuery(db, slug),
+    db.select().from(categories).where(category),
+    db
+      .select(linkColumns)
+      .from(articles)
+      .where(and(publishedIn(db, slug, locale), inArray(articles.categoryId, db.select({ id: categories.id }).from(categories).where(category))))
+      .orderBy(asc(articles.position), asc(articles.id))
+      .limit(SITE_PAGE_ARTICLES),
+  ]);
+  const portal = requirePortal(portalRows, slug);
+  requireLocale(portal, locale);
+  if (!categoryRows[0]) throw notFound("Category", categorySlug, "category_slug");
+  return { portal, category: categoryRows[0], articles: articleRows };
+}
+
+/** Every published article's address and date, for the portal's sitemap. */
+export async function listPublicSitemap(scope: TransportScope, slug: string) {
+  const { db } = scope;
+  const [portalRows, rows] = await batch(db, [
+    publicPortalQuery(db, slug),
+    db
+      .select({ slug: articles.slug, updatedAt: articles.updatedAt })
+      .from(articles)
+      .where(publishedIn(db, slug))
+      .orderBy(asc(articles.id))
+      .limit(SITEMAP_ARTICLES),
+  ]);
+  return { portal: requirePortal(portalRows, slug), articles: rows };
+}
+
+/** A portal's locale must be one of its own (the search page checks it as the others do). */
+export function checkPublicLocale(portal: PortalRow, locale: string) {
+  requireLocale(portal, locale);
 }

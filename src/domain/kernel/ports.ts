@@ -74,11 +74,16 @@ export type ContactTransferMessage =
   | { kind: "contact_import"; accountId: number; importId: number; offset: number }
   | { kind: "contact_export"; accountId: number; exportId: number; segment: number };
 
+/** A reader opened a published article: counted in batches by the queue consumer, not one write per read. */
+export type ArticleViewMessage = { kind: "article_view"; articleId: number };
+
 /** Work the domain hands to the background (the events queue) once the change that asks for it has committed. */
 export interface BackgroundWork {
   contactTransfer(message: ContactTransferMessage): Promise<void>;
   /** Slices of a bulk action too large for its request; a send that fails throws (the request then fails). */
   bulkAction(messages: BulkActionMessage[]): Promise<void>;
+  /** Counts one view of the article later; a view that cannot be queued is lost (and logged), never the read. */
+  articleViewed(articleId: number): Promise<void>;
 }
 
 export type Ports = { rooms: LiveRooms; feed: LiveFeed; work: BackgroundWork };
@@ -102,6 +107,7 @@ export const UNREACHABLE_PORTS: Ports = {
   // a job left pending is picked up by the minute sweep of a Worker that has the queue
   work: {
     contactTransfer: async () => logUnreachable(),
+    articleViewed: async () => logUnreachable(),
     bulkAction: async () => {
       throw new Error("no queue is reachable");
     },
