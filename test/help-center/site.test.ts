@@ -191,6 +191,8 @@ describe("what does not exist", () => {
     ["an archived portal's article", "/hc/site-archived/articles/ghost"],
     ["an archived portal's sitemap", "/hc/site-archived/sitemap.xml"],
     ["a very long slug", `/hc/${"x".repeat(300)}/en`],
+    ["a path no page has", `${site}/en/nowhere/at-all`],
+    ["the site's root", "/hc"],
   ])("%s is the 404 page", async (_, path) => {
     const res = await page(path);
     expect(res.status).toBe(404);

@@ -92,4 +92,16 @@ describe("rate limits", () => {
     const otherInbox = await publicInbox(world.accountId);
     expect((await call("GET", otherInbox.base, { headers: { "cf-connecting-ip": "192.0.2.1" } })).status).toBe(200);
   });
+
+  it("limits the help-center site's pages per address and portal, as the public API", async () => {
+    await waitOutWindow();
+    const portal = await call("POST", `${world.base}/portals`, { key: world.admin.key, body: { name: "Limited docs", slug: "limited-docs" } });
+    expect(portal.status).toBe(200);
+    const statuses = [];
+    for (let i = 0; i < 9; i++) statuses.push((await call("GET", "/hc/limited-docs/en", { headers: { "cf-connecting-ip": "192.0.2.7" } })).status);
+    expect(statuses.slice(0, 8).every((s) => s === 200)).toBe(true);
+    expect(statuses[8]).toBe(429);
+    expect((await call("GET", "/hc/limited-docs/en", { headers: { "cf-connecting-ip": "192.0.2.8" } })).status).toBe(200);
+  });
 });
+

@@ -20,6 +20,7 @@ import { portalLocales } from "../../domain/help-center/portals";
 import { DomainError } from "../../domain/kernel/errors";
 import type { AppEnv } from "../../http/app-env";
 import { undocumented } from "../../http/openapi";
+import { rateLimited } from "../../http/rate-limit";
 import { publicScope } from "../../http/scopes";
 import { escapeHtml, snippetHtml } from "../../views/help-center";
 import { NOT_FOUND_PAGE, SITE_POLICY, renderPage, sitePaths } from "./layout";
@@ -42,8 +43,10 @@ const absolute = (c: SiteContext, path: string) => new URL(path, c.req.url).href
  * Runs a page: an unknown portal, locale, category or article (the domain's not_found) is the 404 page,
  * as is a path segment too long to name anything. Other errors go to the app's error handler.
  */
+const notFoundPage = (c: SiteContext) => c.html(NOT_FOUND_PAGE, 404, { "Content-Security-Policy": SITE_POLICY, "Cache-Control": "no-cache" });
+
 const sitePage = (render: (c: SiteContext) => Promise<Response>) => async (c: SiteContext) => {
-  const notFound = () => c.html(NOT_FOUND_PAGE, 404, { "Content-Security-Policy": SITE_POLICY, "Cache-Control": "no-cache" });
+  const notFound = () => notFoundPage(c);
   if (Object.values(c.req.param()).some((segment) => segment.length > MAX_SEGMENT)) return notFound();
   try {
     return await render(c);
@@ -61,6 +64,9 @@ const articleList = (slug: string, links: PublicArticleLink[]) =>
 const xmlEscape = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&apos;");
 
 export const helpCenterSite = new Hono<AppEnv>()
+  // readers count against the public API's limit, per client address and portal, as the JSON API's do
+  .use("/:portal_slug", rateLimited("public_api"))
+  .use("/:portal_slug/*", rateLimited("public_api"))
   .get("/:portal_slug", undocumented("the help-center site's address: sends a reader to the portal's default locale"), sitePage(async (c) => {
     const portal = await readPublicPortal(publicScope(c), param(c, "portal_slug"));
     return c.redirect(sitePaths.home(portal.slug, portalLocales(portal).default_locale), 302);
@@ -140,4 +146,6 @@ ${category.description ? `<p class="muted">${escapeHtml(category.description)}</
 ${articles.length > 0 ? articleList(portal.slug, articles) : `<p class="muted">No articles yet.</p>`}
 </section>`;
     return htmlPage(c, renderPage({ portal, locale, title: category.name, description: category.description, url: absolute(c, sitePaths.category(portal.slug, locale, category.slug)), body }));
-  }));
+  }))
+  // any other path under /hc is a page nobody can find, answered as one (not the API's JSON 404)
+  .all("/*", (c) => notFoundPage(c));
