@@ -12,6 +12,8 @@ import { type Listener, settle, subscribe } from "./cable-support";
 /** An account whose inbox has the agent as its member, an administrator, and an agent outside the inbox. */
 async function feedWorld(name = "Feed") {
   const w = await widgetWorld(name);
+  // changes here are made by hand: auto-assignment would hand new conversations to the agents listening
+  await patch(`${w.base}/inboxes/${w.inbox.id}`, w.admin.key, { enable_auto_assignment: false });
   const outsider = await createUser(w.platformKey, `${name} Outsider`);
   await addToAccount(w.platformKey, w.accountId, outsider.id, "agent");
   const [admin, agent, outside] = await Promise.all([subscribe(w.admin, w.accountId), subscribe(w.agent, w.accountId), subscribe(outsider, w.accountId)]);
