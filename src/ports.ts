@@ -73,11 +73,12 @@ export function livePorts(env: Env, db: Database): Ports {
       },
     },
     work: {
-      // a send that fails leaves the job pending: the minute sweep (src/jobs/cron.ts) sends it again
+      // a send that fails fails the request: nothing else would ever send the slices
       async bulkAction(messages) {
         // the queue takes at most 100 messages a send
         for (let i = 0; i < messages.length; i += 100) await env.EVENTS.sendBatch(messages.slice(i, i + 100).map((body) => ({ body })));
       },
+      // a send that fails leaves the job pending: the minute sweep (src/jobs/cron.ts) sends it again
       async contactTransfer(message) {
         try {
           await env.EVENTS.send(message);

@@ -1,11 +1,11 @@
 import { z } from "zod";
 import { Contact, Conversation, Message } from "./responses";
 
-/** `page` from 1 (Chatwoot's `page`; 15 results of each kind a page). */
+/** `page` from 1 (Chatwoot's `page`; 15 results of each kind a page), at most 10,000 as the other lists. */
 const Page = z
   .string()
   .regex(/^\d+$/, { error: "must be a positive integer" })
-  .refine((v) => Number(v) >= 1 && Number(v) <= 1_000_000, { error: "must be between 1 and 1000000" })
+  .refine((v) => Number(v) >= 1 && Number(v) <= 10_000, { error: "must be between 1 and 10000" })
   .optional()
   .transform((v) => Number(v ?? 1));
 

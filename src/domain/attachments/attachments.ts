@@ -6,8 +6,8 @@ import { and, eq, sql, type SQL } from "drizzle-orm";
 import { type Database, schema } from "../../db/client";
 import type { TransportScope } from "../kernel/scope";
 import { batch } from "../kernel/batch";
-import { forbidden, notFound } from "../kernel/errors";
-import { type FileAddress, checkFileSignature } from "./signing";
+import { notFound } from "../kernel/errors";
+import { type FileAddress, requireSignedAddress } from "./signing";
 import type { StoredFile } from "./uploads";
 
 const { attachments, automationRuleFiles } = schema;
@@ -53,10 +53,7 @@ export type OpenedFile = { object: R2ObjectBody; contentType: string; fileName: 
  */
 export async function openSignedFile(scope: TransportScope, address: FileAddress, expires: number, signature: string): Promise<OpenedFile> {
   const { db, env } = scope;
-  const secret = env.ATTACHMENT_URL_SECRET;
-  const check = secret ? checkFileSignature(secret, address, expires, signature, Date.now()) : "invalid";
-  if (check === "invalid") throw forbidden("The file URL is not valid: its signature does not match", "invalid_signature");
-  if (check === "expired") throw forbidden("The file URL has expired: load the message again for a fresh one", "expired_url");
+  requireSignedAddress(env.ATTACHMENT_URL_SECRET, address, expires, signature, "load the message again");
   const table = address.collection === "attachments" ? attachments : automationRuleFiles;
   const [rows] = await batch(db, [
     db

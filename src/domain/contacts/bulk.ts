@@ -12,7 +12,7 @@ import { batchNamed } from "../kernel/batch";
 import { DomainError, forbidden } from "../kernel/errors";
 import { type AccountScope } from "../kernel/scope";
 import type { ContactBulkInput } from "../kernel/bulk-inputs";
-import { BULK_IN_REQUEST, queueBulkAction } from "../conversations/bulk";
+import { BULK_IN_REQUEST, queueBulkAction } from "../kernel/bulk-queue";
 import { deleteContact } from "./contacts";
 import { replaceContactLabels } from "./labels";
 

@@ -11,19 +11,19 @@
  */
 import { type SQL, and, desc, eq, lt, sql } from "drizzle-orm";
 import type { AttributeDefinition } from "../custom-attributes/rows";
-import { now, rawSql, schema } from "../../db/client";
-import { checkFileSignature } from "../attachments/signing";
+import { decodeRow, now, rawSql, schema } from "../../db/client";
+import { requireSignedAddress } from "../attachments/signing";
 import { customAttributeDefinitionsQuery } from "../custom-attributes/values";
 import { batch } from "../kernel/batch";
 import { TRANSFER_STATUS } from "../kernel/enums";
-import { type ErrorEntry, forbidden, invalid, notFound } from "../kernel/errors";
+import { type ErrorEntry, invalid, notFound } from "../kernel/errors";
 import type { ContactTransferMessage } from "../kernel/ports";
 import { type AccountScope, type TransportScope, actingUserId, systemScope } from "../kernel/scope";
 import { CONTACT_ATTRIBUTE } from "./contacts";
 import { csvLine } from "./csv";
+import { STALLED_AFTER_MS } from "./imports";
 import { type FilterCondition, compileContactFilter } from "./filter";
 import type { ContactExportRow, ContactRow } from "./rows";
-import { decodeRow } from "../../db/client";
 
 const { contacts, contactExports } = schema;
 
@@ -181,7 +181,7 @@ export async function runContactExportStep(transport: TransportScope, message: E
 }
 
 /** Re-sends the next step of exports that stopped moving (a lost queue message, a Worker cut short). */
-export async function resumeStalledExports(transport: TransportScope, at = now(), stalledAfterMs = 5 * 60 * 1000): Promise<number> {
+export async function resumeStalledExports(transport: TransportScope, at = now(), stalledAfterMs = STALLED_AFTER_MS): Promise<number> {
   const { db } = transport;
   const [stalled] = await batch(db, [
     db
@@ -203,11 +203,7 @@ export type OpenedExport = { body: ReadableStream<Uint8Array>; size: number; fil
  */
 export async function openSignedExport(scope: TransportScope, accountId: number, exportId: number, expires: number, signature: string): Promise<OpenedExport> {
   const { db, env } = scope;
-  const secret = env.ATTACHMENT_URL_SECRET;
-  const address = { collection: "contact_exports" as const, accountId, fileId: exportId };
-  const check = secret ? checkFileSignature(secret, address, expires, signature, Date.now()) : "invalid";
-  if (check === "invalid") throw forbidden("The file URL is not valid: its signature does not match", "invalid_signature");
-  if (check === "expired") throw forbidden("The file URL has expired: load the export again for a fresh one", "expired_url");
+  requireSignedAddress(env.ATTACHMENT_URL_SECRET, { collection: "contact_exports", accountId, fileId: exportId }, expires, signature, "load the export again");
   const [rows] = await batch(db, [db.select().from(contactExports).where(and(eq(contactExports.id, exportId), eq(contactExports.accountId, accountId)))]);
   const job = rows[0];
   if (!job || job.status !== TRANSFER_STATUS.completed) throw notFound("Contact export", exportId);

@@ -17,12 +17,11 @@ import { maxFileBytes } from "../attachments/uploads";
 import type { AttributeDefinition } from "../custom-attributes/rows";
 import { customAttributeDefinitionsQuery } from "../custom-attributes/values";
 import { batch, batchGroups } from "../kernel/batch";
-import { counterStatement } from "../kernel/counters";
 import { TRANSFER_STATUS } from "../kernel/enums";
 import { type ErrorEntry, invalidField, notFound } from "../kernel/errors";
 import type { ContactTransferMessage } from "../kernel/ports";
 import { type AccountScope, type TransportScope, actingUserId, systemScope } from "../kernel/scope";
-import { CONTACT_ATTRIBUTE, RESOLVED_CONTACTS, applyInput } from "./contacts";
+import { CONTACT_ATTRIBUTE, applyInput, resolvedCounter } from "./contacts";
 import { CsvRecordReader, parseFields } from "./csv";
 import { IDENTITY_COLUMNS, type ReadRow, type RowContact, normalizeColumn, readRow } from "./import-rows";
 import type { ContactImportRefusalRow, ContactImportRow, ContactRow } from "./rows";
@@ -300,7 +299,9 @@ async function writeChunk(
     if (r.contact.phoneNumber) keys.phone.add(r.contact.phoneNumber);
     if (r.contact.identifier) keys.identifier.add(r.contact.identifier);
   }
-  const [existing] = await batch(db, [existingContactsQuery(scope, { email: [...keys.email], phone: [...keys.phone], identifier: [...keys.identifier] })]);
+  // (nothing to look up, as for a chunk of refused or name-only rows: no read)
+  const anyKey = keys.email.size + keys.phone.size + keys.identifier.size > 0;
+  const [existing] = anyKey ? await batch(db, [existingContactsQuery(scope, { email: [...keys.email], phone: [...keys.phone], identifier: [...keys.identifier] })]) : [[]];
   const { planned, consumed } = planChunk(chunk, reads, existing.map((raw) => decodeRow(contacts, raw)));
 
   const last = chunk[consumed - 1];
@@ -316,10 +317,8 @@ async function writeChunk(
   const at = now();
   const writes: Statement[] = [
     // the counter moves first, while the changed contacts still hold their old `resolved`
-    counterStatement(
-      db,
-      accountId,
-      RESOLVED_CONTACTS,
+    resolvedCounter(
+      scope,
       sql<number>`CASE WHEN ${guard} THEN ${newResolved} - (SELECT count(*) FROM ${contacts} WHERE account_id = ${accountId} AND resolved = 1
         AND id IN (SELECT value FROM json_each(${updatedIds}))) ELSE 0 END`,
     ),

@@ -26,8 +26,10 @@ export type CsatSurveyAnswer = { id: number; rating: number; feedbackMessage: st
 /** A survey as its page shows it: the survey message, the conversation it rates and the answer so far. */
 export type CsatSurvey = { chain: ConversationChain; message: MessageRow; answer: CsatSurveyAnswer | null; locked: boolean };
 
-const column = (uuid: string, name: typeof conversations.inboxId | typeof conversations.contactInboxId | typeof conversations.id) =>
-  sql<number>`(SELECT ${name} FROM ${conversations} WHERE ${conversations.uuid} = ${uuid})`;
+type ConversationColumn = typeof conversations.id | typeof conversations.accountId | typeof conversations.inboxId | typeof conversations.contactInboxId | typeof conversations.contactId;
+
+/** A column of the conversation with this uuid, as a subquery: the whole survey is read in one batch. */
+const column = (uuid: string, name: ConversationColumn) => sql<number>`(SELECT ${name} FROM ${conversations} WHERE ${conversations.uuid} = ${uuid})`;
 
 /** The survey of the conversation with this uuid: one batch; a 404 for an unknown uuid, a suspended account or no survey. */
 export async function findCsatSurvey(transport: TransportScope, uuid: string): Promise<CsatSurvey> {
@@ -41,9 +43,9 @@ export async function findCsatSurvey(transport: TransportScope, uuid: string): P
       .select()
       .from(webWidgetChannels)
       .where(sql`${webWidgetChannels.id} = (SELECT ${inboxes.channelId} FROM ${inboxes} WHERE ${inboxes.id} = ${column(uuid, conversations.inboxId)} AND ${inboxes.channelType} = ${WIDGET_CHANNEL})`),
-    db.select({ id: accounts.id, status: accounts.status }).from(accounts).where(sql`${accounts.id} = (SELECT ${conversations.accountId} FROM ${conversations} WHERE ${conversations.uuid} = ${uuid})`),
+    db.select({ id: accounts.id, status: accounts.status }).from(accounts).where(sql`${accounts.id} = ${column(uuid, conversations.accountId)}`),
     db.select().from(contactInboxes).where(sql`${contactInboxes.id} = ${column(uuid, conversations.contactInboxId)}`),
-    db.select().from(contacts).where(sql`${contacts.id} = (SELECT ${conversations.contactId} FROM ${conversations} WHERE ${conversations.uuid} = ${uuid})`),
+    db.select().from(contacts).where(sql`${contacts.id} = ${column(uuid, conversations.contactId)}`),
     db.select().from(messages).where(sql`${messages.id} = ${surveyMessageId}`),
     db
       .select({ id: csatSurveyResponses.id, rating: csatSurveyResponses.rating, feedbackMessage: csatSurveyResponses.feedbackMessage, answeredAt: csatSurveyResponses.answeredAt, updatedAt: csatSurveyResponses.updatedAt })
