@@ -6,7 +6,9 @@ export default defineConfig({
     include: ["test/e2e/**/*.test.ts"],
     environment: "node",
     testTimeout: 240_000,
-    // the files mostly wait for their servers to start: all four at once, not one after another
+    // the browser files share one server and browser (test/e2e/shared-server.ts); the files that start
+    // their own servers mostly wait for them, so four files run at once
+    globalSetup: ["test/e2e/shared-server.ts"],
     maxWorkers: 4,
     hookTimeout: 240_000,
   },

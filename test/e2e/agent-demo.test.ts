@@ -4,13 +4,14 @@
  * One agent's change shows live on the other's page, the other's presence dot turns green, and an
  * assignment brings the assignee a notification and an unread badge.
  */
+import { randomUUID } from "node:crypto";
 import type { Page } from "puppeteer-core";
 import { describe, expect, it } from "vitest";
 import { serverAndBrowser } from "./browser";
 import { call } from "./server";
 
 const PASSWORD = "Passw0rd!long";
-const e2e = serverAndBrowser("agent-demo");
+const e2e = serverAndBrowser();
 
 async function must(reply: Promise<{ status: number; body: any }>, what: string) {
   const { status, body } = await reply;
@@ -23,7 +24,7 @@ async function setUp() {
   const platform = (method: string, path: string, body?: unknown) => must(call(e2e.server.base, method, `/platform/api/v1${path}`, e2e.token, body), path);
   const account = await platform("POST", "/accounts", { name: "Demo shop" });
   const person = async (name: string, role: string) => {
-    const email = `${name.split(" ")[0].toLowerCase()}.${Date.now()}@example.com`;
+    const email = `${name.split(" ")[0].toLowerCase()}.${randomUUID()}@example.com`;
     const user = await platform("POST", "/users", { name, email, password: PASSWORD });
     await platform("POST", `/accounts/${account.id}/account_users`, { user_id: user.id, role });
     return { id: user.id as number, email, key: user.access_token as string };

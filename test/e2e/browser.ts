@@ -1,28 +1,22 @@
 /**
- * A file's `npm start` server and headless Chromium (the binary inside the @sparticuz/chromium package:
- * no download at run time), started before its tests and stopped after them, with a throw-away data
- * directory and platform key of its own.
+ * The run's shared `npm start` server and headless Chromium (shared-server.ts; the binary inside the
+ * @sparticuz/chromium package: no download at run time), connected to before a file's tests and let go
+ * after them, and the platform key that server prints.
  *
  * Pages come from `newPage()`: every request a page makes to another origin than the server's is
  * refused and makes the test fail, so a page that would need the internet (a CDN script, a web font)
  * cannot pass.
  */
-import chromium from "@sparticuz/chromium";
-import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import puppeteer, { type Browser, type Page } from "puppeteer-core";
-import { afterAll, afterEach, beforeAll, expect } from "vitest";
-import { type Server, freePort, start, stop } from "./server";
+import { afterAll, afterEach, beforeAll, expect, inject } from "vitest";
 
-export type ServerAndBrowser = { readonly server: Server; readonly browser: Browser; readonly token: string; newPage(): Promise<Page> };
+export type ServerAndBrowser = { readonly server: { base: string }; readonly token: string; newPage(): Promise<Page> };
 
-export function serverAndBrowser(name: string): ServerAndBrowser {
-  const dataDir = mkdtempSync(join(tmpdir(), `edgedesk-${name}-`));
-  const token = randomBytes(24).toString("hex");
-  let server: Server | undefined;
+export function serverAndBrowser(): ServerAndBrowser {
+  const { base, token, browserEndpoint } = inject("sharedServer");
+  const origin = new URL(base).origin;
   let browser: Browser | undefined;
+  const pages: Page[] = [];
   let offOrigin: string[] = [];
   afterEach(() => {
     const seen = offOrigin;
@@ -30,20 +24,20 @@ export function serverAndBrowser(name: string): ServerAndBrowser {
     expect(seen, "requests that left the server's origin").toEqual([]);
   });
   beforeAll(async () => {
-    server = await start(await freePort(), dataDir, token);
-    browser = await puppeteer.launch({ executablePath: await chromium.executablePath(), args: chromium.args, headless: true });
+    browser = await puppeteer.connect({ browserWSEndpoint: browserEndpoint });
   });
   afterAll(async () => {
-    await browser?.close();
-    if (server) await stop(server);
-    rmSync(dataDir, { recursive: true, force: true });
+    // the browser outlives this file: close what it opened, then let go
+    await Promise.all(pages.map((page) => page.close().catch(() => undefined)));
+    await browser?.disconnect();
   });
   return {
+    server: { base },
     token,
     async newPage() {
-      if (!browser || !server) throw new Error("the server and browser are not started yet");
-      const origin = new URL(server.base).origin;
+      if (!browser) throw new Error("the browser is not connected yet");
       const page = await browser.newPage();
+      pages.push(page);
       await page.setRequestInterception(true);
       page.on("request", (request) => {
         const url = request.url();
@@ -52,14 +46,6 @@ export function serverAndBrowser(name: string): ServerAndBrowser {
         return request.abort();
       });
       return page;
-    },
-    get server() {
-      if (!server) throw new Error("the server is not started yet");
-      return server;
-    },
-    get browser() {
-      if (!browser) throw new Error("the browser is not launched yet");
-      return browser;
     },
   };
 }

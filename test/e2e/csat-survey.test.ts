@@ -4,12 +4,13 @@
  * API shows the rating; the link of a rating clicked in an e-mail (#rating-N) preselects it; an unknown
  * link says so.
  */
+import { randomUUID } from "node:crypto";
 import type { Page } from "puppeteer-core";
 import { describe, expect, it } from "vitest";
 import { serverAndBrowser } from "./browser";
 import { call } from "./server";
 
-const e2e = serverAndBrowser("survey");
+const e2e = serverAndBrowser();
 
 async function ok(promise: ReturnType<typeof call>) {
   const res = await promise;
@@ -20,7 +21,7 @@ async function ok(promise: ReturnType<typeof call>) {
 async function setUp() {
   const { base } = e2e.server;
   const account = await ok(call(base, "POST", "/platform/api/v1/accounts", e2e.token, { name: "Survey shop" }));
-  const user = await ok(call(base, "POST", "/platform/api/v1/users", e2e.token, { name: "Ada Admin", email: `ada.${Date.now()}@example.com`, password: "Passw0rd!long" }));
+  const user = await ok(call(base, "POST", "/platform/api/v1/users", e2e.token, { name: "Ada Admin", email: `ada.${randomUUID()}@example.com`, password: "Passw0rd!long" }));
   await ok(call(base, "POST", `/platform/api/v1/accounts/${account.id}/account_users`, e2e.token, { user_id: user.id, role: "administrator" }));
   const key: string = user.access_token;
   const accountPath = `/api/v1/accounts/${account.id}`;

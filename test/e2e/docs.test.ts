@@ -13,7 +13,7 @@ import { README_SURFACES, README_TOUR } from "../../src/docs/introduction";
 import { serverAndBrowser } from "./browser";
 import { root } from "./server";
 
-const e2e = serverAndBrowser("docs");
+const e2e = serverAndBrowser();
 
 /** A README section's body, between its heading and the next one. */
 function readmeSection(heading: string): string {

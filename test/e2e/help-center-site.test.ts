@@ -3,12 +3,13 @@
  * opens the portal, searches with the search box, opens an article whose Markdown carries XSS payloads,
  * and nothing from the article runs; no page logs an error or loads anything from another origin.
  */
+import { randomUUID } from "node:crypto";
 import type { Page } from "puppeteer-core";
 import { describe, expect, it } from "vitest";
 import { serverAndBrowser } from "./browser";
 import { call } from "./server";
 
-const e2e = serverAndBrowser("help-center-site");
+const e2e = serverAndBrowser();
 
 async function ok(promise: ReturnType<typeof call>) {
   const res = await promise;
@@ -33,7 +34,7 @@ const PAYLOAD = [
 async function setUp() {
   const { base } = e2e.server;
   const account = await ok(call(base, "POST", "/platform/api/v1/accounts", e2e.token, { name: "Help shop" }));
-  const user = await ok(call(base, "POST", "/platform/api/v1/users", e2e.token, { name: "Ada Admin", email: `ada.${Date.now()}@example.com`, password: "Passw0rd!long" }));
+  const user = await ok(call(base, "POST", "/platform/api/v1/users", e2e.token, { name: "Ada Admin", email: `ada.${randomUUID()}@example.com`, password: "Passw0rd!long" }));
   await ok(call(base, "POST", `/platform/api/v1/accounts/${account.id}/account_users`, e2e.token, { user_id: user.id, role: "administrator" }));
   const key: string = user.access_token;
   const slug = `help-${Date.now()}`;

@@ -3,16 +3,17 @@
  * download at run time), against `npm start`: typing in one pane shows "typing…" in the other, and
  * messages appear live in both, in each direction.
  */
+import { randomUUID } from "node:crypto";
 import type { Page } from "puppeteer-core";
 import { describe, expect, it } from "vitest";
 import { serverAndBrowser } from "./browser";
 import { call } from "./server";
 
-const e2e = serverAndBrowser("demo");
+const e2e = serverAndBrowser();
 
 async function setUp() {
   const account = await call(e2e.server.base, "POST", "/platform/api/v1/accounts", e2e.token, { name: "Demo shop" });
-  const user = await call(e2e.server.base, "POST", "/platform/api/v1/users", e2e.token, { name: "Alex Agent", email: `alex.${Date.now()}@example.com`, password: "Passw0rd!long" });
+  const user = await call(e2e.server.base, "POST", "/platform/api/v1/users", e2e.token, { name: "Alex Agent", email: `alex.${randomUUID()}@example.com`, password: "Passw0rd!long" });
   await call(e2e.server.base, "POST", `/platform/api/v1/accounts/${account.body.id}/account_users`, e2e.token, { user_id: user.body.id, role: "administrator" });
   const key: string = user.body.access_token;
   const inbox = await call(e2e.server.base, "POST", `/api/v1/accounts/${account.body.id}/inboxes`, key, { name: "Website chat", channel: { type: "api" } });

@@ -10,7 +10,7 @@ import { buildWorld, routeTable } from "./hostile/routes";
 const world = await buildWorld();
 const routes = routeTable(world).account;
 
-describe("hostile input: account, people, channels, configuration, profile, reports", () => {
+describe("hostile input: account, agents, teams, labels, canned responses, filters, profile", () => {
   for (const route of routes) {
     it(`${route.method} ${route.path}`, { timeout: 120_000 }, async () => {
       const checker = new Checker();
