@@ -36,6 +36,7 @@ import { runContactExportStep } from "../domain/contacts/exports";
 import { jobScope } from "./scope";
 import type { TransportScope } from "../domain/kernel/scope";
 import { fanOut, fanOutLiveEvent } from "./fan-out";
+import { dispatchEvents } from "../feed/forward";
 
 export type QueueMessage =
   | EventMessage
@@ -85,6 +86,8 @@ export async function consumeQueue(batch: MessageBatch<QueueMessage>, env: Env) 
           await runContactExportStep(jobScope(db, env), body);
         } else if (body.kind === "campaign_run") {
           await runCampaignStep(jobScope(db, env), body);
+          // the step's conversations and messages go out now (webhooks, the inbox's callback), not at the next minute
+          await dispatchEvents(db, env);
         } else if (body.kind === "bulk_action") {
           await runQueuedBulkAction(db, env, body);
         }

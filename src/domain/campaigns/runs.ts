@@ -69,15 +69,16 @@ const heldByHours = (campaign: CampaignRow, inbox: InboxRow, at: number) => camp
  */
 export async function startDueCampaigns(transport: TransportScope, at = now()): Promise<number> {
   const { db } = transport;
-  const { due } = await batchNamed(db, {
-    due: db
-      .select({ campaign: campaigns, inbox: inboxes })
-      .from(campaigns)
-      .leftJoin(inboxes, eq(inboxes.id, campaigns.inboxId))
-      .where(lte(campaigns.runDueAt, at))
-      .orderBy(campaigns.runDueAt)
-      .limit(DUE_PER_SWEEP),
+  const dueWhere = lte(campaigns.runDueAt, at);
+  // two statements, not a join: D1 answers rows as objects, and the two tables share column names
+  const read = await batchNamed(db, {
+    due: db.select().from(campaigns).where(dueWhere).orderBy(campaigns.runDueAt).limit(DUE_PER_SWEEP),
+    inboxes: db
+      .select()
+      .from(inboxes)
+      .where(inArray(inboxes.id, db.select({ id: campaigns.inboxId }).from(campaigns).where(dueWhere).orderBy(campaigns.runDueAt).limit(DUE_PER_SWEEP))),
   });
+  const due = read.due.map((campaign) => ({ campaign, inbox: read.inboxes.find((i) => i.id === campaign.inboxId && i.accountId === campaign.accountId) }));
   let sent = 0;
   for (const { campaign, inbox } of due) {
     const scope = systemScope(transport, campaign.accountId);
@@ -115,15 +116,15 @@ export async function runCampaignStep(transport: TransportScope, message: Campai
   const scope = systemScope(transport, message.accountId);
   const { db, accountId } = scope;
   const read = await batchNamed(db, {
-    campaign: db
-      .select({ campaign: campaigns, inbox: inboxes })
-      .from(campaigns)
-      .innerJoin(inboxes, eq(inboxes.id, campaigns.inboxId))
-      .where(and(eq(campaigns.accountId, accountId), eq(campaigns.id, message.campaignId))),
+    campaign: db.select().from(campaigns).where(and(eq(campaigns.accountId, accountId), eq(campaigns.id, message.campaignId))),
+    inbox: db
+      .select()
+      .from(inboxes)
+      .where(and(eq(inboxes.accountId, accountId), sql`${inboxes.id} = (SELECT ${campaigns.inboxId} FROM ${campaigns} WHERE ${campaigns.id} = ${message.campaignId})`)),
   });
-  const found = read.campaign[0];
-  if (!found) return;
-  const { campaign, inbox } = found;
+  const campaign = read.campaign[0];
+  const inbox = read.inbox[0];
+  if (!campaign || !inbox) return;
   const current = campaign.campaignStatus === CAMPAIGN_STATUS.active && campaign.runStartedAt !== null && campaign.runCursor === message.cursor;
   if (!current || !campaign.enabled) return; // a duplicate, a paused run (resumed by an update) or one finished
   const at = now();
