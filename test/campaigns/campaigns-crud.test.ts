@@ -144,6 +144,15 @@ describe("validation", () => {
   });
 });
 
+describe("the inbox's campaigns", () => {
+  it("go with a deleted inbox", async () => {
+    const inbox = await made(`${w.base}/inboxes`, w.admin.key, { name: "Short-lived", channel: { type: "api" } });
+    const created = (await post(campaigns, w.admin.key, { ...oneOff, inbox_id: inbox.id })).body;
+    expect((await del(`${w.base}/inboxes/${inbox.id}`, w.admin.key)).status).toBe(200);
+    expect((await get(`${campaigns}/${created.id}`, w.admin.key)).status).toBe(404);
+  });
+});
+
 describe("who may", () => {
   it("lets agents do nothing (Chatwoot's policy), and changes nothing for them", async () => {
     const created = (await post(campaigns, w.admin.key, ongoing)).body;

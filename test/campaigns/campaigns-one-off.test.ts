@@ -148,6 +148,23 @@ describe("a one-off campaign", () => {
     await patch(`${w.base}/inboxes/${api.id}`, w.admin.key, { working_hours_enabled: false });
   });
 
+  it("disabled, waits until it is enabled again", async () => {
+    const paused = await made(`${w.base}/campaigns`, w.admin.key, {
+      title: "Paused before it began",
+      message: "Back again",
+      inbox_id: api.id,
+      audience: [{ type: "Label", id: gold.id }],
+      enabled: false,
+      scheduled_at: Math.floor(Date.now() / 1000) - 5,
+    });
+    await runScheduledWork(env);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect((await get(campaignPath(paused.id), w.admin.key)).body).toMatchObject({ campaign_status: "active", started_at: null, sent_count: 0 });
+    expect((await patch(campaignPath(paused.id), w.admin.key, { enabled: true })).status).toBe(200);
+    await runScheduledWork(env);
+    expect((await completed(paused.id)).sent_count).toBe(2);
+  });
+
   it("once started, changes only its title, description and enabled", async () => {
     const paused = await made(`${w.base}/campaigns`, w.admin.key, { title: "Paused", message: "x", inbox_id: api.id, audience: [{ type: "Label", id: gold.id }], scheduled_at: 4_000_000_000 });
     await env.DB.prepare("UPDATE campaigns SET run_started_at = ? WHERE account_id = ? AND display_id = ?").bind(Date.now(), w.accountId, paused.id).run();

@@ -160,6 +160,23 @@ describe("a triggered campaign", () => {
     await patch(`${w.base}/inboxes/${website.id}`, w.admin.key, { working_hours_enabled: false });
   });
 
+  it("waits for the inbox's bot only when the campaign has no sender (Chatwoot's rule)", async () => {
+    const site = await made(`${w.base}/inboxes`, w.admin.key, { name: "Bot site", channel: { type: "web_widget", website_url: "https://bot.example" } });
+    const bot = await made(`${w.base}/agent_bots`, w.admin.key, { name: "Greeter", outgoing_url: "https://bot.example/hook" });
+    expect((await post(`${w.base}/inboxes/${site.id}/set_agent_bot`, w.admin.key, { agent_bot: bot.id })).status).toBe(200);
+    const botPub = `/public/api/v1/inboxes/${site.website_token}`;
+    const rules = { trigger_rules: { url: "https://bot.example/" } };
+    const spoken = await made(`${w.base}/campaigns`, w.admin.key, { title: "S", message: "From a person", inbox_id: site.id, sender_id: w.admin.id, ...rules });
+    const silent = await made(`${w.base}/campaigns`, w.admin.key, { title: "N", message: "From nobody", inbox_id: site.id, ...rules });
+    const statusAfter = async (campaignId: number) => {
+      const v = await made(`${botPub}/contacts`, null, {});
+      const res = await post(`${botPub}/contacts/${v.source_id}/events`, null, { name: "campaign.triggered", event_info: { campaign_id: campaignId } });
+      return (await get(`${w.base}/conversations/${res.body.conversation_id}`, w.admin.key)).body.status;
+    };
+    expect(await statusAfter(spoken.id)).toBe("open");
+    expect(await statusAfter(silent.id)).toBe("pending");
+  });
+
   it("opens a conversation only for the visitor who triggered it", async () => {
     const a = await made(`${pub}/contacts`, null, { name: "A" });
     const b = await made(`${pub}/contacts`, null, { name: "B" });
