@@ -75,6 +75,7 @@ const ISOLATED = [
   "test/api/openapi-responses.test.ts",
   "test/api/schema-missing.test.ts", // drops a table
   "test/notifications/push.test.ts",
+  "test/campaigns/campaigns-one-off.test.ts", // the API inbox's callback: an intercepted fetch
 ];
 
 export default defineConfig(async () => {

@@ -776,6 +776,74 @@ export const taggings = sqliteTable(
   ],
 );
 
+// ---------------------------------------------------------------- campaigns
+
+/**
+ * Chatwoot's campaigns. The type follows the inbox (a website inbox's are `ongoing`, shown to its widget
+ * on the pages their URL rule matches; an API inbox's are edgedesk's `one_off`, sent once at
+ * `scheduled_at` to the contacts carrying one of the audience labels). The `run_*` columns are the
+ * one-off run's state: the cron looks at a campaign when `run_due_at` has come (src/domain/campaigns/runs.ts).
+ */
+export const campaigns = sqliteTable(
+  "campaigns",
+  {
+    id: id(),
+    accountId: integer("account_id").notNull(),
+    /** per-account number; the `id` clients see and address */
+    displayId: integer("display_id").notNull(),
+    title: text("title").notNull(),
+    description: text("description"),
+    message: text("message").notNull(),
+    inboxId: integer("inbox_id").notNull(),
+    senderId: integer("sender_id"),
+    enabled: bool("enabled").notNull().default(true),
+    triggerRules: json<JsonObject>("trigger_rules").notNull().default({}),
+    triggerOnlyDuringBusinessHours: bool("trigger_only_during_business_hours").notNull().default(false),
+    /** epoch ms; one-off campaigns only */
+    scheduledAt: integer("scheduled_at"),
+    /** [{type: "Label", id}] */
+    audience: json<Array<{ type: string; id: number }>>("audience").notNull().default([]),
+    /** 0 ongoing, 1 one_off */
+    campaignType: integer("campaign_type").notNull().default(0),
+    /** 0 active, 1 completed */
+    campaignStatus: integer("campaign_status").notNull().default(0),
+    /** contacts carrying an audience label when the run started; null before */
+    audienceCount: integer("audience_count"),
+    /** conversations the campaign has opened (one per contact) */
+    sentCount: integer("sent_count").notNull().default(0),
+    /** when the cron should look at the one-off run next (null: nothing to do) */
+    runDueAt: integer("run_due_at"),
+    runStartedAt: integer("run_started_at"),
+    /** the highest contact id the run has gone past */
+    runCursor: integer("run_cursor").notNull().default(0),
+    completedAt: integer("completed_at"),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex("campaigns_account_display_unique").on(t.accountId, t.displayId),
+    index("campaigns_inbox").on(t.inboxId),
+    // the minute sweep: the one-off runs whose time has come, across accounts
+    index("campaigns_run_due").on(t.runDueAt).where(sql`run_due_at IS NOT NULL`),
+  ],
+);
+
+/**
+ * Who a campaign reached: one row per campaign and contact, written in the batch that opens the
+ * contact's conversation, so a contact gets a campaign at most once however often its run is repeated.
+ */
+export const campaignRecipients = sqliteTable(
+  "campaign_recipients",
+  {
+    id: id(),
+    accountId: integer("account_id").notNull(),
+    campaignId: integer("campaign_id").notNull(),
+    contactId: integer("contact_id").notNull(),
+    conversationId: integer("conversation_id").notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [uniqueIndex("campaign_recipients_campaign_contact_unique").on(t.campaignId, t.contactId)],
+);
+
 // ---------------------------------------------------------------- notifications and participants
 
 /**

@@ -86,6 +86,13 @@ export function livePorts(env: Env, db: Database): Ports {
           console.error(JSON.stringify({ level: "error", queue: "contact_transfer", message, error: String(error) }));
         }
       },
+      async campaignRun(message) {
+        try {
+          await env.EVENTS.send(message);
+        } catch (error) {
+          console.error(JSON.stringify({ level: "error", queue: "campaign_run", message, error: String(error) }));
+        }
+      },
       async articleViewed(articleId) {
         try {
           await env.EVENTS.send({ kind: "article_view", articleId });

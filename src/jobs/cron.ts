@@ -2,7 +2,8 @@
  * The cron trigger's work, every minute: wake snoozed conversations whose time has come; dispatch the
  * outbox rows no request got round to (the wake-ups' events among them) and those whose dispatch was
  * lost; re-send deliveries whose queue message was lost, and the next step of contact imports and
- * exports that stopped moving; prune consumed outbox rows, the delivery log
+ * exports that stopped moving; start the one-off campaigns whose time has come (and re-send runs that
+ * stopped moving); prune consumed outbox rows, the delivery log
  * after 30 days, and old Idempotency-Key records.
  */
 import { connect } from "../db/connect";
@@ -10,6 +11,7 @@ import { pruneIdempotencyKeys } from "../db/idempotency-keys";
 import { wakeSnoozedConversations } from "../domain/conversations/snoozes";
 import { resumeStalledImports } from "../domain/contacts/imports";
 import { resumeStalledExports } from "../domain/contacts/exports";
+import { startDueCampaigns } from "../domain/campaigns/runs";
 import { pruneOutbox } from "../events/dispatch";
 import { dispatchEvents } from "../feed/forward";
 import { pruneDeliveryLog, resendOverdueDeliveries } from "../webhooks/sweep";
@@ -22,6 +24,7 @@ export async function runScheduledWork(env: Env) {
   await resendOverdueDeliveries(db, env);
   await resumeStalledImports(jobScope(db, env));
   await resumeStalledExports(jobScope(db, env));
+  await startDueCampaigns(jobScope(db, env));
   await pruneOutbox(db);
   await pruneDeliveryLog(db);
   await pruneIdempotencyKeys(db);

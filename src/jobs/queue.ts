@@ -8,6 +8,8 @@
  * - `agent_available`: an agent came online, for auto-assignment (src/jobs/auto-assignment.ts);
  * - `contact_import` / `contact_export`: one step of a contact import or export (src/domain/contacts),
  *   which sends the next step itself;
+ * - `campaign_run`: one step of a one-off campaign's run (src/domain/campaigns/runs.ts), which sends the
+ *   next step itself;
  * - `bulk_action`: a slice of a bulk action too large for its request (src/jobs/bulk-actions.ts);
  * - `article_view`: a reader opened a help-center article; a batch's views are added up in one write.
  * Messages of a batch are handled concurrently: one slow receiver does not hold up the others. A
@@ -26,13 +28,15 @@ import { runOutOfOfficeForEvent } from "./out-of-office";
 import { runQueuedBulkAction } from "./bulk-actions";
 import type { BulkActionMessage } from "../domain/kernel/bulk-inputs";
 import { attemptDelivery } from "./deliveries";
-import type { ArticleViewMessage, ContactTransferMessage } from "../domain/kernel/ports";
+import type { ArticleViewMessage, CampaignRunMessage, ContactTransferMessage } from "../domain/kernel/ports";
+import { runCampaignStep } from "../domain/campaigns/runs";
 import { addArticleViews } from "../domain/help-center/public";
 import { runContactImportStep } from "../domain/contacts/imports";
 import { runContactExportStep } from "../domain/contacts/exports";
 import { jobScope } from "./scope";
 import type { TransportScope } from "../domain/kernel/scope";
 import { fanOut, fanOutLiveEvent } from "./fan-out";
+import { dispatchEvents } from "../feed/forward";
 
 export type QueueMessage =
   | EventMessage
@@ -41,6 +45,7 @@ export type QueueMessage =
   | AgentAvailableMessage
   | ContactTransferMessage
   | BulkActionMessage
+  | CampaignRunMessage
   | ArticleViewMessage;
 
 const backoffAfterFailure = (attempts: number) => Math.min(30 * 2 ** attempts, 60 * 60);
@@ -79,6 +84,10 @@ export async function consumeQueue(batch: MessageBatch<QueueMessage>, env: Env) 
           await runContactImportStep(jobScope(db, env), body);
         } else if (body.kind === "contact_export") {
           await runContactExportStep(jobScope(db, env), body);
+        } else if (body.kind === "campaign_run") {
+          await runCampaignStep(jobScope(db, env), body);
+          // the step's conversations and messages go out now (webhooks, the inbox's callback), not at the next minute
+          await dispatchEvents(db, env);
         } else if (body.kind === "bulk_action") {
           await runQueuedBulkAction(db, env, body);
         }

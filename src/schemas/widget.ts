@@ -155,7 +155,11 @@ export const PublicConversation = z
   .meta({ id: "PublicConversation" });
 
 /** POST .../events */
-export const PublicEventAnswer = z.looseObject({ event: z.literal("webwidget_triggered"), name: z.string() });
+export const PublicEventAnswer = z.looseObject({
+  event: z.enum(["webwidget_triggered", "campaign.triggered"]),
+  name: z.string(),
+  conversation_id: int.nullable().optional().describe("campaign.triggered: the conversation the campaign opened; null when the visitor had one already"),
+});
 
 /** POST .../toggle_typing */
 export const PublicTypingAnswer = z.looseObject({ conversation_id: int, typing_status: z.enum(["on", "off"]) });

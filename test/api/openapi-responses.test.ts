@@ -513,6 +513,35 @@ describe("answers match their documented schemas", () => {
     expect(await conforms("DELETE", `${world.base}/contacts/${contact}`, `${A}/contacts/{id}`, { key: world.admin.key })).toMatchObject(ok);
   });
 
+  it("campaigns (both types), the widget's campaign list and a triggered campaign", async () => {
+    const admin = world.admin.key;
+    const site = (await post(`${world.base}/inboxes`, admin, { name: "Site", channel: { type: "web_widget", website_url: "https://site.example" } })).body;
+    const label = (await post(`${world.base}/labels`, admin, { title: "campaign-doc" })).body;
+    const ongoing = await conforms("POST", `${world.base}/campaigns`, `${A}/campaigns`, {
+      key: admin,
+      body: { title: "On pricing", message: "Hi", inbox_id: site.id, sender_id: world.admin.id, trigger_rules: { url: "https://site.example/pricing", time_on_page: 3 } },
+    });
+    expect(ongoing).toMatchObject({ status: 200, errors: [] });
+    const oneOff = await conforms("POST", `${world.base}/campaigns`, `${A}/campaigns`, {
+      key: admin,
+      body: { title: "Sale", message: "Sale", inbox_id: inboxId, audience: [{ type: "Label", id: label.id }], scheduled_at: 4_000_000_000 },
+    });
+    expect(oneOff).toMatchObject({ status: 200, errors: [] });
+    expect(await conforms("GET", `${world.base}/campaigns`, `${A}/campaigns`, { key: admin })).toMatchObject({ status: 200, errors: [] });
+    expect(await conforms("GET", `${world.base}/campaigns/${oneOff.body.id}`, `${A}/campaigns/{id}`, { key: admin })).toMatchObject({ status: 200, errors: [] });
+    expect(await conforms("PATCH", `${world.base}/campaigns/${oneOff.body.id}`, `${A}/campaigns/{id}`, { key: admin, body: { enabled: false } })).toMatchObject({ status: 200, errors: [] });
+    const pub = `/public/api/v1/inboxes/${site.website_token}`;
+    const listed = await conforms("GET", `${pub}/campaigns?url=https://site.example/pricing`, "/public/api/v1/inboxes/{inbox_identifier}/campaigns");
+    expect(listed).toMatchObject({ status: 200, errors: [] });
+    expect(listed.body).toHaveLength(1);
+    const visitor = (await post(`${pub}/contacts`, null, {})).body;
+    const triggered = await conforms("POST", `${pub}/contacts/${visitor.source_id}/events`, "/public/api/v1/inboxes/{inbox_identifier}/contacts/{contact_identifier}/events", {
+      body: { name: "campaign.triggered", event_info: { campaign_id: ongoing.body.id } },
+    });
+    expect(triggered).toMatchObject({ status: 200, errors: [] });
+    expect(await conforms("DELETE", `${world.base}/campaigns/${oneOff.body.id}`, `${A}/campaigns/{id}`, { key: admin })).toMatchObject({ status: 200, errors: [] });
+  });
+
   it("errors: 401, 403, 404 and 422 all have the documented error body", async () => {
     expect(await conforms("GET", `${world.base}/contacts`, `${A}/contacts`, { key: null })).toMatchObject({ status: 401, errors: [] });
     expect(await conforms("DELETE", `${world.base}/contacts/1`, `${A}/contacts/{id}`, { key: world.agent.key })).toMatchObject({ status: 403, errors: [] });

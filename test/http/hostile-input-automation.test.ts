@@ -10,7 +10,7 @@ import { buildWorld, routeTable } from "./hostile/routes";
 const world = await buildWorld();
 const routes = routeTable(world).automation;
 
-describe("hostile input: custom attributes, webhooks, automation rules, macros, dashboard apps", () => {
+describe("hostile input: custom attributes, webhooks, automation rules, macros, dashboard apps, campaigns", () => {
   for (const route of routes) {
     it(`${route.method} ${route.path}`, { timeout: 120_000 }, async () => {
       const checker = new Checker();

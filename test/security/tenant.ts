@@ -68,6 +68,11 @@ export async function buildTenant(name: string, slug: string, conversations = 1)
   const agentMacro = must(await post(`${base}/macros`, agent.key, { name: "Agent's macro", actions: [{ action_name: "resolve_conversation" }] }), "personal macro").payload;
   const assignmentPolicy = must(await post(`${base}/assignment_policies`, a, { name: `${name} policy`, fair_distribution_limit: 5 }), "assignment policy");
   must(await post(`${base}/assignment_policies/${assignmentPolicy.id}/inboxes`, a, { inbox_id: inbox.id }), "policy's inbox");
+  // a one-off campaign of the API inbox, due long after the audit
+  const campaign = must(
+    await post(`${base}/campaigns`, a, { title: `${name} sale`, message: "Spring sale", inbox_id: inbox.id, audience: [{ type: "Label", id: label.id }], scheduled_at: 4_000_000_000 }),
+    "campaign",
+  );
   const dashboardApp = must(
     await post(`${base}/dashboard_apps`, a, { title: "CRM", content: [{ type: "frame", url: `https://${slug}.example.com/crm` }] }),
     "dashboard app",
@@ -153,6 +158,7 @@ export async function buildTenant(name: string, slug: string, conversations = 1)
     globalMacro,
     agentMacro,
     assignmentPolicy,
+    campaign,
     contactImport,
     contactExport,
     delivery,
@@ -203,6 +209,7 @@ export function snapshotPaths(t: Tenant): Array<[string, string]> {
     [`${b}/assignment_policies`, t.admin.key],
     [`${b}/inboxes/${t.inbox.id}/assignment_policy`, t.admin.key],
     [`${b}/dashboard_apps`, t.admin.key],
+    [`${b}/campaigns`, t.admin.key],
     [`${b}/contacts/${t.contact.id}`, t.admin.key],
     [`${b}/contacts/${t.mergee.id}`, t.admin.key],
     [`${b}/contacts/${t.contact.id}/labels`, t.admin.key],
@@ -374,6 +381,13 @@ export function catalogue(t: Tenant): Route[] {
     r("POST", `${b}/inboxes/${t.otherInbox.id}/assignment_policy`, { assignment_policy_id: t.assignmentPolicy.id }, admin),
     r("DELETE", `${b}/inboxes/${t.inbox.id}/assignment_policy`, undefined, admin),
     r("DELETE", `${b}/assignment_policies/${t.assignmentPolicy.id}`, undefined, admin),
+    // campaigns (administrators)
+    r("GET", `${b}/campaigns`, undefined, admin),
+    r("POST", `${b}/campaigns`, { title: "Another", message: "x", inbox_id: t.inbox.id, audience: [{ type: "Label", id: t.label.id }], scheduled_at: 4_000_000_000 }, admin),
+    r("GET", `${b}/campaigns/${t.campaign.id}`, undefined, admin),
+    r("PATCH", `${b}/campaigns/${t.campaign.id}`, { title: "Changed" }, admin),
+    r("PUT", `${b}/campaigns/${t.campaign.id}`, { title: "Changed" }, admin),
+    r("DELETE", `${b}/campaigns/${t.campaign.id}`, undefined, admin),
     // macros (any member's routes; who may change which macro is the domain's, test/account/macros.test.ts)
     r("GET", `${b}/macros`),
     r("POST", `${b}/macros`, { name: "Another macro", actions: [{ action_name: "resolve_conversation" }] }),

@@ -22,7 +22,15 @@ import { counterStatements } from "./counters";
 import { contactUpdatedEventStatement, conversationEventStatement, messageEventStatements } from "./events";
 import { type ConversationRecord, assembleConversationRecords, conversationRecordQueries, loadConversationRecords } from "./loader";
 import { conversationCreatedNotifications } from "./notifications";
-import { activeInboxBotQuery, activityMessageStatements, actorName, conversationChangeForMessage, messageInsertStatements, messageSender } from "./new-messages";
+import {
+  type MessageSender,
+  activeInboxBotQuery,
+  activityMessageStatements,
+  actorName,
+  conversationChangeForMessage,
+  messageInsertStatements,
+  messageSender,
+} from "./new-messages";
 import { type ConversationRow } from "./rows";
 import { csatSurveyQueries, csatSurveyStatements } from "./csat";
 
@@ -90,7 +98,16 @@ export type ConversationCreateInput = {
   teamId?: number | null;
   /** epoch ms */
   snoozedUntil?: number | null;
-  message?: { content: string };
+  /** an outgoing first message; `sender` names who it is from when not the actor (a campaign's sender, or null for none) */
+  message?: { content: string; sender?: MessageSender | null };
+  /** the campaign the conversation (and its first message) belongs to */
+  campaignId?: number;
+  /**
+   * Statements committed in the conversation's batch, after its insert (`lastInsertedId(conversations)` is
+   * the new conversation there): one that fails (a campaign's recipient row already there, by its unique
+   * index) undoes the whole batch, so nothing of the conversation is left.
+   */
+  alsoWrite?: Statement[];
 };
 
 /**
@@ -168,7 +185,9 @@ export async function createConversation(scope: AccountScope, input: Conversatio
   }
   const contactInboxId = existing?.id ?? lastInsertedId(contactInboxes);
   let status = input.status ?? CONVERSATION_STATUS.open;
-  if (read.bot.length > 0) status = CONVERSATION_STATUS.pending;
+  // Chatwoot: a campaign's conversation waits for the bot only when the campaign has no sender
+  const campaignSpeaks = input.campaignId !== undefined && Boolean(input.message?.sender);
+  if (read.bot.length > 0 && !campaignSpeaks) status = CONVERSATION_STATUS.pending;
   if (contact.blocked) status = CONVERSATION_STATUS.resolved;
 
   const conversationId = lastInsertedId(conversations);
@@ -187,18 +206,20 @@ export async function createConversation(scope: AccountScope, input: Conversatio
     lastActivityAt: at,
     additionalAttributes: input.additionalAttributes ?? {},
     customAttributes: input.customAttributes ?? {},
+    campaignId: input.campaignId ?? null,
   };
   const factTarget = { ...target, teamId: draft.teamId, assigneeId: draft.assigneeId };
   const messageWrites: Statement[] = [];
   if (input.message) {
     const messageType = MESSAGE_TYPE.outgoing;
-    const sender = messageSender(scope, messageType, draft);
+    const sender = input.message.sender !== undefined ? input.message.sender : messageSender(scope, messageType, draft);
+    const campaignId = input.campaignId;
     Object.assign(
       draft,
-      conversationChangeForMessage(draft, { messageType, private: false, sender }, { inboxHasActiveBot: false, contactBlocked: false }, at),
+      conversationChangeForMessage(draft, { messageType, private: false, sender, campaignId }, { inboxHasActiveBot: false, contactBlocked: false }, at),
     );
     messageWrites.push(
-      ...messageInsertStatements(scope, target, { messageType, sender, content: input.message.content }, at),
+      ...messageInsertStatements(scope, target, { messageType, sender, content: input.message.content, campaignId }, at),
       ...messageEventStatements(scope, "message_created", lastInsertedId(messages), messageType),
     );
     const senderUserId = sender?.senderType === "User" ? sender.senderId : null;
@@ -224,6 +245,7 @@ export async function createConversation(scope: AccountScope, input: Conversatio
         .returning(),
     ],
     writes: [
+      ...(input.alsoWrite ?? []),
       ...counterStatements(db, accountId, null, draft),
       conversationEventStatement(scope, conversationId, "conversation_created"),
       ...reportingFactStatements(scope, factTarget, "conversation_created", 0, at),

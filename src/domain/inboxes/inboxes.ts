@@ -331,6 +331,9 @@ export async function deleteInbox(scope: AccountScope, inboxId: number) {
     db.delete(inboxMembers).where(eq(inboxMembers.inboxId, inboxId)),
     db.delete(agentBotInboxes).where(eq(agentBotInboxes.inboxId, inboxId)),
     db.delete(channelTable).where(eq(channelTable.id, inbox.channelId)),
+    // its campaigns go with it (Chatwoot's dependent destroy), and who they reached
+    db.delete(schema.campaignRecipients).where(inArray(schema.campaignRecipients.campaignId, db.select({ id: schema.campaigns.id }).from(schema.campaigns).where(eq(schema.campaigns.inboxId, inboxId)))),
+    db.delete(schema.campaigns).where(eq(schema.campaigns.inboxId, inboxId)),
     db.delete(inboxes).where(eq(inboxes.id, inboxId)),
   ]);
 }

@@ -74,6 +74,12 @@ export type ContactTransferMessage =
   | { kind: "contact_import"; accountId: number; importId: number; offset: number }
   | { kind: "contact_export"; accountId: number; exportId: number; segment: number };
 
+/**
+ * One step of a one-off campaign's run (src/domain/campaigns/runs.ts): the contacts after `cursor`; a
+ * message whose cursor is no longer the run's stored one does nothing.
+ */
+export type CampaignRunMessage = { kind: "campaign_run"; accountId: number; campaignId: number; cursor: number };
+
 /** A reader opened a published article: counted in batches by the queue consumer, not one write per read. */
 export type ArticleViewMessage = { kind: "article_view"; articleId: number };
 
@@ -82,6 +88,8 @@ export interface BackgroundWork {
   contactTransfer(message: ContactTransferMessage): Promise<void>;
   /** Slices of a bulk action too large for its request; a send that fails throws (the request then fails). */
   bulkAction(messages: BulkActionMessage[]): Promise<void>;
+  /** The next step of a campaign's run; a send that fails is logged, and the minute sweep sends it again. */
+  campaignRun(message: CampaignRunMessage): Promise<void>;
   /** Counts one view of the article later; a view that cannot be queued is lost (and logged), never the read. */
   articleViewed(articleId: number): Promise<void>;
 }
@@ -107,6 +115,7 @@ export const UNREACHABLE_PORTS: Ports = {
   // a job left pending is picked up by the minute sweep of a Worker that has the queue
   work: {
     contactTransfer: async () => logUnreachable(),
+    campaignRun: async () => logUnreachable(),
     articleViewed: async () => logUnreachable(),
     bulkAction: async () => {
       throw new Error("no queue is reachable");

@@ -8,6 +8,7 @@ import { assignableAgentsApi } from "./assignable-agents";
 import { assignmentPoliciesApi, inboxAssignmentPolicyApi } from "./assignment-policies";
 import { automationRulesApi } from "./automation-rules";
 import { bulkActionsApi } from "./bulk-actions";
+import { campaignsApi } from "./campaigns";
 import { cannedResponsesApi } from "./canned-responses";
 import { captainApi } from "./captain";
 import { contactMergeApi, contactsApi } from "./contacts";
@@ -50,6 +51,7 @@ const accountScoped = new Hono<AppEnv>()
   .route("/assignable_agents", assignableAgentsApi)
   .route("/assignment_policies", assignmentPoliciesApi)
   .route("/teams", teamsApi)
+  .route("/campaigns", campaignsApi)
   .route("/canned_responses", cannedResponsesApi)
   .route("/labels", labelsApi)
   .route("/custom_attribute_definitions", customAttributeDefinitionsApi)

@@ -49,6 +49,10 @@ import {
 } from "../../schemas/widget";
 import { publicContactRecordView, publicContactView, publicConversationView, publicInboxView, publicMessageView } from "../../views/widget";
 import { widgetCors } from "./cors";
+import { listWidgetCampaigns, triggerCampaign } from "../../domain/campaigns/widget";
+import { WidgetCampaign, WidgetCampaignsQuery } from "../../schemas/campaigns";
+import { widgetCampaignView } from "../../views/campaigns";
+import { Id } from "../../schemas/common";
 import { contactSocket } from "./live";
 import { idempotent } from "../../http/idempotency";
 import { rateLimited } from "../../http/rate-limit";
@@ -78,6 +82,9 @@ const contactInput = (body: ContactBody): PublicContactInput => ({
   customAttributes: body.custom_attributes,
   sourceId: body.source_id,
 });
+
+/** The widget event Chatwoot's widget sends when it shows a campaign (`event_info.campaign_id`). */
+const CAMPAIGN_TRIGGERED = "campaign.triggered";
 
 const CONVERSATION = "/:inbox_identifier/contacts/:contact_identifier/conversations/:conversation_id";
 
@@ -134,12 +141,25 @@ export const publicInboxesApi = new Hono<AppEnv>()
     const contact = await updatePublicContact(publicScope(c), inbox_identifier, contact_identifier, contactInput(c.req.valid("json")));
     return c.json(publicContactRecordView(contact));
   })
-  .post("/:inbox_identifier/contacts/:contact_identifier/events", doc({ summary: "Report a widget event (webwidget_triggered)", response: PublicEventAnswer }), validate("param", ContactPath), validate("json", WidgetEvent), async (c) => {
+  .post("/:inbox_identifier/contacts/:contact_identifier/events", doc({ summary: "Report a widget event (webwidget_triggered; campaign.triggered opens the campaign's conversation)", response: PublicEventAnswer }), validate("param", ContactPath), validate("json", WidgetEvent), async (c) => {
     const { inbox_identifier, contact_identifier } = c.req.valid("param");
     const chain = await findContactChain(publicScope(c), inbox_identifier, contact_identifier);
     const { name, event_info = {} } = c.req.valid("json");
+    if (name === CAMPAIGN_TRIGGERED) {
+      // Chatwoot's widget reports a campaign it showed: the campaign becomes the visitor's first conversation
+      const campaignId = Id.safeParse(event_info.campaign_id);
+      if (!campaignId.success) throw invalidField("event_info.campaign_id", "must be the id of one of the inbox's campaigns", "required");
+      const record = await triggerCampaign(publicScope(c), chain, { campaignId: campaignId.data, eventInfo: event_info });
+      return c.json({ event: CAMPAIGN_TRIGGERED, name, conversation_id: record?.conversation.displayId ?? null });
+    }
     await triggerWidgetEvent(publicScope(c), chain, { name, eventInfo: event_info });
     return c.json({ event: "webwidget_triggered", name });
+  })
+
+  // ---------------------------------------------------------------- campaigns
+  .get("/:inbox_identifier/campaigns", doc({ summary: "List the campaigns the widget may show (on the page `url`)", response: WidgetCampaign.array() }), validate("param", InboxPath), validate("query", WidgetCampaignsQuery), async (c) => {
+    const found = await findPublicInbox(publicScope(c), c.req.valid("param").inbox_identifier);
+    return c.json((await listWidgetCampaigns(publicScope(c), found, c.req.valid("query").url)).map(widgetCampaignView));
   })
 
   // ---------------------------------------------------------------- conversations

@@ -37,6 +37,8 @@ export async function buildWorld() {
   const deletable = await made(`${base}/conversations`, admin.key, { inbox_id: inbox.id, contact_id: contact.id });
   const team = await made(`${base}/teams`, admin.key, { name: "Tier 1" });
   const label = await made(`${base}/labels`, admin.key, { title: "vip" });
+  // a one-off campaign of the API inbox, due long after the walk
+  const campaign = await made(`${base}/campaigns`, admin.key, { title: "Sale", message: "Spring sale", inbox_id: inbox.id, audience: [{ type: "Label", id: label.id }], scheduled_at: 4_000_000_000 });
   const canned = await made(`${base}/canned_responses`, admin.key, { short_code: "hi", content: "Hello!" });
   const definition = await made(`${base}/custom_attribute_definitions`, admin.key, {
     attribute_display_name: "Plan",
@@ -96,6 +98,7 @@ export async function buildWorld() {
     automationRule,
     macro,
     assignmentPolicy,
+    campaign,
     webhookDelivery,
     inboxDelivery,
     botDelivery,
@@ -176,6 +179,19 @@ export function routeTable(w: World): Record<Group, Route[]> {
     fair_distribution_window: "n",
     enabled: "b",
   } as const;
+  const campaignShape = {
+    title: "s",
+    description: "s",
+    message: "s",
+    inbox_id: "id",
+    sender_id: "id",
+    enabled: "b",
+    trigger_rules: "o",
+    trigger_only_during_business_hours: "b",
+    scheduled_at: "f",
+    audience: "a",
+  } as const;
+  const campaignValid = { title: "Other", message: "Other sale", inbox_id: w.inbox.id, audience: [{ type: "Label", id: w.label.id }], scheduled_at: 4_000_000_000 };
   const macroShape = { name: "s", visibility: "e", actions: "a" } as const;
   const macroValid = { name: "Other", actions: [{ action_name: "resolve_conversation" }] };
   const ruleShape = { name: "s", description: "s", event_name: "e", active: "b", conditions: "a", actions: "a" } as const;
@@ -391,6 +407,12 @@ export function routeTable(w: World): Record<Group, Route[]> {
       r("PATCH", "/dashboard_apps/:id", { id: w.dashboardApp.id }, { body: { title: "s", content: "a" } }),
       r("PUT", "/dashboard_apps/:id", { id: w.dashboardApp.id }, { body: { title: "s", content: "a" } }),
       r("DELETE", "/dashboard_apps/:id", { id: w.dashboardApp.id }),
+      r("GET", "/campaigns", {}),
+      r("POST", "/campaigns", {}, { body: campaignShape, valid: campaignValid }),
+      r("GET", "/campaigns/:id", { id: w.campaign.id }),
+      r("PATCH", "/campaigns/:id", { id: w.campaign.id }, { body: campaignShape }),
+      r("PUT", "/campaigns/:id", { id: w.campaign.id }, { body: campaignShape }),
+      r("DELETE", "/campaigns/:id", { id: w.campaign.id }),
     ],
     reports: [
       ...(
@@ -563,6 +585,7 @@ function widgetRoutes(w: World): Route[] {
     pr("GET", contact, { query: { identifier_hash: "s" } }),
     pr("PATCH", contact, { body: contactShape, valid: { name: "Renamed" } }),
     pr("POST", `${contact}/events`, { body: { name: "s", event_info: "o" }, valid: { name: "webwidget.triggered" } }),
+    pr("GET", `${inbox}/campaigns`, { query: { url: "s" } }),
     pr("GET", `${contact}/conversations`),
     pr("POST", `${contact}/conversations`, { body: { custom_attributes: "o" }, valid: {} }),
     pr("GET", conversation),

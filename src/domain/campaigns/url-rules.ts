@@ -1,0 +1,39 @@
+/**
+ * An ongoing campaign's `trigger_rules.url`, matched against the page a widget is on the way Chatwoot's
+ * widget matches it: the rule is a URL pattern (the URL Pattern standard: `*` for any text,
+ * `https://{*.}?shop.example/*` for any subdomain); a rule ending in `/` matches that path and anything
+ * below it with any query or fragment; a trailing `/` of the page's path is ignored.
+ */
+
+/** The longest rule stored (a URL's usual limit). */
+export const MAX_URL_RULE = 2048;
+
+/** The rule as the pattern it stands for (Chatwoot's widget widens a trailing slash the same way). */
+const patternOf = (rule: string) => (rule.endsWith("/") ? `${rule.slice(0, -1)}*\\?*\\#*` : rule);
+
+/**
+ * What is wrong with `rule` as a campaign's URL rule, or null. Regular-expression groups are refused: a
+ * rule runs against URLs visitors send, and a group such as `(a+)+` could make each match take seconds.
+ */
+export function urlRuleProblem(rule: string): string | null {
+  if (rule.length > MAX_URL_RULE) return `is too long (maximum is ${MAX_URL_RULE} characters)`;
+  if (!/^https?:\/\//i.test(rule)) return "must start with http:// or https://";
+  if (/(^|[^\\])\(/.test(rule)) return "may not hold a regular-expression group \"(...)\": use * and {...}? instead";
+  try {
+    new URLPattern(patternOf(rule));
+    return null;
+  } catch {
+    return "is not a URL pattern";
+  }
+}
+
+/** Whether the page at `pageUrl` matches the rule (false for anything that is not a URL). */
+export function pageMatchesRule(rule: string, pageUrl: string): boolean {
+  try {
+    const page = new URL(pageUrl);
+    if (page.pathname.endsWith("/")) page.pathname = page.pathname.slice(0, -1);
+    return new URLPattern(patternOf(rule)).test(page.toString());
+  } catch {
+    return false;
+  }
+}
