@@ -101,8 +101,11 @@ export const InboxLabelMatrixQuery = z
 
 /** reports/outgoing_messages_count: `group_by` is required (Chatwoot answers an empty 422 without it). */
 export const OutgoingMessagesCountQuery = z
-  .object({ ...windowFields, group_by: z.enum(["agent", "team", "inbox", "label"]) })
-  .superRefine((q, ctx) => checkWindow(q, ctx));
+  .object({ ...windowFields, group_by: z.enum(["agent", "team", "inbox", "label"]).optional() })
+  .superRefine((q, ctx) => {
+    if (q.group_by === undefined) ctx.addIssue({ code: "custom", path: ["group_by"], message: "is required", params: { code: "required" } });
+    checkWindow(q, ctx);
+  });
 
 /** GET .../reports/conversations: `type` is required (Chatwoot answers an empty 422 without it). */
 export const LiveConversationsQuery = z.object({

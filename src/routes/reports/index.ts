@@ -90,7 +90,7 @@ const reportsApi = new Hono<AppEnv>()
   })
   .get("/outgoing_messages_count", doc({ summary: "Public replies per agent, team, inbox or label (administrators)", response: OutgoingMessagesCountEntry.array() }), validate("query", OutgoingMessagesCountQuery), async (c) => {
     const q = c.req.valid("query");
-    return c.json((await outgoingMessagesCount(accountScope(c), q.group_by, windowOf(q))).map(outgoingCountView));
+    return c.json((await outgoingMessagesCount(accountScope(c), q.group_by!, windowOf(q))).map(outgoingCountView));
   })
   .get("/conversations", doc({ summary: "Live conversation counts, of the account or per agent (administrators)", response: LiveConversationsReport }), validate("query", LiveConversationsQuery), async (c) => {
     const q = c.req.valid("query");
