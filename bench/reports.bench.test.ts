@@ -337,7 +337,11 @@ async function snapshot(desk: Desk) {
 
   const rollups = (await all<{ metric: string; dimension: string; dimension_id: number; bucket: number; count: number; total: number }>(
     "SELECT metric, dimension, dimension_id, bucket, count, total FROM report_rollups WHERE account_id = ?1 AND count <> 0",
-  )).map((r) => `${r.metric} ${r.dimension === "account" ? "account" : name(r.dimension, r.dimension_id)} ${rel(r.bucket)} ${r.count} ${r.total}`);
+  )).map((r) => {
+    // the inbox × label rollups name their inbox in the metric
+    const metric = r.metric.replace(/^inbox_conversations:(\d+)$/, (_, id: string) => `inbox_conversations:${name("inbox", Number(id))}`);
+    return `${metric} ${r.dimension === "account" ? "account" : name(r.dimension, r.dimension_id)} ${rel(r.bucket)} ${r.count} ${r.total}`;
+  });
   const events = (await all<{ name: string; value: number; display_id: number; inbox_id: number; user_id: number | null; created_at: number }>(
     "SELECT e.name, e.value, c.display_id, e.inbox_id, e.user_id, e.created_at FROM reporting_events e JOIN conversations c ON c.id = e.conversation_id WHERE e.account_id = ?1",
   )).map((e) => `${e.name} #${e.display_id} ${e.value} ${name("inbox", e.inbox_id)} ${name("agent", e.user_id)} ${rel(e.created_at)}`);

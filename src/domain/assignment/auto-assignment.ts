@@ -164,7 +164,8 @@ export async function inboxesOpenedBetween(transport: TransportScope, fromMs: nu
     rows: transport.db
       .select({ accountId: inboxes.accountId, inboxId: inboxes.id, ...inboxAssignmentColumns })
       .from(inboxes)
-      .where(and(eq(inboxes.workingHoursEnabled, true), eq(inboxes.enableAutoAssignment, true))),
+      // literal, as the partial index inboxes_auto_assign_business_hours says it, so SQLite reads that index only
+      .where(sql`${inboxes.workingHoursEnabled} = 1 AND ${inboxes.enableAutoAssignment} = 1`),
   });
   return rows.filter((inbox) => outOfOffice(inbox, fromMs) && !outOfOffice(inbox, toMs)).map(({ accountId, inboxId }) => ({ accountId, inboxId }));
 }
