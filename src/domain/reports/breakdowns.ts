@@ -127,12 +127,15 @@ export type BotMetrics = { conversationCount: number; messageCount: number; reso
 export async function botMetrics(scope: AccountScope, window: Window): Promise<BotMetrics> {
   const { db, accountId } = scope;
   const read = await batchNamed(db, {
+    // the bot inboxes through the account's inboxes (agent_bot_inboxes is indexed by inbox), then one
+    // primary-key range per bot inbox and fact
     inboxes: rawSql<{ metric: string; count: number }>(
       db,
       sql`SELECT metric, sum(count) AS count
-        FROM ${reportRollups} INDEXED BY report_rollups_by_bucket
+        FROM ${reportRollups}
         WHERE account_id = ${accountId} AND metric IN ('conversation_created', 'outgoing_message') AND dimension = 'inbox'
-          AND dimension_id IN (SELECT ${agentBotInboxes.inboxId} FROM ${agentBotInboxes} WHERE ${agentBotInboxes.accountId} = ${accountId} AND ${agentBotInboxes.status} = ${AGENT_BOT_INBOX_STATUS.active})
+          AND dimension_id IN (SELECT inbox_id FROM ${agentBotInboxes} WHERE status = ${AGENT_BOT_INBOX_STATUS.active}
+            AND inbox_id IN (SELECT id FROM ${inboxes} WHERE account_id = ${accountId}))
           AND bucket >= ${hourOf(window.fromMs)} AND bucket < ${window.toMs}
         GROUP BY metric`,
     ),
