@@ -1,7 +1,8 @@
 /**
  * Cost of the reports at 1,000 and 100,000 conversations, beside GET /api measured in the same run: the
  * time series (a few metrics, group_by day and hour, type account, agent and inbox), reports/summary,
- * reports/conversations, every summary_reports route and one CSV download. Round trips and rows read come
+ * reports/conversations, every summary_reports route, the breakdown reports (bot_summary, bot_metrics,
+ * inbox_label_matrix, first_response_time_distribution, outgoing_messages_count) and one CSV download. Round trips and rows read come
  * from the Server-Timing header.
  *
  * The history is seeded in SQL (recursive CTEs, a handful of statements): conversations, their messages,
@@ -218,6 +219,33 @@ async function seedHistory(desk: Desk, count: number, progress: (step: string) =
      GROUP BY metric, dimension, dimension_id, bucket`,
     a,
   );
+  // The breakdown rollups, as facts.ts keeps them and the migration that introduced them backfilled them:
+  // conversations by status now and by current labels per inbox (the hour each was created), first
+  // responses per inbox by how long they took (the hour of the response).
+  await run(
+    `INSERT INTO report_rollups (account_id, metric, dimension, dimension_id, bucket, count, total)
+     SELECT account_id, CASE status WHEN 0 THEN 'status_open' WHEN 1 THEN 'status_resolved' WHEN 2 THEN 'status_pending' ELSE 'status_snoozed' END,
+       'inbox', inbox_id, created_at / ${HOUR} * ${HOUR} AS bucket, count(*), 0
+     FROM conversations WHERE account_id = ?1 GROUP BY 2, 4, 5`,
+    a,
+  );
+  await run(
+    `INSERT INTO report_rollups (account_id, metric, dimension, dimension_id, bucket, count, total)
+     SELECT account_id, CASE WHEN value < 3600 THEN 'first_response_0_1h' WHEN value < 14400 THEN 'first_response_1_4h'
+       WHEN value < 28800 THEN 'first_response_4_8h' WHEN value < 86400 THEN 'first_response_8_24h' ELSE 'first_response_24h_plus' END,
+       'inbox', inbox_id, created_at / ${HOUR} * ${HOUR} AS bucket, count(*), sum(value)
+     FROM reporting_events WHERE account_id = ?1 AND name = 'first_response' GROUP BY 2, 4, 5`,
+    a,
+  );
+  await run(
+    `INSERT INTO report_rollups (account_id, metric, dimension, dimension_id, bucket, count, total)
+     SELECT c.account_id, 'inbox_conversations:' || c.inbox_id, 'label', l.id, c.created_at / ${HOUR} * ${HOUR} AS bucket, count(*), 0
+     FROM conversations c
+     JOIN taggings t ON t.account_id = c.account_id AND t.taggable_type = 'Conversation' AND t.taggable_id = c.id
+     JOIN labels l ON l.account_id = t.account_id AND l.title = lower(t.tag)
+     WHERE c.account_id = ?1 GROUP BY 2, 4, 5`,
+    a,
+  );
   progress("report rollups");
 
   // The conversation counters, by the keys of src/domain/conversations/counters.ts
@@ -309,7 +337,11 @@ async function snapshot(desk: Desk) {
 
   const rollups = (await all<{ metric: string; dimension: string; dimension_id: number; bucket: number; count: number; total: number }>(
     "SELECT metric, dimension, dimension_id, bucket, count, total FROM report_rollups WHERE account_id = ?1 AND count <> 0",
-  )).map((r) => `${r.metric} ${r.dimension === "account" ? "account" : name(r.dimension, r.dimension_id)} ${rel(r.bucket)} ${r.count} ${r.total}`);
+  )).map((r) => {
+    // the inbox × label rollups name their inbox in the metric
+    const metric = r.metric.replace(/^inbox_conversations:(\d+)$/, (_, id: string) => `inbox_conversations:${name("inbox", Number(id))}`);
+    return `${metric} ${r.dimension === "account" ? "account" : name(r.dimension, r.dimension_id)} ${rel(r.bucket)} ${r.count} ${r.total}`;
+  });
   const events = (await all<{ name: string; value: number; display_id: number; inbox_id: number; user_id: number | null; created_at: number }>(
     "SELECT e.name, e.value, c.display_id, e.inbox_id, e.user_id, e.created_at FROM reporting_events e JOIN conversations c ON c.id = e.conversation_id WHERE e.account_id = ?1",
   )).map((e) => `${e.name} #${e.display_id} ${e.value} ${name("inbox", e.inbox_id)} ${name("agent", e.user_id)} ${rel(e.created_at)}`);
@@ -397,6 +429,19 @@ function found(path: string, body: unknown): string {
     return `${rows.length} rows, Σ conversations ${rows.reduce((s, r) => s + r.conversations_count, 0)}`;
   }
   if (Array.isArray(body) && path.includes("/reports/conversations")) return `${body.length} agents`;
+  if (Array.isArray(body) && path.includes("/outgoing_messages_count")) {
+    return `${body.length} rows, Σ ${(body as Array<{ outgoing_messages_count: number }>).reduce((s, r) => s + r.outgoing_messages_count, 0)}`;
+  }
+  if (path.includes("/inbox_label_matrix")) {
+    const { matrix } = body as { matrix: number[][] };
+    return `${matrix.length} × ${matrix[0]?.length ?? 0}, Σ ${matrix.flat().reduce((s, n) => s + n, 0)}`;
+  }
+  if (path.includes("/summary_reports/channel") || path.includes("/first_response_time_distribution")) {
+    const channels = body as Record<string, Record<string, number>>;
+    return Object.entries(channels)
+      .map(([channel, counts]) => `${channel.replace("Channel::", "")}: ${Object.entries(counts).map(([k, v]) => `${k} ${v}`).join(" ")}`)
+      .join("; ");
+  }
   if (Array.isArray(body)) {
     const points = body as Point[];
     const averages = points.some((p) => p.count !== undefined);
@@ -406,6 +451,7 @@ function found(path: string, body: unknown): string {
   const record = body as Record<string, number>;
   if ("conversations_count" in record) return `conversations ${record.conversations_count}, resolutions ${record.resolutions_count}, first response ${round(record.avg_first_response_time)} s`;
   return Object.entries(record)
+    .filter(([, v]) => typeof v !== "object")
     .map(([k, v]) => `${k} ${v}`)
     .join(", ");
 }
@@ -483,6 +529,13 @@ it("records the cost of the reports at 1,000 and 100,000 conversations", async (
       ["summary_reports/inbox", `${v2}/summary_reports/inbox?${window}`],
       ["summary_reports/label", `${v2}/summary_reports/label?${window}`],
       ["reports/agents (CSV)", `${v2}/reports/agents?${window}`],
+      ["summary_reports/channel", `${v2}/summary_reports/channel?${window}`],
+      ["reports/bot_summary account", `${v2}/reports/bot_summary?${window}`],
+      ["reports/bot_metrics", `${v2}/reports/bot_metrics?${window}`],
+      ["reports/inbox_label_matrix", `${v2}/reports/inbox_label_matrix?${window}`],
+      ["reports/first_response_time_distribution", `${v2}/reports/first_response_time_distribution?${window}`],
+      ["reports/outgoing_messages_count by agent", `${v2}/reports/outgoing_messages_count?${window}&group_by=agent`],
+      ["reports/outgoing_messages_count by label", `${v2}/reports/outgoing_messages_count?${window}&group_by=label`],
       // a window that holds the whole history at 1,000: it reads what the account had in that year
       ["reports conversations_count account by month, 365 days", `${v2}/reports?since=${since - 358 * 86_400}&until=${until}&metric=conversations_count&group_by=month`],
     );

@@ -250,6 +250,8 @@ export const inboxes = sqliteTable(
   (t) => [
     uniqueIndex("inboxes_identifier_unique").on(t.identifier),
     index("inboxes_account_name").on(t.accountId, t.name),
+    // the cron's minute looks for inboxes that auto-assign under business hours and just opened: only those
+    index("inboxes_auto_assign_business_hours").on(t.accountId, t.id).where(sql`working_hours_enabled = 1 AND enable_auto_assignment = 1`),
   ],
 );
 

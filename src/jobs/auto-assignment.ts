@@ -2,11 +2,13 @@
  * Auto-assignment's side of the queue (the decision is the domain's, src/domain/assignment): a created
  * or reopened conversation is offered to the available agents of its inbox, and an agent who became
  * available (announced by the account's live feed) gets the conversations waiting in their inboxes
- * handed out. Both tolerate repeats: a conversation someone holds by then is left as it is.
+ * handed out, and so does an inbox whose business hours began (noticed by the cron each minute). All
+ * tolerate repeats: a conversation someone holds by then is left as it is.
  */
 import type { Database } from "../db/client";
-import { assignWaitingConversations, autoAssignConversation } from "../domain/assignment/auto-assignment";
+import { assignWaitingConversations, assignWaitingInInbox, autoAssignConversation, inboxesOpenedBetween } from "../domain/assignment/auto-assignment";
 import type { AgentAvailableMessage } from "../events/agent-available";
+import { type InboxOpenedMessage, announceInboxOpened } from "../events/inbox-opened";
 import type { EventMessage } from "../events/dispatch";
 import { eventSubject } from "./event-subject";
 import { jobScope } from "./scope";
@@ -21,4 +23,15 @@ export async function runAutoAssignmentForEvent(db: Database, env: Env, message:
 
 export async function runAutoAssignmentForAgent(db: Database, env: Env, message: AgentAvailableMessage): Promise<void> {
   await assignWaitingConversations(jobScope(db, env), message.accountId, message.userId);
+}
+
+export async function runAutoAssignmentForOpenedInbox(db: Database, env: Env, message: InboxOpenedMessage): Promise<void> {
+  await assignWaitingInInbox(jobScope(db, env), message.accountId, message.inboxId);
+}
+
+/** The cron's minute: each inbox that opened since the previous run gets its waiting conversations handed out. */
+export async function announceOpenedInboxes(db: Database, env: Env, at = Date.now(), sinceMs = at - 60_000): Promise<number> {
+  const opened = await inboxesOpenedBetween(jobScope(db, env), sinceMs, at);
+  for (const { accountId, inboxId } of opened) await announceInboxOpened(env.EVENTS, accountId, inboxId);
+  return opened.length;
 }

@@ -6,6 +6,7 @@
  * - `live_event`: an event with no outbox row (typing), carried whole, fanned out to webhooks like `event`;
  * - `delivery`: one target's copy of an event, one attempt per message (src/jobs/deliveries.ts);
  * - `agent_available`: an agent came online, for auto-assignment (src/jobs/auto-assignment.ts);
+ * - `inbox_opened`: an inbox's business hours began, for the conversations waiting for it (same file);
  * - `contact_import` / `contact_export`: one step of a contact import or export (src/domain/contacts),
  *   which sends the next step itself;
  * - `campaign_run`: one step of a one-off campaign's run (src/domain/campaigns/runs.ts), which sends the
@@ -22,8 +23,9 @@ import { type EventMessage, markConsumed } from "../events/dispatch";
 import { type LiveEventMessage, liveEventRow } from "../events/live";
 import { type DeliveryMessage, sendDeliveryMessages } from "../webhooks/deliveries";
 import type { AgentAvailableMessage } from "../events/agent-available";
+import type { InboxOpenedMessage } from "../events/inbox-opened";
 import { runAutomationForEvent } from "./automation";
-import { runAutoAssignmentForAgent, runAutoAssignmentForEvent } from "./auto-assignment";
+import { runAutoAssignmentForAgent, runAutoAssignmentForEvent, runAutoAssignmentForOpenedInbox } from "./auto-assignment";
 import { runOutOfOfficeForEvent } from "./out-of-office";
 import { runQueuedBulkAction } from "./bulk-actions";
 import type { BulkActionMessage } from "../domain/kernel/bulk-inputs";
@@ -43,6 +45,7 @@ export type QueueMessage =
   | DeliveryMessage
   | LiveEventMessage
   | AgentAvailableMessage
+  | InboxOpenedMessage
   | ContactTransferMessage
   | BulkActionMessage
   | CampaignRunMessage
@@ -80,6 +83,8 @@ export async function consumeQueue(batch: MessageBatch<QueueMessage>, env: Env) 
           if (!step.done) await env.EVENTS.send(step.next, { delaySeconds: step.delaySeconds });
         } else if (body.kind === "agent_available") {
           await runAutoAssignmentForAgent(db, env, body);
+        } else if (body.kind === "inbox_opened") {
+          await runAutoAssignmentForOpenedInbox(db, env, body);
         } else if (body.kind === "contact_import") {
           await runContactImportStep(jobScope(db, env), body);
         } else if (body.kind === "contact_export") {

@@ -82,6 +82,31 @@ export const SeriesQuery = z
 /** summary_reports/* and the CSV downloads. */
 export const WindowQuery = z.object({ ...windowFields, timezone_offset: TimezoneOffset.optional() }).superRefine((q, ctx) => checkWindow(q, ctx));
 
+/** summary_reports/channel: Chatwoot refuses a window longer than six months. */
+export const MAX_CHANNEL_REPORT_DAYS = 182;
+export const ChannelSummaryQuery = z
+  .object({ ...windowFields })
+  .superRefine((q, ctx) => checkWindow(q, ctx, MAX_CHANNEL_REPORT_DAYS));
+
+/** reports/inbox_label_matrix: the window, and optionally some inboxes and labels (ids of others are left out). */
+export const InboxLabelMatrixQuery = z
+  .object({
+    ...windowFields,
+    inbox_ids: IdList.optional(),
+    "inbox_ids[]": IdList.optional(),
+    label_ids: IdList.optional(),
+    "label_ids[]": IdList.optional(),
+  })
+  .superRefine((q, ctx) => checkWindow(q, ctx));
+
+/** reports/outgoing_messages_count: `group_by` is required (Chatwoot answers an empty 422 without it). */
+export const OutgoingMessagesCountQuery = z
+  .object({ ...windowFields, group_by: z.enum(["agent", "team", "inbox", "label"]).optional() })
+  .superRefine((q, ctx) => {
+    if (q.group_by === undefined) ctx.addIssue({ code: "custom", path: ["group_by"], message: "is required", params: { code: "required" } });
+    checkWindow(q, ctx);
+  });
+
 /** GET .../reports/conversations: `type` is required (Chatwoot answers an empty 422 without it). */
 export const LiveConversationsQuery = z.object({
   type: z.enum(["account", "agent"]),
@@ -176,4 +201,42 @@ export const CsatMetrics = z.looseObject({
   total_count: z.number().int(),
   ratings_count: z.record(z.string(), z.number().int()).describe("responses per rating"),
   total_sent_messages_count: z.number().int(),
+});
+
+/** GET reports/bot_summary: the window's bot figures, and `previous` for the preceding window. */
+const botSummary = { bot_resolutions_count: z.number().int(), bot_handoffs_count: z.number().int() };
+export const BotSummaryReport = z.looseObject({ ...botSummary, previous: z.looseObject(botSummary) });
+
+/** GET reports/bot_metrics. */
+export const BotMetricsReport = z.looseObject({
+  conversation_count: z.number().int().describe("conversations created in the window in the inboxes a bot is active on"),
+  message_count: z.number().int().describe("public replies sent in those inboxes in the window"),
+  resolution_rate: z.number().int().describe("bot resolutions of the window, percent of conversation_count (whole)"),
+  handoff_rate: z.number().int().describe("bot handoffs of the window, percent of conversation_count (whole)"),
+});
+
+/** GET summary_reports/channel: per channel type (`Channel::Api`, ...), conversations created in the window by status now. */
+export const ChannelSummaryReport = z.record(
+  z.string(),
+  z.looseObject({ open: z.number().int(), resolved: z.number().int(), pending: z.number().int(), snoozed: z.number().int(), total: z.number().int() }),
+);
+
+/** GET reports/inbox_label_matrix. */
+export const InboxLabelMatrixReport = z.looseObject({
+  inboxes: z.array(z.looseObject({ id: z.number().int(), name: z.string() })),
+  labels: z.array(z.looseObject({ id: z.number().int(), title: z.string() })),
+  matrix: z.array(z.array(z.number().int())).describe("one row per inbox, one count per label, in the order of inboxes and labels"),
+});
+
+/** GET reports/first_response_time_distribution: per channel type, first responses by how long they took. */
+export const FirstResponseTimeDistributionReport = z.record(
+  z.string(),
+  z.looseObject({ "0-1h": z.number().int(), "1-4h": z.number().int(), "4-8h": z.number().int(), "8-24h": z.number().int(), "24h+": z.number().int() }),
+);
+
+/** GET reports/outgoing_messages_count: one entry per agent, team, inbox or label with replies in the window. */
+export const OutgoingMessagesCountEntry = z.looseObject({
+  id: z.number().int(),
+  name: z.string().nullable(),
+  outgoing_messages_count: z.number().int(),
 });

@@ -1,10 +1,10 @@
 import type { AgentLiveMetrics } from "../domain/conversations/live-report";
 import type { CsatResponseRow } from "../domain/reports/csat";
 import type { GroupRow } from "../domain/reports/groups";
-import type { SummaryMetrics } from "../domain/reports/summary";
+import type { BotMetrics, OutgoingCount } from "../domain/reports/breakdowns";
 
 /** Chatwoot's summary: the window's metrics plus `previous`, the same keys for the preceding window. */
-export function summaryView(summary: { current: SummaryMetrics; previous: SummaryMetrics }) {
+export function summaryView<M extends Record<string, number>>(summary: { current: M; previous: M }) {
   return { ...summary.current, previous: summary.previous };
 }
 
@@ -52,3 +52,14 @@ export const csatResponseView = (row: CsatResponseRow) => ({
   assigned_agent: row.agent && { id: row.agent.id, name: row.agent.name, email: row.agent.email, thumbnail: row.agent.avatarUrl ?? "" },
   created_at: seconds(row.response.answeredAt),
 });
+
+/** reports/bot_metrics, in Chatwoot's names. */
+export const botMetricsView = (m: BotMetrics) => ({
+  conversation_count: m.conversationCount,
+  message_count: m.messageCount,
+  resolution_rate: m.resolutionRate,
+  handoff_rate: m.handoffRate,
+});
+
+/** One entry of reports/outgoing_messages_count. */
+export const outgoingCountView = (row: OutgoingCount) => ({ id: row.id, name: row.name, outgoing_messages_count: row.count });

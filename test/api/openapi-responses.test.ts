@@ -457,8 +457,12 @@ describe("answers match their documented schemas", () => {
     const agents = await conforms("GET", `${v2}/reports/conversations?type=agent`, `${R}/reports/conversations`, { key: world.admin.key });
     expect(agents).toMatchObject(ok);
     expect(agents.body.length).toBeGreaterThan(0);
-    for (const dimension of ["agent", "team", "inbox", "label"]) {
+    for (const dimension of ["agent", "team", "inbox", "label", "channel"]) {
       expect(await conforms("GET", `${v2}/summary_reports/${dimension}?${window}`, `${R}/summary_reports/${dimension}`, { key: world.admin.key })).toMatchObject(ok);
+    }
+    for (const report of ["bot_summary", "bot_metrics", "inbox_label_matrix", "first_response_time_distribution", "outgoing_messages_count?group_by=label"]) {
+      const path = report.split("?")[0];
+      expect(await conforms("GET", `${v2}/reports/${report}${report.includes("?") ? "&" : "?"}${window}`, `${R}/reports/${path}`, { key: world.admin.key })).toMatchObject(ok);
     }
   });
 

@@ -525,6 +525,12 @@ export function catalogue(t: Tenant): Route[] {
     ...["agents", "inboxes", "labels", "teams", "conversations_summary", "conversation_traffic"].map((csv) =>
       r("GET", `/api/v2/accounts/${t.accountId}/reports/${csv}`, undefined, admin),
     ),
+    r("GET", `/api/v2/accounts/${t.accountId}/summary_reports/channel`, undefined, admin),
+    r("GET", `/api/v2/accounts/${t.accountId}/reports/bot_summary?type=inbox&id=${t.inbox.id}`, undefined, admin),
+    r("GET", `/api/v2/accounts/${t.accountId}/reports/bot_metrics`, undefined, admin),
+    r("GET", `/api/v2/accounts/${t.accountId}/reports/inbox_label_matrix?inbox_ids[]=${t.inbox.id}`, undefined, admin),
+    r("GET", `/api/v2/accounts/${t.accountId}/reports/first_response_time_distribution`, undefined, admin),
+    r("GET", `/api/v2/accounts/${t.accountId}/reports/outgoing_messages_count?group_by=inbox`, undefined, admin),
     // CSAT
     // global search (any member; conversations and messages by the caller's reach)
     r("GET", `${b}/search?q=customer`),

@@ -14,9 +14,13 @@
  *   "auto-assignment", and only while the conversation is still open and unassigned.
  * An inbox without a policy is assigned round robin with no cap; a disabled policy stops its inboxes'
  * auto-assignment (Chatwoot's `active_policy_enabled?`).
+ * - Business hours: an inbox with `working_hours_enabled` assigns nothing while it is closed (Chatwoot's
+ *   `return if inbox.out_of_office?` in its assignment service); its conversations wait, and when it opens
+ *   the cron hands them out as an agent coming online would (inboxesOpenedBetween, assignWaitingInInbox).
  */
 import { and, asc, eq, inArray, isNull, ne, sql } from "drizzle-orm";
-import { type Statement, schema } from "../../db/client";
+import { type Statement, now, schema } from "../../db/client";
+import { outOfOffice } from "../inboxes/business-hours";
 import { assignConversation } from "../conversations/conversations";
 import type { ConversationRow } from "../conversations/rows";
 import { CONVERSATION_STATUS } from "../kernel/enums";
@@ -61,7 +65,7 @@ export async function autoAssignConversation(transport: TransportScope, accountI
     sql<number>`(SELECT ${column} FROM ${conversations} WHERE ${conversations.id} = ${conversationId} AND ${conversations.accountId} = ${accountId})`;
   const read = await batchNamed(db, {
     conversation: db.select().from(conversations).where(and(eq(conversations.accountId, accountId), eq(conversations.id, conversationId))),
-    inbox: db.select({ enabled: inboxes.enableAutoAssignment }).from(inboxes).where(and(eq(inboxes.accountId, accountId), sql`${inboxes.id} = ${ofConversation(conversations.inboxId)}`)),
+    inbox: db.select(inboxAssignmentColumns).from(inboxes).where(and(eq(inboxes.accountId, accountId), sql`${inboxes.id} = ${ofConversation(conversations.inboxId)}`)),
     policy: policyOfInbox(transport, accountId, ofConversation(conversations.inboxId)),
     members: memberAgentsQuery(transport, accountId, ofConversation(conversations.inboxId)),
     team: db.select({ allowAutoAssign: teams.allowAutoAssign }).from(teams).where(and(eq(teams.accountId, accountId), sql`${teams.id} = ${ofConversation(conversations.teamId)}`)),
@@ -69,7 +73,8 @@ export async function autoAssignConversation(transport: TransportScope, accountI
   });
   const conversation = read.conversation[0];
   const policy = read.policy[0];
-  if (!conversation || !waiting(conversation) || !read.inbox[0]?.enabled || (policy && !policy.enabled)) return null;
+  const inbox = read.inbox[0];
+  if (!conversation || !waiting(conversation) || !inbox?.enabled || (policy && !policy.enabled) || outOfOffice(inbox, now())) return null;
   let candidates = read.members.map((m) => m.userId);
   if (conversation.teamId !== null) {
     if (!read.team[0]?.allowAutoAssign) return null;
@@ -102,7 +107,7 @@ export async function assignWaitingConversations(transport: TransportScope, acco
   const { db } = transport;
   const { inboxRows } = await batchNamed(db, {
     inboxRows: db
-      .select({ id: inboxes.id })
+      .select({ id: inboxes.id, ...inboxAssignmentColumns })
       .from(inboxes)
       .where(
         and(
@@ -113,22 +118,65 @@ export async function assignWaitingConversations(transport: TransportScope, acco
       )
       .orderBy(asc(inboxes.id)),
   });
-  if (inboxRows.length === 0) return 0;
+  const open = inboxRows.filter((inbox) => !outOfOffice(inbox, now()));
+  if (open.length === 0) return 0;
   const named: Record<string, Statement> = {};
-  for (const inbox of inboxRows) {
+  for (const inbox of open) {
     named[`policy${inbox.id}`] = policyOfInbox(transport, accountId, inbox.id);
   }
   const policies = (await batchNamed(db, named)) as Record<string, AssignmentPolicyRow[]>;
   let assigned = 0;
-  for (const inbox of inboxRows) {
-    const policy = policies[`policy${inbox.id}`][0];
-    if (policy && !policy.enabled) continue;
-    for (const conversation of await waitingConversations(transport, accountId, inbox.id, policy)) {
-      if ((await autoAssignConversation(transport, accountId, conversation.id)) !== null) assigned++;
-    }
+  for (const inbox of open) assigned += await handOutWaiting(transport, accountId, inbox.id, policies[`policy${inbox.id}`][0]);
+  return assigned;
+}
+
+/**
+ * An inbox opened (its business hours began): its waiting conversations are handed out to whoever is
+ * available, as when an agent comes online. Answers how many were assigned.
+ */
+export async function assignWaitingInInbox(transport: TransportScope, accountId: number, inboxId: number): Promise<number> {
+  const read = await batchNamed(transport.db, {
+    inbox: transport.db.select(inboxAssignmentColumns).from(inboxes).where(and(eq(inboxes.accountId, accountId), eq(inboxes.id, inboxId))),
+    policy: policyOfInbox(transport, accountId, inboxId),
+  });
+  const inbox = read.inbox[0];
+  if (!inbox?.enabled || outOfOffice(inbox, now())) return 0;
+  return handOutWaiting(transport, accountId, inboxId, read.policy[0]);
+}
+
+/** The waiting conversations of one inbox (up to WAITING_BATCH), offered one by one in the policy's order. */
+async function handOutWaiting(transport: TransportScope, accountId: number, inboxId: number, policy: AssignmentPolicyRow | undefined) {
+  if (policy && !policy.enabled) return 0;
+  let assigned = 0;
+  for (const conversation of await waitingConversations(transport, accountId, inboxId, policy)) {
+    if ((await autoAssignConversation(transport, accountId, conversation.id)) !== null) assigned++;
   }
   return assigned;
 }
+
+/**
+ * The inboxes of every account that auto-assign under business hours and opened between `fromMs` and
+ * `toMs` (closed at the first, open at the second): the cron's minute. Reads the inboxes that keep
+ * business hours, not their conversations.
+ */
+export async function inboxesOpenedBetween(transport: TransportScope, fromMs: number, toMs: number): Promise<Array<{ accountId: number; inboxId: number }>> {
+  const { rows } = await batchNamed(transport.db, {
+    rows: transport.db
+      .select({ accountId: inboxes.accountId, inboxId: inboxes.id, ...inboxAssignmentColumns })
+      .from(inboxes)
+      // literal, as the partial index inboxes_auto_assign_business_hours says it, so SQLite reads that index only
+      .where(sql`${inboxes.workingHoursEnabled} = 1 AND ${inboxes.enableAutoAssignment} = 1`),
+  });
+  return rows.filter((inbox) => outOfOffice(inbox, fromMs) && !outOfOffice(inbox, toMs)).map(({ accountId, inboxId }) => ({ accountId, inboxId }));
+}
+
+/** What decides whether an inbox assigns now: its flag and its business hours. */
+const inboxAssignmentColumns = {
+  enabled: inboxes.enableAutoAssignment,
+  workingHoursEnabled: inboxes.workingHoursEnabled,
+  workingHours: inboxes.workingHours,
+  timezone: inboxes.timezone,
+};
 
 /** Open, and held by nobody: neither an agent nor a bot. */
 const waiting = (c: ConversationRow) => c.status === CONVERSATION_STATUS.open && c.assigneeId === null && c.assigneeAgentBotId === null;

@@ -9,7 +9,7 @@ import type { ChangedAttributes } from "../kernel/outbox";
 import { writeThenRead } from "../kernel/batch";
 import { CONVERSATION_STATUS } from "../kernel/enums";
 import { type AccountScope } from "../kernel/scope";
-import { conversationCountMoves, reportingFactStatements, secondsBetween } from "../reports/facts";
+import { conversationCountMoves, reportingFactStatements, secondsBetween, statusMoveStatements } from "../reports/facts";
 import { counterStatements } from "./counters";
 import { changeEventStatements } from "./events";
 import { type ConversationRecord, assembleConversationRecords, conversationRecordQueries } from "./loader";
@@ -61,6 +61,7 @@ export function changeStatements(
     ...counterStatements(db, accountId, before, after),
     ...changeEventStatements(scope, before, after, changedKeys, extraChanges),
   ];
+  if (changedKeys.includes("status")) statements.push(...statusMoveStatements(scope, before, before.status, after.status));
   if (changedKeys.includes("status") && after.status === CONVERSATION_STATUS.resolved) {
     // Chatwoot credits a resolution to the conversation's assignee, whoever resolves it
     const seconds = secondsBetween(before.createdAt, at);

@@ -15,7 +15,7 @@ import { batchGroups, batchNamed, write } from "../kernel/batch";
 import { ATTRIBUTE_MODELS, CONVERSATION_STATUS, MESSAGE_TYPE, ROLE, enumValue } from "../kernel/enums";
 import { type AccountScope, actingUserId } from "../kernel/scope";
 import { type ErrorEntry, forbidden, invalid, invalidField } from "../kernel/errors";
-import { messageFactStatements, reportingFactStatements } from "../reports/facts";
+import { messageFactStatements, reportingFactStatements, statusMoveStatements } from "../reports/facts";
 import { conversationColumn, inboxOpenableCondition, readConversation } from "./access";
 import { changeStatements, commitAndLoad } from "./changes";
 import { counterStatements } from "./counters";
@@ -249,6 +249,7 @@ export async function createConversation(scope: AccountScope, input: Conversatio
       ...counterStatements(db, accountId, null, draft),
       conversationEventStatement(scope, conversationId, "conversation_created"),
       ...reportingFactStatements(scope, factTarget, "conversation_created", 0, at),
+      ...statusMoveStatements(scope, { inboxId: inbox.id, createdAt: at }, null, draft.status),
       ...messageWrites,
       ...conversationCreatedNotifications(scope, { id: conversationId, inboxId: inbox.id, teamId: draft.teamId, pending: status === CONVERSATION_STATUS.pending }, at),
     ],

@@ -16,7 +16,7 @@
 import { type SQL, sql } from "drizzle-orm";
 import { rawSql, schema } from "../../db/client";
 import type { ConversationRow } from "../conversations/rows";
-import { MESSAGE_TYPE } from "../kernel/enums";
+import { CONVERSATION_STATUSES, MESSAGE_TYPE } from "../kernel/enums";
 import { type AccountScope, actingUserId } from "../kernel/scope";
 
 const { reportingEvents, reportRollups, taggings, labels } = schema;
@@ -24,9 +24,47 @@ const { reportingEvents, reportRollups, taggings, labels } = schema;
 export const REPORTING_FACTS = ["conversation_created", "first_response", "reply_time", "conversation_resolved", "bot_resolved", "bot_handoff"] as const;
 export type ReportingFact = (typeof REPORTING_FACTS)[number];
 
+/**
+ * First responses by how long they took (Chatwoot's first_response_time_distribution buckets), counted
+ * for the inbox only, in the hour of the response. Each bucket holds values from its lower bound (seconds)
+ * up to the next bucket's.
+ */
+export const FIRST_RESPONSE_BUCKETS = [
+  { metric: "first_response_0_1h", label: "0-1h", from: 0 },
+  { metric: "first_response_1_4h", label: "1-4h", from: 3_600 },
+  { metric: "first_response_4_8h", label: "4-8h", from: 14_400 },
+  { metric: "first_response_8_24h", label: "8-24h", from: 28_800 },
+  { metric: "first_response_24h_plus", label: "24h+", from: 86_400 },
+] as const;
+
+/** The bucket metric of a first response of `seconds`. */
+export const firstResponseBucket = (seconds: number) => [...FIRST_RESPONSE_BUCKETS].reverse().find((b) => seconds >= b.from)!.metric;
+
+/**
+ * Conversations by their current status (summary_reports/channel), counted for the inbox only in the hour
+ * the conversation was created, and moved from one status to the other in the write that changes it.
+ */
+export const STATUS_METRICS = CONVERSATION_STATUSES.map((s) => `status_${s}` as const);
+export const statusMetric = (status: number) => STATUS_METRICS[status];
+
 /** What the rollups count: the reporting facts and the messages (which have no reporting_events row). */
-export const ROLLUP_METRICS = [...REPORTING_FACTS, "incoming_message", "outgoing_message"] as const;
-export type RollupMetric = (typeof ROLLUP_METRICS)[number];
+export const ROLLUP_METRICS = [
+  ...REPORTING_FACTS,
+  "incoming_message",
+  "outgoing_message",
+  ...FIRST_RESPONSE_BUCKETS.map((b) => b.metric),
+  ...STATUS_METRICS,
+] as const;
+
+/**
+ * Conversations of one inbox by their current labels (inbox_label_matrix): dimension `label`, in the hour
+ * the conversation was created, moved with its labels. The inbox is part of the metric's name, so one
+ * rollup row holds one inbox × label × hour and the matrix reads the rows of the asked inboxes only.
+ */
+export type InboxLabelMetric = `inbox_conversations:${number}`;
+export const inboxLabelMetric = (inboxId: number): InboxLabelMetric => `inbox_conversations:${inboxId}`;
+
+export type RollupMetric = (typeof ROLLUP_METRICS)[number] | InboxLabelMetric;
 
 export const DIMENSIONS = ["account", "agent", "inbox", "label", "team"] as const;
 export type Dimension = (typeof DIMENSIONS)[number];
@@ -117,7 +155,22 @@ export function reportingFactStatements(
     agentId: name === "conversation_created" ? conversation.assigneeId : agentId,
     labelsOf,
   });
-  return rollup ? [event, rollup] : [event];
+  const statements = rollup ? [event, rollup] : [event];
+  if (name === "first_response") {
+    statements.push(rollupStatement(scope, firstResponseBucket(valueSeconds), at, { count: 1, total: valueSeconds }, { inboxId: conversation.inboxId })!);
+  }
+  return statements;
+}
+
+/**
+ * A conversation's place among the statuses of its inbox (summary_reports/channel), in the hour it was
+ * created: `from` null for a new conversation, otherwise the status it leaves.
+ */
+export function statusMoveStatements(scope: AccountScope, conversation: { inboxId: number; createdAt: number }, from: number | null, to: number) {
+  const where = { inboxId: conversation.inboxId };
+  const joined = rollupStatement(scope, statusMetric(to), conversation.createdAt, { count: 1, total: 0 }, where)!;
+  if (from === null) return [joined];
+  return [rollupStatement(scope, statusMetric(from), conversation.createdAt, { count: -1, total: 0 }, where)!, joined];
 }
 
 /** Seconds from `fromMs` to `toMs`, as facts store durations. */
@@ -163,7 +216,7 @@ export function messageFactStatements(
  */
 export function conversationCountMoves(
   scope: AccountScope,
-  before: Pick<ConversationRow, "id" | "createdAt" | "assigneeId" | "teamId">,
+  before: Pick<ConversationRow, "id" | "createdAt" | "assigneeId" | "teamId" | "inboxId">,
   after: Pick<ConversationRow, "assigneeId" | "teamId">,
   labelsChange: { previous: string[]; current: string[] } | null,
 ) {
@@ -183,8 +236,12 @@ export function conversationCountMoves(
     left.labelTitles = previous.filter((l) => !current.includes(l));
     joined.labelTitles = current.filter((l) => !previous.includes(l));
   }
+  const inboxLabels = inboxLabelMetric(before.inboxId);
   return [
     rollupStatement(scope, "conversation_created", before.createdAt, { count: -1, total: 0 }, left),
     rollupStatement(scope, "conversation_created", before.createdAt, { count: 1, total: 0 }, joined),
+    // the inbox × label matrix moves with the labels only
+    rollupStatement(scope, inboxLabels, before.createdAt, { count: -1, total: 0 }, { labelTitles: left.labelTitles }),
+    rollupStatement(scope, inboxLabels, before.createdAt, { count: 1, total: 0 }, { labelTitles: joined.labelTitles }),
   ].filter((s) => s !== null);
 }

@@ -30,7 +30,7 @@ export type GroupRow = {
 
 const GROUP_FACTS: RollupMetric[] = ["conversation_created", "conversation_resolved", "first_response", "reply_time"];
 
-function membersQuery(scope: AccountScope, dimension: GroupDimension) {
+export function membersQuery(scope: AccountScope, dimension: GroupDimension) {
   const { db, accountId } = scope;
   switch (dimension) {
     case "agent":
@@ -44,9 +44,9 @@ function membersQuery(scope: AccountScope, dimension: GroupDimension) {
   }
 }
 
-type Member = { id: number; name: string; channelType: string | null };
+export type Member = { id: number; name: string; channelType: string | null };
 
-function asMembers(rows: unknown[]): Member[] {
+export function asMembers(rows: unknown[]): Member[] {
   return rows.map((r) => {
     const row = r as { id?: number; userId?: number; name: string; channelType?: string };
     return { id: (row.userId ?? row.id)!, name: row.name, channelType: row.channelType ?? null };

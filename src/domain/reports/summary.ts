@@ -21,18 +21,31 @@ export const SUMMARY_METRICS = [
 
 export type SummaryMetrics = Record<(typeof SUMMARY_METRICS)[number], number>;
 
+/** Chatwoot's reports/bot_summary: the same windows, the bot metrics. */
+export const BOT_SUMMARY_METRICS = ["bot_resolutions_count", "bot_handoffs_count"] as const satisfies readonly ReportMetric[];
+export type BotSummaryMetrics = Record<(typeof BOT_SUMMARY_METRICS)[number], number>;
+
 const factsOf = (metrics: readonly ReportMetric[]): RollupMetric[] => [...new Set(metrics.map((m) => REPORT_METRICS[m].fact))];
 
-export function summaryMetrics(sums: Map<string, Sums>): SummaryMetrics {
-  return Object.fromEntries(SUMMARY_METRICS.map((m) => [m, metricValue(m, sums)])) as SummaryMetrics;
+export function summaryMetrics<M extends ReportMetric>(sums: Map<string, Sums>, metrics: readonly M[]): Record<M, number> {
+  return Object.fromEntries(metrics.map((m) => [m, metricValue(m, sums)])) as Record<M, number>;
 }
 
 /** The window and the one before it, of the same length in whole hours. */
-export async function summaryReport(scope: AccountScope, target: ReportTarget, window: Window) {
+export function summaryReport(scope: AccountScope, target: ReportTarget, window: Window): Promise<{ current: SummaryMetrics; previous: SummaryMetrics }> {
+  return windowsReport(scope, target, window, SUMMARY_METRICS);
+}
+
+/** The bot summary of the window and the one before it. */
+export function botSummaryReport(scope: AccountScope, target: ReportTarget, window: Window): Promise<{ current: BotSummaryMetrics; previous: BotSummaryMetrics }> {
+  return windowsReport(scope, target, window, BOT_SUMMARY_METRICS);
+}
+
+async function windowsReport<M extends ReportMetric>(scope: AccountScope, target: ReportTarget, window: Window, metrics: readonly M[]) {
   const start = hourOf(window.fromMs);
   const hours = Math.max(1, Math.ceil((window.toMs - start) / HOUR_MS));
   const previous: Window = { fromMs: start - hours * HOUR_MS, toMs: start };
-  const facts = factsOf(SUMMARY_METRICS);
+  const facts = factsOf(metrics);
   const id = dimensionIdOf(target);
   const read = await batchNamed(scope.db, {
     target: targetQuery(scope, target),
@@ -40,5 +53,5 @@ export async function summaryReport(scope: AccountScope, target: ReportTarget, w
     previous: totalsQuery(scope, facts, target.type, id, previous),
   });
   ensureTarget(target, read.target);
-  return { current: summaryMetrics(sumsByFact(read.current)), previous: summaryMetrics(sumsByFact(read.previous)) };
+  return { current: summaryMetrics(sumsByFact(read.current), metrics), previous: summaryMetrics(sumsByFact(read.previous), metrics) };
 }

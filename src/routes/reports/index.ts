@@ -8,15 +8,34 @@ import { accountLiveReport, agentLiveReport } from "../../domain/conversations/l
 import { groupReport, type GroupDimension } from "../../domain/reports/groups";
 import type { Window } from "../../domain/reports/rollups";
 import { conversationTraffic, reportSeries } from "../../domain/reports/series";
-import { summaryReport } from "../../domain/reports/summary";
+import { botSummaryReport, summaryReport } from "../../domain/reports/summary";
+import { botMetrics, channelSummary, firstResponseTimeDistribution, inboxLabelMatrix, outgoingMessagesCount } from "../../domain/reports/breakdowns";
 import type { ReportTarget } from "../../domain/reports/targets";
 import { type AppContext, type AppEnv } from "../../http/app-env";
 import { accountScope } from "../../http/scopes";
 import { accountAuth, requireAdministrator } from "../../http/auth";
 import { validate } from "../../http/validate";
-import { GroupSummary, LiveConversationsQuery, LiveConversationsReport, SeriesPoint, SeriesQuery, SummaryQuery, SummaryReport, WindowQuery } from "../../schemas/reports";
+import {
+  BotMetricsReport,
+  BotSummaryReport,
+  ChannelSummaryQuery,
+  ChannelSummaryReport,
+  FirstResponseTimeDistributionReport,
+  GroupSummary,
+  InboxLabelMatrixQuery,
+  InboxLabelMatrixReport,
+  LiveConversationsQuery,
+  LiveConversationsReport,
+  OutgoingMessagesCountEntry,
+  OutgoingMessagesCountQuery,
+  SeriesPoint,
+  SeriesQuery,
+  SummaryQuery,
+  SummaryReport,
+  WindowQuery,
+} from "../../schemas/reports";
 import { groupCsv, summaryCsv, trafficCsv } from "../../views/report-csv";
-import { agentLiveView, groupView, summaryView } from "../../views/reports";
+import { agentLiveView, botMetricsView, groupView, outgoingCountView, summaryView } from "../../views/reports";
 import { rateLimited } from "../../http/rate-limit";
 import { routeBody } from "../../http/body";
 import { doc } from "../../http/openapi";
@@ -55,6 +74,24 @@ const reportsApi = new Hono<AppEnv>()
     const q = c.req.valid("query");
     return c.json(summaryView(await summaryReport(accountScope(c), targetOf(q), windowOf(q))));
   })
+  .get("/bot_summary", doc({ summary: "Bot resolutions and handoffs of the window and the one before it (administrators)", response: BotSummaryReport }), validate("query", SummaryQuery), async (c) => {
+    const q = c.req.valid("query");
+    return c.json(summaryView(await botSummaryReport(accountScope(c), targetOf(q), windowOf(q))));
+  })
+  .get("/bot_metrics", doc({ summary: "Conversations, replies, resolution and handoff rates of the inboxes a bot is active on (administrators)", response: BotMetricsReport }), validate("query", WindowQuery), async (c) => {
+    return c.json(botMetricsView(await botMetrics(accountScope(c), windowOf(c.req.valid("query") as z.infer<typeof WindowQuery>))));
+  })
+  .get("/inbox_label_matrix", doc({ summary: "Conversations per inbox and label (administrators)", response: InboxLabelMatrixReport }), validate("query", InboxLabelMatrixQuery), async (c) => {
+    const q = c.req.valid("query");
+    return c.json(await inboxLabelMatrix(accountScope(c), windowOf(q), { inboxIds: q["inbox_ids[]"] ?? q.inbox_ids, labelIds: q["label_ids[]"] ?? q.label_ids }));
+  })
+  .get("/first_response_time_distribution", doc({ summary: "First responses per channel by how long they took (administrators)", response: FirstResponseTimeDistributionReport }), validate("query", WindowQuery), async (c) => {
+    return c.json(await firstResponseTimeDistribution(accountScope(c), windowOf(c.req.valid("query") as z.infer<typeof WindowQuery>)));
+  })
+  .get("/outgoing_messages_count", doc({ summary: "Public replies per agent, team, inbox or label (administrators)", response: OutgoingMessagesCountEntry.array() }), validate("query", OutgoingMessagesCountQuery), async (c) => {
+    const q = c.req.valid("query");
+    return c.json((await outgoingMessagesCount(accountScope(c), q.group_by!, windowOf(q))).map(outgoingCountView));
+  })
   .get("/conversations", doc({ summary: "Live conversation counts, of the account or per agent (administrators)", response: LiveConversationsReport }), validate("query", LiveConversationsQuery), async (c) => {
     const q = c.req.valid("query");
     if (q.type === "account") return c.json(await accountLiveReport(accountScope(c)));
@@ -88,6 +125,11 @@ for (const dimension of ["agent", "team", "inbox", "label"] as const) {
     return c.json(rows.map(groupView));
   });
 }
+
+/** summary_reports/channel: conversations created in the window per channel type and status now. */
+summaryReportsApi.get("/channel", doc({ summary: "Conversations per channel type and status (administrators)", response: ChannelSummaryReport }), validate("query", ChannelSummaryQuery), async (c) => {
+  return c.json(await channelSummary(accountScope(c), windowOf(c.req.valid("query"))));
+});
 
 /** /api/v2: Chatwoot's reports, administrators only. */
 export const reportsV2Api = new Hono<AppEnv>().route(

@@ -424,6 +424,12 @@ export function routeTable(w: World): Record<Group, Route[]> {
           ...["agents", "inboxes", "labels", "teams", "conversations_summary", "conversation_traffic"].map(
             (csv) => [`/reports/${csv}`, { since: "f", until: "f", timezone_offset: "s", business_hours: "b" }] as const,
           ),
+          ["/summary_reports/channel", { since: "f", until: "f", business_hours: "b" }],
+          ["/reports/bot_summary", { type: "e", id: "id", since: "f", until: "f", timezone_offset: "s", business_hours: "b" }],
+          ["/reports/bot_metrics", { since: "f", until: "f", business_hours: "b" }],
+          ["/reports/inbox_label_matrix", { since: "f", until: "f", "inbox_ids[]": "a", "label_ids[]": "a", business_hours: "b" }],
+          ["/reports/first_response_time_distribution", { since: "f", until: "f", business_hours: "b" }],
+          ["/reports/outgoing_messages_count", { group_by: "e", since: "f", until: "f", business_hours: "b" }],
         ] as const
       ).map(([path, query]) => ({ method: "GET" as const, path: `/api/v2/accounts/:account_id${path}`, params: p, key: a, query })),
       ...["", "/metrics", "/download"].map((path) =>

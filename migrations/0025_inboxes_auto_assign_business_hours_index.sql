@@ -1,0 +1,1 @@
+CREATE INDEX `inboxes_auto_assign_business_hours` ON `inboxes` (`account_id`,`id`) WHERE working_hours_enabled = 1 AND enable_auto_assignment = 1;
