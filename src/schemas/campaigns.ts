@@ -1,7 +1,7 @@
 /** Campaigns (/campaigns) and what a widget is shown of them (/public/api/v1/inboxes/{id}/campaigns). */
 import { z } from "zod";
 import { CAMPAIGN_STATUSES, CAMPAIGN_TYPES } from "../domain/campaigns/rows";
-import { MAX_URL_RULE } from "../domain/campaigns/url-rules";
+import { MAX_PAGE_URL, MAX_URL_RULE } from "../domain/campaigns/url-rules";
 import { Bool, Id, Int, ShortText, wrapped } from "./common";
 import { Agent } from "./agents";
 import { UnixSeconds } from "./conversations";
@@ -56,7 +56,7 @@ export const CampaignUpdate = wrapped("campaign", z.object(fields).partial());
 
 /** GET /public/api/v1/inboxes/{id}/campaigns?url= */
 export const WidgetCampaignsQuery = z.object({
-  url: z.string().trim().min(1).max(4096).optional().describe("the page the widget is on: only the campaigns whose URL rule matches it"),
+  url: z.string().trim().min(1).max(MAX_PAGE_URL).optional().describe("the page the widget is on: only the campaigns whose URL rule matches it"),
 });
 
 const rulesShape = z.looseObject({ url: z.string().optional(), time_on_page: z.number().optional() });

@@ -5,7 +5,7 @@
  * new conversation and message. The contact is recorded as reached in the same batch, under a unique
  * index, so a contact gets a campaign at most once however often, and however concurrently, it is sent.
  */
-import { eq, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { lastInsertedId, now, schema } from "../../db/client";
 import { createConversation } from "../conversations/conversations";
 import type { ConversationRecord } from "../conversations/loader";
@@ -47,7 +47,7 @@ export async function sendCampaignTo(scope: AccountScope, campaign: CampaignRow,
         db
           .update(campaigns)
           .set({ sentCount: sql`${campaigns.sentCount} + 1` })
-          .where(eq(campaigns.id, campaign.id)),
+          .where(and(eq(campaigns.accountId, campaign.accountId), eq(campaigns.id, campaign.id))),
       ],
     });
   } catch (error) {
