@@ -22,7 +22,6 @@
 import { SQLiteDeleteBase, SQLiteInsertBase, SQLiteUpdateBase } from "drizzle-orm/sqlite-core";
 import { and, asc, desc, eq, is, sql } from "drizzle-orm";
 import { type Database, type Statement, now, schema } from "../db/client";
-import { dispatchEvents } from "../feed/forward";
 import type { ChangedAttributes } from "../domain/kernel/outbox";
 import type { OutboxRow } from "../domain/kernel/outbox";
 import type { ConversationRow, MessageRow } from "../domain/conversations/rows";
@@ -86,20 +85,15 @@ export async function runAutomationForEvent(db: Database, env: Env, eventId: num
   const load = () => loadContext(db, event, conversationId, trigger, pending);
   let context = await load();
   if (!context || skipsAutomation(event.eventName, context.conversation)) return;
-  let acted = false;
   for (const [index, rule] of pending.entries()) {
     const run = runs.get(rule.id) ?? null;
     if (!run && !ruleMatches(conditionsOf(rule), context)) continue;
     await runRule(db, env, event, rule, context.conversation, run);
-    acted = true;
     if (index < pending.length - 1) {
       context = await load();
       if (!context) break;
     }
   }
-  // the rules' own events (caused by automation) go on to webhooks now, not at the next cron sweep
-  if (acted) await dispatchEvents(db, env);
-  return;
 }
 
 /** Chatwoot's listener leaves conversations opened by an auto-reply alone. */

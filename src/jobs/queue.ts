@@ -61,6 +61,9 @@ const EVENT_JOBS: Array<(db: Database, env: Env, message: EventMessage) => Promi
   runOutOfOfficeForEvent,
 ];
 
+/** The kinds whose handling may change the domain, and so write outbox events. */
+const CHANGES_DOMAIN = new Set<QueueMessage["kind"]>(["event", "agent_available", "inbox_opened", "contact_import", "campaign_run", "bulk_action"]);
+
 export async function consumeQueue(batch: MessageBatch<QueueMessage>, env: Env) {
   const { db } = connect(env, { writes: true });
   // payloads carry signed file URLs; outside a request they point at the configured address
@@ -91,8 +94,6 @@ export async function consumeQueue(batch: MessageBatch<QueueMessage>, env: Env) 
           await runContactExportStep(jobScope(db, env), body);
         } else if (body.kind === "campaign_run") {
           await runCampaignStep(jobScope(db, env), body);
-          // the step's conversations and messages go out now (webhooks, the inbox's callback), not at the next minute
-          await dispatchEvents(db, env);
         } else if (body.kind === "bulk_action") {
           await runQueuedBulkAction(db, env, body);
         }
@@ -104,6 +105,9 @@ export async function consumeQueue(batch: MessageBatch<QueueMessage>, env: Env) 
     }),
   ]);
   await markConsumed(db, handledEvents);
+  // What the batch changed (automation's actions, auto-assignments, bulk slices, imported contacts,
+  // campaign conversations) goes on to webhooks and the live feeds now, not at the cron's next minute.
+  if (batch.messages.some((m) => CHANGES_DOMAIN.has(m.body.kind))) await dispatchEvents(db, env);
 }
 
 /** The batch's article views in one write; all acked together, or all retried. */

@@ -78,6 +78,18 @@ describe("auto-assignment", () => {
     close();
   });
 
+  it("shows the assignment on the assignee's live feed at once, not at the cron's next minute", async () => {
+    const w = await widgetWorld("Live Assign Co");
+    const agent = await subscribe(w.agent, w.accountId);
+    const started = Date.now();
+    const { displayId, assignee } = await arrive(w);
+    expect(assignee).toBe(w.agent.id);
+    const frame = await agent.next((m) => m.event === "assignee.changed" && m.data.id === displayId, 5000);
+    expect(frame.data.meta.assignee.id).toBe(w.agent.id);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    agent.close();
+  });
+
   it("leaves a conversation waiting when nobody is online, and hands out the waiting ones, oldest first, when an agent comes online", async () => {
     const w = await twoAgents("Waiting Co");
     const first = await arrive(w, false);
