@@ -3,7 +3,7 @@
  * outbox rows no request got round to (the wake-ups' events among them) and those whose dispatch was
  * lost; hand out the conversations that waited for an inbox whose business hours began; re-send
  * deliveries whose queue message was lost, and the next step of contact imports and exports that
- * stopped moving; start the one-off campaigns whose time has come (and re-send runs that stopped
+ * stopped moving; delete contact exports older than 30 days; start the one-off campaigns whose time has come (and re-send runs that stopped
  * moving); prune consumed outbox rows, the delivery log
  * after 30 days, and old Idempotency-Key records.
  */
@@ -11,7 +11,7 @@ import { connect } from "../db/connect";
 import { pruneIdempotencyKeys } from "../db/idempotency-keys";
 import { wakeSnoozedConversations } from "../domain/conversations/snoozes";
 import { resumeStalledImports } from "../domain/contacts/imports";
-import { resumeStalledExports } from "../domain/contacts/exports";
+import { deleteExpiredExports, resumeStalledExports } from "../domain/contacts/exports";
 import { startDueCampaigns } from "../domain/campaigns/runs";
 import { pruneOutbox } from "../events/dispatch";
 import { dispatchEvents } from "../feed/forward";
@@ -27,6 +27,7 @@ export async function runScheduledWork(env: Env) {
   await resendOverdueDeliveries(db, env);
   await resumeStalledImports(jobScope(db, env));
   await resumeStalledExports(jobScope(db, env));
+  await deleteExpiredExports(jobScope(db, env));
   await startDueCampaigns(jobScope(db, env));
   await pruneOutbox(db);
   await pruneDeliveryLog(db);

@@ -8,6 +8,7 @@ import { env, exports } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { fileSignature } from "../../src/domain/attachments/signing";
 import { createDb } from "../../src/db/client";
+import { EXPORT_RETENTION_MS, deleteExpiredExports } from "../../src/domain/contacts/exports";
 import { resumeStalledImports } from "../../src/domain/contacts/imports";
 import { jobScope } from "../../src/jobs/scope";
 import { createContact } from "../support/fixtures";
@@ -76,6 +77,8 @@ describe("contact import", () => {
 
     const result = await finished(`${base}/contacts/imports/${started.body.id}`, admin.key);
     expect(result).toMatchObject({ status: "completed", total_records: 7, processed_records: 4, refused_records: 3, failure: null });
+    // the upload is deleted once the import has ended
+    expect((await env.FILES.list({ prefix: `accounts/${accountId}/contact_imports/` })).objects).toEqual([]);
     expect(result.refused_rows).toEqual([
       { row: 3, errors: [{ field: "email", message: "is not a valid email address", code: "invalid_format" }] },
       { row: 4, errors: [{ field: "phone_number", message: "should be in e164 format", code: "invalid_format" }] },
@@ -145,25 +148,28 @@ describe("contact import", () => {
   it("finishes an import whose last step ended on the file's last row, and the sweep resumes one that stopped moving", async () => {
     const { base, admin, accountId } = await createWorld("Transfers resume");
     const text = "name,email\nLate,late@example.com\n";
-    const key = `accounts/${accountId}/contact_imports/resume-test`;
-    await env.FILES.put(key, text);
     const old = Date.now() - 10 * 60 * 1000;
     // one stopped mid-file, its message lost; one whose rows were all written before its last message
-    const insert = (offset: number, row: number, columns: string | null) =>
-      env.DB.prepare(
+    const insert = async (name: string, offset: number, row: number, columns: string | null) => {
+      const key = `accounts/${accountId}/contact_imports/${name}`;
+      await env.FILES.put(key, text);
+      return env.DB.prepare(
         `INSERT INTO contact_imports (account_id, status, file_name, file_size, storage_key, columns, next_offset, next_row, total_records, processed_records, created_at, updated_at)
          VALUES (?, 1, 'contacts.csv', ?, ?, ?, ?, ?, 0, 0, ?, ?) RETURNING id`,
       )
         .bind(accountId, text.length, key, columns, offset, row, old, old)
         .first<{ id: number }>();
-    const stalled = (await insert(0, 1, null))!.id;
-    const atEnd = (await insert(text.length, 3, JSON.stringify(["name", "email"])))!.id;
+    };
+    const stalled = (await insert("stalled", 0, 1, null))!.id;
+    const atEnd = (await insert("at-end", text.length, 3, JSON.stringify(["name", "email"])))!.id;
     await env.EVENTS.send({ kind: "contact_import", accountId, importId: atEnd, offset: text.length });
     expect(await finished(`${base}/contacts/imports/${atEnd}`, admin.key)).toMatchObject({ status: "completed", processed_records: 0 });
 
     expect(await resumeStalledImports(jobScope(createDb(env.DB), env))).toBeGreaterThanOrEqual(1);
     expect(await finished(`${base}/contacts/imports/${stalled}`, admin.key)).toMatchObject({ status: "completed", processed_records: 1, refused_records: 0 });
     expect((await storedContacts(accountId)).map((c) => c.email)).toEqual(["late@example.com"]);
+    // both uploads are deleted once their imports have ended
+    expect((await env.FILES.list({ prefix: `accounts/${accountId}/contact_imports/` })).objects).toEqual([]);
   });
 
   it("refuses a request without a file, an empty file, a file that is not CSV and one too large, changing nothing", async () => {
@@ -253,6 +259,15 @@ describe("contact export", () => {
       "",
     ]);
     expect(text).not.toContain("not.mine");
+
+    // 30 days after it ended, the minute sweep deletes the export and its file: the link and the record are gone
+    const files = () => env.FILES.list({ prefix: `accounts/${accountId}/contact_exports/` });
+    expect((await files()).objects.length).toBeGreaterThan(0);
+    await env.DB.prepare("UPDATE contact_exports SET completed_at = ? WHERE account_id = ?").bind(Date.now() - EXPORT_RETENTION_MS - 1000, accountId).run();
+    expect(await deleteExpiredExports(jobScope(createDb(env.DB), env))).toBeGreaterThanOrEqual(1);
+    expect((await files()).objects).toEqual([]);
+    expect((await get(`${base}/contacts/exports/${started.body.id}`, admin.key)).status).toBe(404);
+    expect((await exports.default.fetch(new Request(`https://desk.test${url.pathname}${url.search}`))).status).toBe(404);
   });
 
   it("exports what a filter payload and a label select, and Chatwoot's default columns", async () => {

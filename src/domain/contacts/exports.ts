@@ -9,7 +9,7 @@
  * (`<key>/<n>`) and the export's progress moves in a batch guarded by the segment count, so a duplicate
  * message changes nothing. The download streams the segments back to back. Memory holds one segment.
  */
-import { type SQL, and, desc, eq, lt, sql } from "drizzle-orm";
+import { type SQL, and, desc, eq, gte, lt, sql } from "drizzle-orm";
 import type { AttributeDefinition } from "../custom-attributes/rows";
 import { decodeRow, now, rawSql, schema } from "../../db/client";
 import { requireSignedAddress } from "../attachments/signing";
@@ -193,6 +193,30 @@ export async function resumeStalledExports(transport: TransportScope, at = now()
   for (const s of stalled) await transport.ports.work.contactTransfer({ kind: "contact_export", accountId: s.accountId, exportId: s.id, segment: s.segments });
   if (stalled.length > 0) await batch(db, stalled.map((s) => db.update(contactExports).set({ updatedAt: at }).where(and(eq(contactExports.id, s.id), eq(contactExports.segments, s.segments)))));
   return stalled.length;
+}
+
+/** How long an ended export (its record and its file) is kept: as long as the webhook delivery log. */
+export const EXPORT_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
+
+/**
+ * Deletes exports that ended more than EXPORT_RETENTION_MS ago, their file's segments first, a few each
+ * minute. Their link then answers 404, as a link to an export that never was.
+ */
+export async function deleteExpiredExports(transport: TransportScope, at = now()): Promise<number> {
+  const { db, env } = transport;
+  const [expired] = await batch(db, [
+    db
+      .select({ id: contactExports.id, accountId: contactExports.accountId, storageKey: contactExports.storageKey, segments: contactExports.segments })
+      .from(contactExports)
+      .where(and(gte(contactExports.status, TRANSFER_STATUS.completed), lt(contactExports.completedAt, at - EXPORT_RETENTION_MS)))
+      .limit(20),
+  ]);
+  if (expired.length === 0) return 0;
+  const keys = expired.flatMap((job) => Array.from({ length: job.segments }, (_, n) => segmentKey(job, n)));
+  // R2 deletes up to 1,000 keys a call
+  for (let i = 0; i < keys.length; i += 1000) await env.FILES.delete(keys.slice(i, i + 1000));
+  await batch(db, expired.map((job) => db.delete(contactExports).where(and(eq(contactExports.accountId, job.accountId), eq(contactExports.id, job.id)))));
+  return expired.length;
 }
 
 export type OpenedExport = { body: ReadableStream<Uint8Array>; size: number; fileName: string; etag: string };

@@ -152,7 +152,8 @@ export async function runContactImportStep(transport: TransportScope, message: E
   if (job.nextOffset >= job.fileSize) {
     // the last step ended with the file's last row: nothing is left to read, only to finish
     const at = { offset: job.nextOffset, row: job.nextRow, columns: job.columns };
-    await writeChunk(scope, job.id, job.nextOffset, at, [], definitions, { header: false, ending: { failure: null } });
+    const written = await writeChunk(scope, job.id, job.nextOffset, at, [], definitions, { header: false, ending: { failure: null } });
+    if (written.finished && !written.lost) await forgetUploadedFile(scope, job);
     return;
   }
   const object = await env.FILES.get(job.storageKey, { range: { offset: job.nextOffset } });
@@ -197,12 +198,20 @@ export async function runContactImportStep(transport: TransportScope, message: E
       storedOffset = progress.offset;
       carried = chunk.slice(written.consumed);
       rowsThisStep += written.consumed;
-      if (written.finished) return;
+      if (written.finished) return await forgetUploadedFile(scope, job);
     }
   } finally {
     await reader.cancel();
   }
   await scope.ports.work.contactTransfer({ kind: "contact_import", accountId, importId: job.id, offset: storedOffset });
+}
+
+/**
+ * An import that ended has no further use for its upload: what it did is in the contacts, and what it
+ * refused in its refusal rows. A delete that fails leaves a file behind, never an import undone.
+ */
+async function forgetUploadedFile(scope: AccountScope, job: Pick<ContactImportRow, "storageKey">) {
+  await scope.env.FILES.delete(job.storageKey).catch((error) => console.error(JSON.stringify({ level: "error", contactImportFile: job.storageKey, error: String(error) })));
 }
 
 /** Where each chunk's rows find the contacts they name: one read by each unique key, through its index. */
