@@ -541,7 +541,9 @@ export const conversations = sqliteTable(
       index(`conversations_account_${name}`).on(t.accountId, key, t.createdAt),
       index(`conversations_inbox_status_${name}`).on(t.inboxId, t.status, key, t.createdAt),
     ]),
-    index("conversations_contact_activity").on(t.contactId, t.lastActivityAt),
+    // a contact's conversations (its list, its delete, the widget's): the account first, as every read
+    // names it, so SQLite takes this over the account-wide indexes
+    index("conversations_account_contact_activity").on(t.accountId, t.contactId, t.lastActivityAt),
     index("conversations_contact_inbox").on(t.contactInboxId),
     // the scheduled wake-up finds snoozed conversations whose time has come, across accounts
     index("conversations_snoozed_until").on(t.snoozedUntil).where(sql`status = 3`),
