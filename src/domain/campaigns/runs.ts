@@ -44,9 +44,12 @@ const audienceTitlesQuery = (scope: AccountScope, audience: AudienceEntry[]) =>
 
 const CONTACT_TAGGINGS = (accountId: number) => sql`account_id = ${accountId} AND taggable_type = 'Contact'`;
 
-/** How many contacts carry one of the audience's labels (read once, when the run starts). */
+/**
+ * How many contacts the run will reach (read once, when it starts): those carrying one of the audience's
+ * labels, less the blocked ones, whom the run skips.
+ */
 const audienceCountSql = (accountId: number, audience: AudienceEntry[]) =>
-  sql<number>`(SELECT count(DISTINCT taggable_id) FROM taggings WHERE ${CONTACT_TAGGINGS(accountId)} AND lower(tag) IN (SELECT lower(title) FROM labels WHERE account_id = ${accountId} AND id IN (SELECT value FROM json_each(${JSON.stringify(audience.map((a) => a.id))}))))`;
+  sql<number>`(SELECT count(DISTINCT taggable_id) FROM taggings WHERE ${CONTACT_TAGGINGS(accountId)} AND lower(tag) IN (SELECT lower(title) FROM labels WHERE account_id = ${accountId} AND id IN (SELECT value FROM json_each(${JSON.stringify(audience.map((a) => a.id))}))) AND taggable_id NOT IN (SELECT id FROM contacts WHERE account_id = ${accountId} AND blocked = 1))`;
 
 /**
  * The next contacts after `cursor` carrying one of `titles`, in id order: each label's first ones through
