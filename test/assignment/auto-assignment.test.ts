@@ -10,6 +10,7 @@ import { get, patch, post } from "../support/http";
 import { addInboxMember } from "../support/fixtures";
 import { addToAccount, createUser } from "../support/world";
 import { visitorConversation, widgetWorld } from "../public/widget-support";
+import { assignedTo, assigneeOf } from "./assignment-support";
 import { type Listener, settle, subscribe } from "../feed/cable-support";
 
 type World = Awaited<ReturnType<typeof widgetWorld>>;
@@ -23,19 +24,6 @@ async function twoAgents(name: string) {
   return { ...w, second };
 }
 
-const assigneeOf = async (w: World, displayId: number): Promise<number | null> =>
-  (await get(`${w.base}/conversations/${displayId}`, w.admin.key)).body.meta.assignee?.id ?? null;
-
-/** Waits until the conversation has an assignee (auto-assignment runs on the queue, after the change). */
-async function assignedTo(w: World, displayId: number, timeoutMs = 4000): Promise<number> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const id = await assigneeOf(w, displayId);
-    if (id !== null) return id;
-    if (Date.now() > until) throw new Error(`conversation ${displayId} was not assigned`);
-    await settle(40);
-  }
-}
 
 /** Creates a conversation and answers who it went to, or null when it stays unassigned for a while. */
 async function arrive(w: World, expectAssigned = true): Promise<{ displayId: number; assignee: number | null }> {

@@ -6,9 +6,10 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { get, patch } from "../support/http";
+import { patch } from "../support/http";
 import { settle, subscribe } from "../feed/cable-support";
 import { visitorConversation, widgetWorld } from "../public/widget-support";
+import { assignedTo, assigneeOf } from "./assignment-support";
 import { connect } from "../../src/db/connect";
 import { jobScope } from "../../src/jobs/scope";
 import { inboxesOpenedBetween } from "../../src/domain/assignment/auto-assignment";
@@ -29,18 +30,6 @@ async function withHours(w: World, workingHours: object[], timezone = "UTC") {
   expect(res.status).toBe(200);
 }
 
-const assigneeOf = async (w: World, displayId: number): Promise<number | null> =>
-  (await get(`${w.base}/conversations/${displayId}`, w.admin.key)).body.meta.assignee?.id ?? null;
-
-async function assignedTo(w: World, displayId: number, timeoutMs = 4000): Promise<number> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const id = await assigneeOf(w, displayId);
-    if (id !== null) return id;
-    if (Date.now() > until) throw new Error(`conversation ${displayId} was not assigned`);
-    await settle(40);
-  }
-}
 
 describe("auto-assignment and business hours", () => {
   it("assigns nothing while the inbox is closed, then hands out what waited when it opens", async () => {
