@@ -23,6 +23,12 @@ type Command = { command?: unknown; identifier?: unknown; data?: unknown };
 /** Subscriptions one connection may hold (Chatwoot's clients hold one): each costs a lookup and a feed socket. */
 export const MAX_SUBSCRIPTIONS = 10;
 
+/**
+ * Refused subscriptions after which the connection is closed: each costs a lookup, and a client that
+ * keeps offering identifiers it cannot prove is guessing. Chatwoot's clients offer one, and retry it.
+ */
+export const MAX_REFUSED_SUBSCRIPTIONS = 20;
+
 /** Answers the upgrade of `GET /cable` and serves the connection; a plain request is refused (400, the error body). */
 export function openCable(request: Request, env: Env, authorize: AuthorizeSubscription): Response {
   if (!isWebSocketUpgrade(request)) throw upgradeRequired();
@@ -38,6 +44,7 @@ class CableConnection {
   /** the open feed socket of each confirmed subscription, by its identifier */
   private feeds = new Map<string, WebSocket>();
   private subscribing = new Set<string>();
+  private refused = 0;
   private closed = false;
 
   constructor(
@@ -78,7 +85,8 @@ class CableConnection {
     this.subscribing.add(identifier);
     try {
       const member = await this.authorize(parseIdentifier(identifier));
-      if (!member || this.closed) return this.send({ identifier, type: "reject_subscription" });
+      if (!member) return this.refuse(identifier);
+      if (this.closed) return this.send({ identifier, type: "reject_subscription" });
       const headers = { upgrade: "websocket", [FEED_MEMBER_HEADER]: JSON.stringify({ ...member, identifier } satisfies FeedMember) };
       const answer = await accountFeed(this.env, member.accountId).fetch("https://feed/subscribe", { headers });
       const feed = answer.webSocket;
@@ -96,6 +104,19 @@ class CableConnection {
       this.send({ identifier, type: "reject_subscription" });
     } finally {
       this.subscribing.delete(identifier);
+    }
+  }
+
+  /** Rejects the subscription; past MAX_REFUSED_SUBSCRIPTIONS, tells the client not to reconnect and closes. */
+  private refuse(identifier: string) {
+    this.send({ identifier, type: "reject_subscription" });
+    if (++this.refused < MAX_REFUSED_SUBSCRIPTIONS) return;
+    this.send({ type: "disconnect", reason: "unauthorized", reconnect: false });
+    this.closeAll();
+    try {
+      this.socket.close(1008, "too many refused subscriptions");
+    } catch {
+      // already closed
     }
   }
 

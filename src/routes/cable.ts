@@ -9,6 +9,7 @@ import { doc } from "../http/openapi";
 import { publicScope } from "../http/scopes";
 import { findFeedSubscriber } from "../domain/identity/feed-access";
 import { openCable } from "../realtime/cable";
+import { rateLimited } from "../http/rate-limit";
 
 export const cableApi = new Hono<AppEnv>().get(
   "/",
@@ -18,6 +19,8 @@ export const cableApi = new Hono<AppEnv>().get(
       "Subscribe to `RoomChannel` with `{pubsub_token, account_id, user_id}`: the token must be that user's and the user a member of the account, else `reject_subscription`. A request that is not a WebSocket upgrade is a 400.",
     status: 101,
   }),
+  // each connection is a Worker holding a socket, and each subscription a lookup: counted per address
+  rateLimited("public_api"),
   (c) => {
     const scope = publicScope(c);
     return openCable(c.req.raw, c.env, (params) => findFeedSubscriber(scope, params));

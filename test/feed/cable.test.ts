@@ -1,6 +1,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { accountFeed } from "../../src/realtime/account-feed";
+import { MAX_REFUSED_SUBSCRIPTIONS } from "../../src/realtime/cable";
 import { describe, expect, it } from "vitest";
 import { createUser, addToAccount, createWorld } from "../support/world";
 import { post } from "../support/http";
@@ -62,6 +63,27 @@ describe("GET /cable speaks ActionCable", () => {
     ws.close(1000, "done");
     await settle(500);
     expect(await accountFeed(env, world.accountId).socketCount()).toBe(0);
+  });
+
+  it("closes a connection that keeps offering identifiers it cannot prove, telling the client not to reconnect", async () => {
+    const world = await createWorld("Guessing");
+    const res = await exports.default.fetch(new Request("http://desk.test/cable", { headers: { upgrade: "websocket", "sec-websocket-protocol": "actioncable-v1-json" } }));
+    const ws = res.webSocket!;
+    const frames: any[] = [];
+    let closedWith: number | null = null;
+    ws.addEventListener("message", (e) => frames.push(JSON.parse(e.data as string)));
+    ws.addEventListener("close", (e) => (closedWith = e.code));
+    ws.accept();
+    // one at a time, as a guesser would after each rejection
+    for (let n = 0; n < MAX_REFUSED_SUBSCRIPTIONS; n++) {
+      const identifier = JSON.stringify({ channel: "RoomChannel", pubsub_token: `guess-${n}`, account_id: world.accountId, user_id: world.agent.id });
+      ws.send(JSON.stringify({ command: "subscribe", identifier }));
+      await settle(30);
+    }
+    await settle(500);
+    expect(frames.filter((f) => f.type === "reject_subscription")).toHaveLength(MAX_REFUSED_SUBSCRIPTIONS);
+    expect(frames.at(-1)).toEqual({ type: "disconnect", reason: "unauthorized", reconnect: false });
+    expect(closedWith).toBe(1008);
   });
 
   it("tells the client to reconnect when the account's feed goes away", async () => {

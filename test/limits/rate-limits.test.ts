@@ -1,3 +1,4 @@
+import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { call, get } from "../support/http";
 import { createWorld } from "../support/world";
@@ -102,6 +103,24 @@ describe("rate limits", () => {
     expect(statuses.slice(0, 8).every((s) => s === 200)).toBe(true);
     expect(statuses[8]).toBe(429);
     expect((await call("GET", "/hc/limited-docs/en", { headers: { "cf-connecting-ip": "192.0.2.8" } })).status).toBe(200);
+  });
+
+  it("limits opening the live feed (/cable) per address, as the public API", async () => {
+    await waitOutWindow();
+    const open = async (address: string) => {
+      const res = await exports.default.fetch(new Request("http://desk.test/cable", { headers: { upgrade: "websocket", "cf-connecting-ip": address } }));
+      res.webSocket?.accept();
+      res.webSocket?.close(1000, "done");
+      return res;
+    };
+    const statuses = [];
+    for (let i = 0; i < 9; i++) statuses.push((await open("192.0.2.9")).status);
+    expect(statuses.slice(0, 8).every((s) => s === 101)).toBe(true);
+    const refused = await open("192.0.2.9");
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("retry-after")).toBeTruthy();
+    expect((await refused.json<{ errors: Array<{ code: string }> }>()).errors[0].code).toBe("rate_limited");
+    expect((await open("192.0.2.10")).status).toBe(101);
   });
 });
 
