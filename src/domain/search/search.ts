@@ -224,7 +224,7 @@ async function loadAround(scope: AccountScope, conversationRows: ConversationRow
     botsQuery,
     db.select().from(contactInboxes).where(sql`${contactInboxes.id} IN (SELECT contact_inbox_id FROM conversations WHERE id IN (SELECT value FROM json_each(${jsonList(allIds)})))`),
     db.select().from(inboxes).where(and(eq(inboxes.accountId, accountId), hitIds.length ? inArray(inboxes.id, distinct(conversationRows.map((c) => c.inboxId))) : sql`0`)),
-    unreadCountsQuery(db, allIds),
+    unreadCountsQuery(db, accountId, allIds),
   ]);
   const people: People = { agents, contacts: contactRows, bots };
   const conversationById = new Map([...conversationRows, ...others].map((c) => [c.id, c]));
