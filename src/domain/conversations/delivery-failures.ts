@@ -40,7 +40,7 @@ export async function onFinalFailure(service: TransportScope, delivery: FailedDe
       .where(
         and(
           eq(conversations.accountId, delivery.accountId),
-          sql`${conversations.id} = (SELECT ${messages.conversationId} FROM ${messages} WHERE ${messages.id} = ${delivery.subjectId})`,
+          sql`${conversations.id} = (SELECT ${messages.conversationId} FROM ${messages} WHERE ${messages.id} = ${delivery.subjectId} AND ${messages.accountId} = ${delivery.accountId})`,
         ),
       ),
   ]);
