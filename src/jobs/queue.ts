@@ -114,7 +114,8 @@ export async function consumeQueue(batch: MessageBatch<QueueMessage>, env: Env) 
 async function countViews(scope: TransportScope, queue: string, messages: Array<Message<ArticleViewMessage>>) {
   if (messages.length === 0) return;
   try {
-    await addArticleViews(scope, messages.map((m) => m.body.articleId));
+    // a view queued before views carried their account names none: it is dropped, never counted on a guess
+    await addArticleViews(scope, messages.filter((m) => Number.isInteger(m.body.accountId)).map((m) => ({ accountId: m.body.accountId, articleId: m.body.articleId })));
     for (const message of messages) message.ack();
   } catch (error) {
     console.error(JSON.stringify({ level: "error", queue, articleViews: messages.length, error: String(error) }));
