@@ -94,7 +94,7 @@ export function messageInsertStatements(scope: AccountScope, conversation: { id:
 export const messageAttachmentsStatement = (scope: AccountScope, messageId: Ref) =>
   scope.db
     .update(messages)
-    .set({ attachments: storedAttachmentsJson(messageId) })
+    .set({ attachments: storedAttachmentsJson(scope.accountId, messageId) })
     .where(and(eq(messages.accountId, scope.accountId), sql`${messages.id} = ${messageId}`))
     .returning();
 

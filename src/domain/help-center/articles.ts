@@ -427,7 +427,7 @@ export async function reorderArticles(scope: AccountScope, slug: string, positio
     db
       .update(articles)
       .set({ position: sql`(SELECT value FROM json_each(${map}) WHERE key = CAST(${articles.id} AS TEXT))` })
-      .where(and(inList, eq(articles.portalId, portal.id))),
+      .where(and(eq(articles.accountId, scope.accountId), inList, eq(articles.portalId, portal.id))),
   ]);
 }
 

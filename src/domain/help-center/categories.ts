@@ -245,6 +245,6 @@ export async function reorderCategories(scope: AccountScope, slug: string, posit
     db
       .update(categories)
       .set({ position: sql`(SELECT value FROM json_each(${JSON.stringify(positions)}) WHERE key = CAST(${categories.id} AS TEXT))` })
-      .where(and(inList, eq(categories.portalId, portal.id))),
+      .where(and(eq(categories.accountId, scope.accountId), inList, eq(categories.portalId, portal.id))),
   ]);
 }

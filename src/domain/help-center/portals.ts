@@ -184,7 +184,7 @@ export async function updatePortal(scope: AccountScope, slug: string, input: Por
     scope.db
       .update(portals)
       .set({ ...portalColumns(input), config, updatedAt: now() })
-      .where(eq(portals.id, portal.id))
+      .where(and(eq(portals.accountId, scope.accountId), eq(portals.id, portal.id)))
       .returning(),
     articleTallies(scope, [portal.id]),
     categoryTallies(scope, [portal.id]),

@@ -80,7 +80,7 @@ export async function updateAgentBot(scope: TransportScope, bot: AgentBotRow, in
     db
       .update(agentBots)
       .set({ ...input, updatedAt: now() })
-      .where(eq(agentBots.id, bot.id))
+      .where(and(bot.accountId === null ? isNull(agentBots.accountId) : eq(agentBots.accountId, bot.accountId), eq(agentBots.id, bot.id)))
       .returning(),
     botTokenQuery(db, bot.id),
   ]);
