@@ -16,11 +16,11 @@ import { createWorld } from "../test/support/world";
 const RUNS = 9;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-async function measure(eventId: number) {
+async function measure(accountId: number, eventId: number) {
   const meter = new QueryMeter();
   const db = createDb(meterD1(env.DB, meter));
   const started = performance.now();
-  await runAutomationForEvent(db, env, eventId);
+  await runAutomationForEvent(db, env, { accountId, eventId });
   return { ms: performance.now() - started, roundTrips: meter.roundTrips, rowsRead: meter.rowsRead, rowsWritten: meter.rowsWritten };
 }
 
@@ -55,7 +55,7 @@ it("records the engine's cost per event at 1, 10 and 50 rules", async () => {
       events.push(row!.id);
     }
     const none = [];
-    for (const id of events) none.push(await measure(id));
+    for (const id of events) none.push(await measure(world.accountId, id));
     lines.push(`| ${rules} | no match | ${median(none.map((s) => s.roundTrips))} | ${median(none.map((s) => s.rowsRead))} | ${median(none.map((s) => s.rowsWritten))} | ${median(none.map((s) => s.ms)).toFixed(1)} |`);
 
     // make the newest rule match the "urgent" changes, and measure fresh events that it acts on
@@ -70,7 +70,7 @@ it("records the engine's cost per event at 1, 10 and 50 rules", async () => {
       // the queue consumer may have run it already; measure on a copy of the event so the run is fresh
       const copy = await env.DB.prepare("INSERT INTO event_outbox (account_id, event_name, subject_type, subject_id, data, caused_by_automation, created_at, dispatched_at) SELECT account_id, event_name, subject_type, subject_id, data, 0, created_at, created_at FROM event_outbox WHERE id = ? RETURNING id").bind(row!.id).first<{ id: number }>();
       await env.DB.prepare("DELETE FROM taggings WHERE taggable_type = 'Conversation' AND account_id = ?").bind(world.accountId).run();
-      acting.push(await measure(copy!.id));
+      acting.push(await measure(world.accountId, copy!.id));
     }
     lines.push(`| ${rules} | one match (add_label) | ${median(acting.map((s) => s.roundTrips))} | ${median(acting.map((s) => s.rowsRead))} | ${median(acting.map((s) => s.rowsWritten))} | ${median(acting.map((s) => s.ms)).toFixed(1)} |`);
   }

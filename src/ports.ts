@@ -93,9 +93,9 @@ export function livePorts(env: Env, db: Database): Ports {
           console.error(JSON.stringify({ level: "error", queue: "campaign_run", message, error: String(error) }));
         }
       },
-      async articleViewed(articleId) {
+      async articleViewed(accountId, articleId) {
         try {
-          await env.EVENTS.send({ kind: "article_view", articleId });
+          await env.EVENTS.send({ kind: "article_view", accountId, articleId });
         } catch (error) {
           console.error(JSON.stringify({ level: "error", queue: "article_view", articleId, error: String(error) }));
         }

@@ -8,10 +8,10 @@
  *   sends it again. Consumed rows are deleted by the cron after a short while (`pruneOutbox`).
  * Consumers tolerate seeing an event twice.
  */
-import { type SQL, and, asc, inArray, isNotNull, isNull, lt } from "drizzle-orm";
+import { type SQL, and, asc, eq, inArray, isNotNull, isNull, lt } from "drizzle-orm";
 import { type Database, now, schema } from "../db/client";
 import { batch } from "../domain/kernel/batch";
-import type { OutboxRow } from "../domain/kernel/outbox";
+import type { OutboxEventRef, OutboxRow } from "../domain/kernel/outbox";
 
 const { eventOutbox } = schema;
 
@@ -67,9 +67,15 @@ export async function claimAndSendEvents(
 }
 
 /** Marks outbox rows every consumer is done with. */
-export async function markConsumed(db: Database, eventIds: number[], at = now()): Promise<void> {
-  if (eventIds.length === 0) return;
-  await batch(db, [db.update(eventOutbox).set({ consumedAt: at }).where(inArray(eventOutbox.id, eventIds))]);
+export async function markConsumed(db: Database, events: OutboxEventRef[], at = now()): Promise<void> {
+  if (events.length === 0) return;
+  // one statement per account: an id alone may name another account's row once ids are unique per shard only
+  const byAccount = new Map<number, number[]>();
+  for (const { accountId, eventId } of events) byAccount.set(accountId, [...(byAccount.get(accountId) ?? []), eventId]);
+  await batch(
+    db,
+    [...byAccount].map(([accountId, ids]) => db.update(eventOutbox).set({ consumedAt: at }).where(and(eq(eventOutbox.accountId, accountId), inArray(eventOutbox.id, ids)))),
+  );
 }
 
 /** How long a consumed row stays (a late duplicate message still finds it, and so does a person looking). */

@@ -24,8 +24,8 @@ export async function conversationAudience(db: Database, accountId: number, conv
           eq(accountUsers.accountId, accountId),
           or(
             eq(accountUsers.role, ROLE.administrator),
-            inArray(accountUsers.userId, db.select({ id: inboxMembers.userId }).from(inboxMembers).where(eq(inboxMembers.inboxId, ofConversation(conversations.inboxId)))),
-            inArray(accountUsers.userId, db.select({ id: teamMembers.userId }).from(teamMembers).where(eq(teamMembers.teamId, ofConversation(conversations.teamId)))),
+            inArray(accountUsers.userId, db.select({ id: inboxMembers.userId }).from(inboxMembers).where(and(eq(inboxMembers.accountId, accountId), eq(inboxMembers.inboxId, ofConversation(conversations.inboxId))))),
+            inArray(accountUsers.userId, db.select({ id: teamMembers.userId }).from(teamMembers).where(and(eq(teamMembers.accountId, accountId), eq(teamMembers.teamId, ofConversation(conversations.teamId))))),
           ),
         ),
       ),

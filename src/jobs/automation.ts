@@ -23,7 +23,7 @@ import { SQLiteDeleteBase, SQLiteInsertBase, SQLiteUpdateBase } from "drizzle-or
 import { and, asc, desc, eq, is, sql } from "drizzle-orm";
 import { type Database, type Statement, now, schema } from "../db/client";
 import type { ChangedAttributes } from "../domain/kernel/outbox";
-import type { OutboxRow } from "../domain/kernel/outbox";
+import type { OutboxEventRef, OutboxRow } from "../domain/kernel/outbox";
 import type { ConversationRow, MessageRow } from "../domain/conversations/rows";
 import { batchNamed, write } from "../domain/kernel/batch";
 import { DomainError } from "../domain/kernel/errors";
@@ -42,31 +42,31 @@ const { eventOutbox, automationRules, automationRuleRuns, messages, conversation
 export const CONVERSATION_MESSAGES_SCANNED = 100;
 
 /** Runs the automation side of one event message; safe to repeat (rule runs are recorded per event). */
-export async function runAutomationForEvent(db: Database, env: Env, eventId: number): Promise<void> {
-  const ofEvent = (column: typeof eventOutbox.accountId | typeof eventOutbox.eventName | typeof eventOutbox.causedByAutomation) =>
-    sql`(SELECT ${column} FROM ${eventOutbox} WHERE ${eventOutbox.id} = ${eventId})`;
+export async function runAutomationForEvent(db: Database, env: Env, { accountId, eventId }: OutboxEventRef): Promise<void> {
+  const ofEvent = (column: typeof eventOutbox.eventName | typeof eventOutbox.causedByAutomation) =>
+    sql`(SELECT ${column} FROM ${eventOutbox} WHERE ${eventOutbox.id} = ${eventId} AND ${eventOutbox.accountId} = ${accountId})`;
   const first = await batchNamed(db, {
-    events: db.select().from(eventOutbox).where(eq(eventOutbox.id, eventId)),
+    events: db.select().from(eventOutbox).where(and(eq(eventOutbox.accountId, accountId), eq(eventOutbox.id, eventId))),
     rules: db
       .select()
       .from(automationRules)
       .where(
         and(
-          sql`${automationRules.accountId} = ${ofEvent(eventOutbox.accountId)}`,
+          eq(automationRules.accountId, accountId),
           sql`${automationRules.eventName} = ${ofEvent(eventOutbox.eventName)}`,
           eq(automationRules.active, true),
           sql`${ofEvent(eventOutbox.causedByAutomation)} = 0`,
         ),
       )
       .orderBy(asc(automationRules.id)),
-    runs: db.select().from(automationRuleRuns).where(eq(automationRuleRuns.eventId, eventId)),
+    runs: db.select().from(automationRuleRuns).where(and(eq(automationRuleRuns.accountId, accountId), eq(automationRuleRuns.eventId, eventId))),
     trigger: db
       .select()
       .from(messages)
       .where(
         and(
-          sql`${messages.id} = (SELECT ${eventOutbox.subjectId} FROM ${eventOutbox} WHERE ${eventOutbox.id} = ${eventId} AND ${eventOutbox.subjectType} = 'Message')`,
-          sql`${messages.accountId} = ${ofEvent(eventOutbox.accountId)}`,
+          sql`${messages.id} = (SELECT ${eventOutbox.subjectId} FROM ${eventOutbox} WHERE ${eventOutbox.id} = ${eventId} AND ${eventOutbox.accountId} = ${accountId} AND ${eventOutbox.subjectType} = 'Message')`,
+          eq(messages.accountId, accountId),
         ),
       ),
   });
@@ -111,7 +111,7 @@ async function loadContext(db: Database, event: OutboxRow, conversationId: numbe
     contacts: db
       .select()
       .from(contacts)
-      .where(and(eq(contacts.accountId, accountId), sql`${contacts.id} = (SELECT ${conversations.contactId} FROM ${conversations} WHERE ${conversations.id} = ${conversationId})`)),
+      .where(and(eq(contacts.accountId, accountId), sql`${contacts.id} = (SELECT ${conversations.contactId} FROM ${conversations} WHERE ${conversations.id} = ${conversationId} AND ${conversations.accountId} = ${accountId})`)),
     labels: db
       .select({ tag: taggings.tag })
       .from(taggings)
@@ -121,7 +121,7 @@ async function loadContext(db: Database, event: OutboxRow, conversationId: numbe
     messages: db
       .select()
       .from(messages)
-      .where(eq(messages.conversationId, readsMessages ? conversationId : 0))
+      .where(and(eq(messages.accountId, accountId), eq(messages.conversationId, readsMessages ? conversationId : 0)))
       .orderBy(desc(messages.id))
       .limit(CONVERSATION_MESSAGES_SCANNED),
   });

@@ -5,7 +5,7 @@
  * signed, retried and logged by the same machinery.
  */
 import { type Database, now } from "../db/client";
-import type { OutboxRow } from "../domain/kernel/outbox";
+import type { OutboxEventRef, OutboxRow } from "../domain/kernel/outbox";
 import { systemScope } from "../domain/kernel/scope";
 import { pushRecipients } from "../domain/notifications/push";
 import { type DeliveryMessage, type NewDelivery, insertDeliveries, messageFor } from "../webhooks/deliveries";
@@ -18,8 +18,8 @@ import { jobScope } from "./scope";
  * Creates the deliveries of one outbox event, one per target, and answers one queue message per new
  * delivery. An event nobody receives costs one read: no payload is built and no row is written.
  */
-export async function fanOut(db: Database, env: Env, eventId: number, at = now()): Promise<DeliveryMessage[]> {
-  const found = await eventWithTargets(db, eventId);
+export async function fanOut(db: Database, env: Env, ref: OutboxEventRef, at = now()): Promise<DeliveryMessage[]> {
+  const found = await eventWithTargets(db, ref);
   if (!found) return [];
   const webhookMessages = await createDeliveries(db, env, found.event, found.targets, at);
   const pushes = await pushDeliveries(db, env, found.event);

@@ -31,6 +31,7 @@ import { runQueuedBulkAction } from "./bulk-actions";
 import type { BulkActionMessage } from "../domain/kernel/bulk-inputs";
 import { attemptDelivery } from "./deliveries";
 import type { ArticleViewMessage, CampaignRunMessage, ContactTransferMessage } from "../domain/kernel/ports";
+import type { OutboxEventRef } from "../domain/kernel/outbox";
 import { runCampaignStep } from "../domain/campaigns/runs";
 import { addArticleViews } from "../domain/help-center/public";
 import { runContactImportStep } from "../domain/contacts/imports";
@@ -55,8 +56,8 @@ const backoffAfterFailure = (attempts: number) => Math.min(30 * 2 ** attempts, 6
 
 /** What each event goes through, in order; each must tolerate repeats. */
 const EVENT_JOBS: Array<(db: Database, env: Env, message: EventMessage) => Promise<void>> = [
-  async (db, env, message) => sendDeliveryMessages(env.EVENTS, await fanOut(db, env, message.eventId)),
-  (db, env, message) => runAutomationForEvent(db, env, message.eventId),
+  async (db, env, message) => sendDeliveryMessages(env.EVENTS, await fanOut(db, env, message)),
+  (db, env, message) => runAutomationForEvent(db, env, message),
   runAutoAssignmentForEvent,
   runOutOfOfficeForEvent,
 ];
@@ -68,7 +69,7 @@ export async function consumeQueue(batch: MessageBatch<QueueMessage>, env: Env) 
   const { db } = connect(env, { writes: true });
   // payloads carry signed file URLs; outside a request they point at the configured address
   configureFileLinks(env.ATTACHMENT_URL_SECRET, env.FILES_BASE_URL);
-  const handledEvents: number[] = [];
+  const handledEvents: OutboxEventRef[] = [];
   const views = batch.messages.filter((m) => m.body.kind === "article_view");
   await Promise.all([
     countViews(jobScope(db, env), batch.queue, views as Array<Message<ArticleViewMessage>>),
@@ -77,7 +78,7 @@ export async function consumeQueue(batch: MessageBatch<QueueMessage>, env: Env) 
       try {
         if (body.kind === "event") {
           for (const job of EVENT_JOBS) await job(db, env, body);
-          handledEvents.push(body.eventId);
+          handledEvents.push({ accountId: body.accountId, eventId: body.eventId });
         } else if (body.kind === "live_event") {
           await sendDeliveryMessages(env.EVENTS, await fanOutLiveEvent(db, env, liveEventRow(body)));
         } else if (body.kind === "delivery") {
@@ -114,7 +115,8 @@ export async function consumeQueue(batch: MessageBatch<QueueMessage>, env: Env) 
 async function countViews(scope: TransportScope, queue: string, messages: Array<Message<ArticleViewMessage>>) {
   if (messages.length === 0) return;
   try {
-    await addArticleViews(scope, messages.map((m) => m.body.articleId));
+    // a view queued before views carried their account names none: it is dropped, never counted on a guess
+    await addArticleViews(scope, messages.filter((m) => Number.isInteger(m.body.accountId)).map((m) => ({ accountId: m.body.accountId, articleId: m.body.articleId })));
     for (const message of messages) message.ack();
   } catch (error) {
     console.error(JSON.stringify({ level: "error", queue, articleViews: messages.length, error: String(error) }));

@@ -117,7 +117,7 @@ export async function enqueueWebhookDelivery(
     db
       .select({ id: webhookDeliveries.id, uuid: webhookDeliveries.deliveryUuid })
       .from(webhookDeliveries)
-      .where(inserted.length > 0 ? eq(webhookDeliveries.id, inserted[0].id) : eq(webhookDeliveries.dedupeKey, dedupeKey ?? "")),
+      .where(and(eq(webhookDeliveries.accountId, input.accountId), inserted.length > 0 ? eq(webhookDeliveries.id, inserted[0].id) : eq(webhookDeliveries.dedupeKey, dedupeKey ?? ""))),
   ]);
   return rows[0] ? { deliveryId: rows[0].id, deliveryUuid: rows[0].uuid } : null;
 }
@@ -137,6 +137,7 @@ export type AttemptOptions = { fetcher?: typeof fetch; at?: number; random?: () 
 export async function makeAttempt(db: Database, env: Env, message: DeliveryMessage, options: AttemptOptions = {}): Promise<AttemptResult> {
   const at = options.at ?? now();
   const claimable = and(
+    eq(webhookDeliveries.accountId, message.accountId),
     eq(webhookDeliveries.id, message.deliveryId),
     eq(webhookDeliveries.status, "pending"),
     eq(webhookDeliveries.attempts, message.attempt),
@@ -149,8 +150,8 @@ export async function makeAttempt(db: Database, env: Env, message: DeliveryMessa
       .set({ attempts: sql`${webhookDeliveries.attempts} + 1`, lastAttemptAt: at, updatedAt: at })
       .where(claimable)
       .returning({ id: webhookDeliveries.id }),
-    db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, message.deliveryId)),
-    ...targetQueries(db, message.deliveryId),
+    db.select().from(webhookDeliveries).where(and(eq(webhookDeliveries.accountId, message.accountId), eq(webhookDeliveries.id, message.deliveryId))),
+    ...targetQueries(db, message.accountId, message.deliveryId),
   ]);
   const delivery = rows[0];
   if (!delivery) return { step: { done: true }, finalFailure: null };
@@ -190,7 +191,7 @@ export async function makeAttempt(db: Database, env: Env, message: DeliveryMessa
     db
       .update(webhookDeliveries)
       .set({ status, lastStatusCode: outcome.status, lastError: outcome.error, nextAttemptAt: next, updatedAt: at })
-      .where(eq(webhookDeliveries.id, delivery.id)),
+      .where(and(eq(webhookDeliveries.accountId, delivery.accountId), eq(webhookDeliveries.id, delivery.id))),
     db.insert(webhookDeliveryAttempts).values({
       accountId: delivery.accountId,
       deliveryId: delivery.id,

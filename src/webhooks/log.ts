@@ -101,12 +101,12 @@ export async function redeliver(scope: AccountScope, target: LogTarget, delivery
     db
       .update(webhookDeliveries)
       .set({ status: "pending", nextAttemptAt: at, retryUntil: stillRetrying ? delivery.retryUntil : at, updatedAt: at })
-      .where(and(eq(webhookDeliveries.id, delivery.id), eq(webhookDeliveries.attempts, delivery.attempts)))
+      .where(and(eq(webhookDeliveries.accountId, delivery.accountId), eq(webhookDeliveries.id, delivery.id), eq(webhookDeliveries.attempts, delivery.attempts)))
       .returning(),
     db
       .select()
       .from(webhookDeliveryAttempts)
-      .where(eq(webhookDeliveryAttempts.deliveryId, delivery.id))
+      .where(and(eq(webhookDeliveryAttempts.accountId, delivery.accountId), eq(webhookDeliveryAttempts.deliveryId, delivery.id)))
       .orderBy(desc(webhookDeliveryAttempts.id)),
   ]);
   const row = updated[0] ?? delivery; // an attempt was under way: it is the redelivery

@@ -110,8 +110,8 @@ async function contactInboxPayload(db: Database, event: OutboxRow): Promise<Payl
   const contactInbox = rows[0];
   if (!contactInbox) return null;
   const [inboxRows, latest] = await batch(db, [
-    db.select({ id: inboxes.id, name: inboxes.name }).from(inboxes).where(eq(inboxes.id, contactInbox.inboxId)),
-    db.select().from(conversations).where(eq(conversations.contactInboxId, contactInbox.id)).orderBy(desc(conversations.id)).limit(1),
+    db.select({ id: inboxes.id, name: inboxes.name }).from(inboxes).where(and(eq(inboxes.accountId, event.accountId), eq(inboxes.id, contactInbox.inboxId))),
+    db.select().from(conversations).where(and(eq(conversations.accountId, event.accountId), eq(conversations.contactInboxId, contactInbox.id))).orderBy(desc(conversations.id)).limit(1),
   ]);
   const current = latest[0] ? (await loadConversationRecords(db, event.accountId, latest))[0] : null;
   return {

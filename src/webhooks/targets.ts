@@ -11,7 +11,7 @@
 import { type SQL, and, eq, inArray, isNotNull, isNull, or, sql } from "drizzle-orm";
 import { type Database, schema } from "../db/client";
 import { type BatchResults, batch } from "../domain/kernel/batch";
-import type { OutboxRow } from "../domain/kernel/outbox";
+import type { OutboxEventRef, OutboxRow } from "../domain/kernel/outbox";
 
 const { eventOutbox, webhooks, conversations, inboxes, apiChannels, agentBots, agentBotInboxes, messages, notificationSubscriptions } = schema;
 
@@ -44,16 +44,15 @@ export const AGENT_BOT_EVENTS: ReadonlySet<string> = new Set([
 ]);
 
 /** The conversation an event is about: its subject, or the conversation of its message. */
-function conversationOfEvent(eventId: number) {
+function conversationOfEvent({ accountId, eventId }: OutboxEventRef) {
   return sql<number>`(SELECT CASE ${eventOutbox.subjectType}
     WHEN 'Conversation' THEN ${eventOutbox.subjectId}
-    WHEN 'Message' THEN (SELECT ${messages.conversationId} FROM ${messages} WHERE ${messages.id} = ${eventOutbox.subjectId})
-  END FROM ${eventOutbox} WHERE ${eventOutbox.id} = ${eventId})`;
+    WHEN 'Message' THEN (SELECT ${messages.conversationId} FROM ${messages} WHERE ${messages.id} = ${eventOutbox.subjectId} AND ${messages.accountId} = ${eventOutbox.accountId})
+  END FROM ${eventOutbox} WHERE ${eventOutbox.id} = ${eventId} AND ${eventOutbox.accountId} = ${accountId})`;
 }
 
-const accountOfEvent = (eventId: number) => sql<number>`(SELECT ${eventOutbox.accountId} FROM ${eventOutbox} WHERE ${eventOutbox.id} = ${eventId})`;
-
-const timeOfEvent = (eventId: number) => sql<number>`(SELECT ${eventOutbox.createdAt} FROM ${eventOutbox} WHERE ${eventOutbox.id} = ${eventId})`;
+const timeOfEvent = ({ accountId, eventId }: OutboxEventRef) =>
+  sql<number>`(SELECT ${eventOutbox.createdAt} FROM ${eventOutbox} WHERE ${eventOutbox.id} = ${eventId} AND ${eventOutbox.accountId} = ${accountId})`;
 
 /**
  * The statements that read everyone who may receive an event of `accountId` about `conversationId`
@@ -65,8 +64,8 @@ const timeOfEvent = (eventId: number) => sql<number>`(SELECT ${eventOutbox.creat
  * is now.
  */
 function recipientQueries(db: Database, accountId: number | SQL<number>, conversationId: number | SQL<number>, eventAt: number | SQL<number>) {
-  const inboxId = sql`(SELECT ${conversations.inboxId} FROM ${conversations} WHERE ${conversations.id} = ${conversationId})`;
-  const assignedBot = sql`(SELECT ${conversations.assigneeAgentBotId} FROM ${conversations} WHERE ${conversations.id} = ${conversationId})`;
+  const inboxId = sql`(SELECT ${conversations.inboxId} FROM ${conversations} WHERE ${conversations.id} = ${conversationId} AND ${conversations.accountId} = ${accountId})`;
+  const assignedBot = sql`(SELECT ${conversations.assigneeAgentBotId} FROM ${conversations} WHERE ${conversations.id} = ${conversationId} AND ${conversations.accountId} = ${accountId})`;
   return [
     db
       .select({ id: webhooks.id, subscriptions: webhooks.subscriptions })
@@ -75,7 +74,7 @@ function recipientQueries(db: Database, accountId: number | SQL<number>, convers
     db
       .select({ id: inboxes.id })
       .from(inboxes)
-      .innerJoin(apiChannels, eq(apiChannels.id, inboxes.channelId))
+      .innerJoin(apiChannels, and(eq(apiChannels.id, inboxes.channelId), eq(apiChannels.accountId, inboxes.accountId)))
       .where(
         and(
           sql`${inboxes.id} = ${inboxId}`,
@@ -99,7 +98,7 @@ function recipientQueries(db: Database, accountId: number | SQL<number>, convers
               db
                 .select({ id: agentBotInboxes.agentBotId })
                 .from(agentBotInboxes)
-                .where(and(sql`${agentBotInboxes.inboxId} = ${inboxId}`, eq(agentBotInboxes.status, 0), sql`${agentBotInboxes.createdAt} <= ${eventAt}`)),
+                .where(and(sql`${agentBotInboxes.accountId} = ${accountId}`, sql`${agentBotInboxes.inboxId} = ${inboxId}`, eq(agentBotInboxes.status, 0), sql`${agentBotInboxes.createdAt} <= ${eventAt}`)),
             ),
             sql`${agentBots.id} = ${assignedBot}`,
           ),
@@ -119,10 +118,10 @@ function recipientsOf(event: OutboxRow, [hooks, apiInboxes, bots]: BatchResults<
 }
 
 /** The outbox event and everyone who should receive it; null when the event is gone (already handled). */
-export async function eventWithTargets(db: Database, eventId: number): Promise<{ event: OutboxRow; targets: Target[] } | null> {
+export async function eventWithTargets(db: Database, ref: OutboxEventRef): Promise<{ event: OutboxRow; targets: Target[] } | null> {
   const [events, ...targetRows] = await batch(db, [
-    db.select().from(eventOutbox).where(eq(eventOutbox.id, eventId)),
-    ...recipientQueries(db, accountOfEvent(eventId), conversationOfEvent(eventId), timeOfEvent(eventId)),
+    db.select().from(eventOutbox).where(and(eq(eventOutbox.accountId, ref.accountId), eq(eventOutbox.id, ref.eventId))),
+    ...recipientQueries(db, ref.accountId, conversationOfEvent(ref), timeOfEvent(ref)),
   ]);
   const event = events[0];
   if (!event) return null;
@@ -138,10 +137,10 @@ export async function liveEventTargets(db: Database, event: OutboxRow): Promise<
 export type ResolvedTarget = { url: string; secret: string | null; disabledReason: string | null } | null;
 
 /** Reads of a delivery's target by its type and id (one of them answers), for the batch of an attempt. */
-export function targetQueries(db: Database, deliveryId: number) {
+export function targetQueries(db: Database, accountId: number, deliveryId: number) {
   const { webhookDeliveries: d } = schema;
-  const idOf = (type: TargetType) => sql`(SELECT ${d.targetId} FROM ${d} WHERE ${d.id} = ${deliveryId} AND ${d.targetType} = ${type})`;
-  const accountOf = sql`(SELECT ${d.accountId} FROM ${d} WHERE ${d.id} = ${deliveryId})`;
+  const idOf = (type: TargetType) => sql`(SELECT ${d.targetId} FROM ${d} WHERE ${d.id} = ${deliveryId} AND ${d.accountId} = ${accountId} AND ${d.targetType} = ${type})`;
+  const accountOf = sql`${accountId}`;
   return [
     db
       .select({ url: webhooks.url, secret: webhooks.secret, disabledAt: webhooks.disabledAt, disabledReason: webhooks.disabledReason })
@@ -150,7 +149,7 @@ export function targetQueries(db: Database, deliveryId: number) {
     db
       .select({ url: apiChannels.webhookUrl, secret: apiChannels.secret })
       .from(inboxes)
-      .innerJoin(apiChannels, eq(apiChannels.id, inboxes.channelId))
+      .innerJoin(apiChannels, and(eq(apiChannels.id, inboxes.channelId), eq(apiChannels.accountId, inboxes.accountId)))
       .where(and(sql`${inboxes.id} = ${idOf("api_inbox")}`, sql`${inboxes.accountId} = ${accountOf}`, eq(inboxes.channelType, "Channel::Api"))),
     db
       .select({ url: agentBots.outgoingUrl, secret: agentBots.secret })

@@ -44,7 +44,7 @@ const always = { attribute_key: "status", filter_operator: "equal_to", values: [
 async function rows<T = any>(query: string, ...values: unknown[]) {
   return (await env.DB.prepare(query).bind(...values).all<T>()).results;
 }
-const runsOf = (ruleId: number) => rows<{ event_id: number; actions_done: number; finished: number; outcomes: string }>("SELECT * FROM automation_rule_runs WHERE rule_id = ? ORDER BY id", ruleId);
+const runsOf = (ruleId: number) => rows<{ account_id: number; event_id: number; actions_done: number; finished: number; outcomes: string }>("SELECT * FROM automation_rule_runs WHERE rule_id = ? ORDER BY id", ruleId);
 const conversationRow = async (accountId: number, displayId: number) => (await rows<{ id: number }>("SELECT id FROM conversations WHERE account_id = ? AND display_id = ?", accountId, displayId))[0].id;
 const outboxOf = (conversationId: number) =>
   rows<{ id: number; event_name: string; data: string; caused_by_automation: number }>("SELECT * FROM event_outbox WHERE subject_type = 'Conversation' AND subject_id = ? ORDER BY id", conversationId);
@@ -235,14 +235,14 @@ describe("delivery and failures", () => {
     const contents = async () => (await s.messages(id)).filter((m) => m.content_attributes?.automation_rule_id).map((m) => m.content);
     expect(await contents()).toEqual(["one", "two"]);
 
-    await runAutomationForEvent(db, env, run.event_id);
-    await runAutomationForEvent(db, env, run.event_id);
+    await runAutomationForEvent(db, env, { accountId: run.account_id, eventId: run.event_id });
+    await runAutomationForEvent(db, env, { accountId: run.account_id, eventId: run.event_id });
     expect(await contents()).toEqual(["one", "two"]);
     expect(await runsOf(rule.id)).toHaveLength(1);
 
     // as if the worker stopped after the first action's batch
     await env.DB.prepare("UPDATE automation_rule_runs SET actions_done = 1, finished = 0 WHERE id = (SELECT id FROM automation_rule_runs WHERE rule_id = ?)").bind(rule.id).run();
-    await runAutomationForEvent(db, env, run.event_id);
+    await runAutomationForEvent(db, env, { accountId: run.account_id, eventId: run.event_id });
     expect(await contents()).toEqual(["one", "two", "two"]);
     expect((await runsOf(rule.id))[0]).toMatchObject({ actions_done: 2, finished: 1 });
   });

@@ -30,7 +30,9 @@ describe("article views", () => {
   it("adds up many views of several articles in one round trip", async () => {
     const meter = new QueryMeter();
     const { db } = connect(env, { meter, writes: true });
-    await addArticleViews({ db, env, ports: livePorts(env, db) }, [ids[0], ids[1], ids[0], ids[0], 999_999]);
+    const views = [ids[0], ids[1], ids[0], ids[0], 999_999].map((articleId) => ({ accountId: world.accountId, articleId }));
+    // the same article id under another account changes nothing
+    await addArticleViews({ db, env, ports: livePorts(env, db) }, [...views, { accountId: world.accountId + 1_000_000, articleId: ids[1] }]);
     expect(meter.roundTrips).toBe(1);
     expect(await viewsOf(ids[0])).toBe(3);
     expect(await viewsOf(ids[1])).toBe(1);
@@ -42,7 +44,7 @@ describe("article views", () => {
       id: String(i),
       timestamp: new Date(),
       attempts: 1,
-      body: { kind: "article_view" as const, articleId: ids[i % 2] },
+      body: { kind: "article_view" as const, accountId: world.accountId, articleId: ids[i % 2] },
       ack: () => acked.push(i),
       retry: () => {
         throw new Error("no view should be retried");

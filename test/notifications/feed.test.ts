@@ -80,7 +80,7 @@ describe("the feed's notification events", () => {
       ...(await outbox("conversation_mentioned")),
     ];
     expect(new Set(feedOnly.map((e) => e.event_name))).toEqual(new Set(["notification_created", "notification_updated", "notification_deleted", "conversation_mentioned"]));
-    for (const event of feedOnly) expect(await fanOut(db, env, event.id)).toEqual([]);
+    for (const event of feedOnly) expect(await fanOut(db, env, { accountId: world.accountId, eventId: event.id })).toEqual([]);
     const mentioned = await outbox("conversation_mentioned");
     expect(mentioned.map((e) => JSON.parse(e.data))).toEqual([{ user_id: agent.id }]);
   });

@@ -181,7 +181,7 @@ describe("duplicates", () => {
     const [events] = await db.batch([
       db.select().from(schema.eventOutbox).where(and(eq(schema.eventOutbox.subjectType, "Inbox"), eq(schema.eventOutbox.subjectId, inbox.body.id))),
     ]);
-    expect(await fanOut(db, env, events[0].id)).toEqual([]);
+    expect(await fanOut(db, env, { accountId: events[0].accountId, eventId: events[0].id })).toEqual([]);
     const [rows] = await db.batch([db.select().from(webhookDeliveries).where(eq(webhookDeliveries.eventId, events[0].id))]);
     expect(rows.map((r) => r.deliveryUuid)).toEqual([target.received[0].headers.get("webhook-id")]);
   });
@@ -193,7 +193,7 @@ describe("duplicates", () => {
     const [events] = await db.batch([
       db.select().from(schema.eventOutbox).where(and(eq(schema.eventOutbox.subjectType, "Inbox"), eq(schema.eventOutbox.subjectId, inbox.body.id))),
     ]);
-    expect(await fanOut(db, env, events[0].id)).toEqual([]);
+    expect(await fanOut(db, env, { accountId: events[0].accountId, eventId: events[0].id })).toEqual([]);
     const [rows] = await db.batch([db.select().from(webhookDeliveries).where(eq(webhookDeliveries.accountId, world.accountId))]);
     expect(rows).toEqual([]);
   });

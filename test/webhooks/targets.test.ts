@@ -142,7 +142,7 @@ describe("the receivers of an event", () => {
     const bot = await post(`${world.base}/agent_bots`, a, { name: "Late bot", outgoing_url: receiver().url });
     await connectAgentBot(world.accountId, inbox.id, bot.body.id);
 
-    const found = await eventWithTargets(createDb(env.DB), event!.id);
+    const found = await eventWithTargets(createDb(env.DB), { accountId: world.accountId, eventId: event!.id });
     const targets = found!.targets.map((t) => `${t.type}:${t.id}`);
     expect(targets).toContain(`webhook:${before}`);
     expect(targets).not.toContain(`webhook:${after}`);

@@ -51,7 +51,7 @@ const policyOfInbox = (transport: TransportScope, accountId: number, inboxId: nu
     .where(
       and(
         eq(assignmentPolicies.accountId, accountId),
-        sql`${assignmentPolicies.id} = (SELECT ${inboxAssignmentPolicies.assignmentPolicyId} FROM ${inboxAssignmentPolicies} WHERE ${inboxAssignmentPolicies.inboxId} = ${inboxId})`,
+        sql`${assignmentPolicies.id} = (SELECT ${inboxAssignmentPolicies.assignmentPolicyId} FROM ${inboxAssignmentPolicies} WHERE ${inboxAssignmentPolicies.accountId} = ${accountId} AND ${inboxAssignmentPolicies.inboxId} = ${inboxId})`,
       ),
     );
 

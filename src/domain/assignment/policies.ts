@@ -39,7 +39,7 @@ const linkedInboxesQuery = (scope: AccountScope, policyIds: number[]) =>
   scope.db
     .select({ policyId: inboxAssignmentPolicies.assignmentPolicyId, id: inboxes.id, name: inboxes.name })
     .from(inboxAssignmentPolicies)
-    .innerJoin(inboxes, eq(inboxes.id, inboxAssignmentPolicies.inboxId))
+    .innerJoin(inboxes, and(eq(inboxes.id, inboxAssignmentPolicies.inboxId), eq(inboxes.accountId, inboxAssignmentPolicies.accountId)))
     .where(and(eq(inboxAssignmentPolicies.accountId, scope.accountId), inArray(inboxAssignmentPolicies.assignmentPolicyId, policyIds.length ? policyIds : [0])))
     .orderBy(asc(inboxes.id));
 
@@ -111,7 +111,7 @@ const inboxQuery = (scope: AccountScope, inboxId: number) =>
 /** The inboxes that follow the policy, whole (Chatwoot answers the inbox objects). */
 export async function listPolicyInboxes(scope: AccountScope, policyId: number): Promise<InboxRecord[]> {
   await getPolicy(scope, policyId);
-  const followers = sql`${inboxes.id} IN (SELECT ${inboxAssignmentPolicies.inboxId} FROM ${inboxAssignmentPolicies} WHERE ${inboxAssignmentPolicies.assignmentPolicyId} = ${policyId})`;
+  const followers = sql`${inboxes.id} IN (SELECT ${inboxAssignmentPolicies.inboxId} FROM ${inboxAssignmentPolicies} WHERE ${inboxAssignmentPolicies.accountId} = ${scope.accountId} AND ${inboxAssignmentPolicies.assignmentPolicyId} = ${policyId})`;
   return loadInboxRecords(scope.db, scope.accountId, followers);
 }
 

@@ -36,10 +36,10 @@ export function attachmentInsertStatements(db: Database, accountId: number, targ
 }
 
 /** The JSON array a message keeps of its files (`messages.attachments`), built from their rows in SQL. */
-export const storedAttachmentsJson = (messageId: Ref) => sql`(SELECT coalesce(json_group_array(json_object(
+export const storedAttachmentsJson = (accountId: number, messageId: Ref) => sql`(SELECT coalesce(json_group_array(json_object(
     'id', a.id, 'file_type', a.file_type, 'extension', a.extension, 'content_type', a.content_type, 'file_name', a.file_name,
     'file_size', a.file_size, 'width', a.width, 'height', a.height)), '[]')
-  FROM (SELECT * FROM ${attachments} WHERE message_id = ${messageId} ORDER BY id) a)`;
+  FROM (SELECT * FROM ${attachments} WHERE message_id = ${messageId} AND account_id = ${accountId} ORDER BY id) a)`;
 
 /** The storage keys of the files of some messages or conversations, read before their rows are deleted. */
 export const attachmentKeysQuery = (db: Database, accountId: number, where: SQL) =>

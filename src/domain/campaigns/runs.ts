@@ -146,7 +146,7 @@ export async function runCampaignStep(transport: TransportScope, message: Campai
       reached: db
         .select({ contactId: campaignRecipients.contactId })
         .from(campaignRecipients)
-        .where(and(eq(campaignRecipients.campaignId, campaign.id), inArray(campaignRecipients.contactId, ids))),
+        .where(and(eq(campaignRecipients.accountId, accountId), eq(campaignRecipients.campaignId, campaign.id), inArray(campaignRecipients.contactId, ids))),
       sendable: db
         .select({ id: contacts.id })
         .from(contacts)

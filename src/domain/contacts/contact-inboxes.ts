@@ -20,7 +20,7 @@ export async function createContactInbox(
   const [contactRows, inboxRows, visible] = await batch(db, [
     contactQuery(scope, contactId),
     inboxQuery(scope, input.inboxId),
-    db.select({ id: inboxes.id }).from(inboxes).where(and(eq(inboxes.id, input.inboxId), visibleInboxCondition(scope, inboxes.id))),
+    db.select({ id: inboxes.id }).from(inboxes).where(and(eq(inboxes.accountId, scope.accountId), eq(inboxes.id, input.inboxId), visibleInboxCondition(scope, inboxes.id))),
   ]);
   if (!contactRows[0]) throw notFound("Contact", contactId);
   if (!inboxRows[0]) throw notFound("Inbox", input.inboxId, "inbox_id");

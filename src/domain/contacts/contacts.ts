@@ -59,8 +59,8 @@ export const resolvedCounter = (scope: AccountScope, delta: number | SQL<number>
   counterStatement(scope.db, scope.accountId, RESOLVED_CONTACTS, delta);
 
 /** The stored `resolved` flag of a contact as a number, 0 when the row is gone (for counter deltas). */
-export const storedResolved = (contactId: number) =>
-  sql<number>`coalesce((SELECT resolved FROM contacts WHERE id = ${contactId}), 0)`;
+export const storedResolved = (accountId: number, contactId: number) =>
+  sql<number>`coalesce((SELECT resolved FROM contacts WHERE id = ${contactId} AND account_id = ${accountId}), 0)`;
 
 /** The attributes the API shows, by their Chatwoot names: what `changed_attributes` compares. */
 function visibleAttributes(c: ContactFields & Pick<ContactRow, "blocked" | "avatarUrl" | "customAttributes">) {
@@ -77,7 +77,7 @@ function visibleAttributes(c: ContactFields & Pick<ContactRow, "blocked" | "avat
 }
 
 async function readContactRecord(scope: AccountScope, contactId: number, withInboxes: boolean) {
-  const [rows] = await batch(scope.db, [contactRecordsQuery(scope.db, oneContactIds(scope.accountId, contactId), withInboxes)]);
+  const [rows] = await batch(scope.db, [contactRecordsQuery(scope.db, scope.accountId, oneContactIds(scope.accountId, contactId), withInboxes)]);
   const record = toContactRecords(rows, withInboxes)[0];
   if (!record) throw notFound("Contact", contactId);
   return record;
@@ -195,12 +195,12 @@ export async function createContact(
   const sourceId = inboxRows[0] ? newSourceId(input.sourceId) : null;
   const writes: Statement[] = [
     db.insert(contacts).values({ ...values, accountId, createdAt: at, updatedAt: at }),
-    ...reindexContacts(db, sql`SELECT ${contactId}`),
+    ...reindexContacts(db, accountId, sql`SELECT ${contactId}`),
     ...(values.resolved ? [resolvedCounter(scope, 1)] : []),
     ...(inboxRows[0] && sourceId ? [contactInboxInsert(scope, contactId, inboxRows[0].id, sourceId, input.hmacVerified)] : []),
     eventStatement(db, { accountId, eventName: "contact_created", subjectType: "Contact", subjectId: contactId }),
   ];
-  const [rows] = await writeThenRead(db, writes, [contactRecordsQuery(db, sql`SELECT ${contactId} AS id`, true)]);
+  const [rows] = await writeThenRead(db, writes, [contactRecordsQuery(db, accountId, sql`SELECT ${contactId} AS id`, true)]);
   const record = toContactRecords(rows, true)[0];
   return { record, contactInbox: inboxRows[0] && sourceId ? { sourceId, inbox: inboxRows[0] } : null };
 }
@@ -250,7 +250,7 @@ export async function writeContactChange(
   const { db, accountId } = scope;
   const [shownBefore, shownAfter] = [visibleAttributes(before), visibleAttributes(after)];
   const changes = changedAttributes(shownBefore, shownAfter, Object.keys(shownAfter) as Array<keyof typeof shownAfter>);
-  const readBack = contactRecordsQuery(db, oneContactIds(accountId, before.id), withInboxes);
+  const readBack = contactRecordsQuery(db, accountId, oneContactIds(accountId, before.id), withInboxes);
   if (changes.length === 0 && precede.length === 0) {
     const [rows] = await batch(db, [readBack]);
     return toContactRecords(rows, withInboxes)[0];
@@ -260,12 +260,12 @@ export async function writeContactChange(
   const searchable = (["name", "email", "phoneNumber", "identifier"] as const).some((k) => before[k] !== after[k]);
   const writes: Statement[] = [
     ...precede,
-    resolvedCounter(scope, sql<number>`${derived.resolved ? 1 : 0} - ${storedResolved(before.id)}`),
+    resolvedCounter(scope, sql<number>`${derived.resolved ? 1 : 0} - ${storedResolved(accountId, before.id)}`),
     db
       .update(contacts)
       .set({ name, email, phoneNumber, identifier, blocked, avatarUrl, additionalAttributes, customAttributes, ...derived, updatedAt: now() })
       .where(and(eq(contacts.id, before.id), eq(contacts.accountId, accountId))),
-    ...(searchable ? reindexContacts(db, sql`SELECT ${before.id}`) : []),
+    ...(searchable ? reindexContacts(db, accountId, sql`SELECT ${before.id}`) : []),
     ...(changes.length > 0
       ? [eventStatement(db, { accountId, eventName: "contact_updated", subjectType: "Contact", subjectId: before.id, data: { changed_attributes: changes } })]
       : []),
@@ -304,7 +304,7 @@ export async function deleteContact(scope: AccountScope, contactId: number): Pro
   await write(db, [
     // the files of its conversations go too (their objects once the batch has committed)
     db.delete(attachments).where(and(own(attachments), inArray(attachments.conversationId, contactConversations))),
-    resolvedCounter(scope, sql<number>`-${storedResolved(contactId)}`),
+    resolvedCounter(scope, sql<number>`-${storedResolved(accountId, contactId)}`),
     // the contact's conversations go with it, and leave the conversation counts
     ...counterMoves(db, accountId, removedConversations.map((before) => ({ before, after: null }))),
     unindexMessages(db, sql`${db.select({ id: messages.id }).from(messages).where(and(own(messages), inArray(messages.conversationId, contactConversations)))}`),

@@ -150,7 +150,7 @@ export async function runContactExportStep(transport: TransportScope, message: E
     const page = sql`SELECT id FROM ${contacts} WHERE account_id = ${accountId} AND id > ${lastId} ORDER BY id LIMIT ${EXPORT_PAGE}`;
     const where = condition ?? sql`1`;
     const [matched, examined] = await batch(db, [
-      rawSql(db, sql`SELECT contacts.* FROM (${page}) AS page CROSS JOIN ${contacts} ON contacts.id = page.id WHERE ${where} ORDER BY contacts.id`),
+      rawSql(db, sql`SELECT contacts.* FROM (${page}) AS page CROSS JOIN ${contacts} ON contacts.id = page.id AND contacts.account_id = ${accountId} WHERE ${where} ORDER BY contacts.id`),
       rawSql<{ last: number | null; n: number }>(db, sql`SELECT max(id) AS last, count(*) AS n FROM (${page})`),
     ]);
     for (const raw of matched) text += csvLine(columns.map((column) => column(decodeRow(contacts, raw))));
@@ -174,7 +174,7 @@ export async function runContactExportStep(transport: TransportScope, message: E
         ...(ended && { completedAt: at }),
         updatedAt: at,
       })
-      .where(and(eq(contactExports.id, job.id), eq(contactExports.segments, job.segments), eq(contactExports.lastContactId, job.lastContactId)))
+      .where(and(eq(contactExports.accountId, accountId), eq(contactExports.id, job.id), eq(contactExports.segments, job.segments), eq(contactExports.lastContactId, job.lastContactId)))
       .returning({ segments: contactExports.segments }),
   ]);
   if (moved.length > 0 && !ended) await scope.ports.work.contactTransfer({ kind: "contact_export", accountId, exportId: job.id, segment: moved[0].segments });
@@ -191,7 +191,7 @@ export async function resumeStalledExports(transport: TransportScope, at = now()
       .limit(50),
   ]);
   for (const s of stalled) await transport.ports.work.contactTransfer({ kind: "contact_export", accountId: s.accountId, exportId: s.id, segment: s.segments });
-  if (stalled.length > 0) await batch(db, stalled.map((s) => db.update(contactExports).set({ updatedAt: at }).where(and(eq(contactExports.id, s.id), eq(contactExports.segments, s.segments)))));
+  if (stalled.length > 0) await batch(db, stalled.map((s) => db.update(contactExports).set({ updatedAt: at }).where(and(eq(contactExports.accountId, s.accountId), eq(contactExports.id, s.id), eq(contactExports.segments, s.segments)))));
   return stalled.length;
 }
 

@@ -162,7 +162,7 @@ export async function runContactImportStep(transport: TransportScope, message: E
       db
         .update(contactImports)
         .set({ status: TRANSFER_STATUS.failed, failure: "the uploaded file is no longer stored", updatedAt: now(), completedAt: now() })
-        .where(and(eq(contactImports.id, job.id), eq(contactImports.nextOffset, job.nextOffset))),
+        .where(and(eq(contactImports.accountId, accountId), eq(contactImports.id, job.id), eq(contactImports.nextOffset, job.nextOffset))),
     ]);
     return;
   }
@@ -344,7 +344,7 @@ async function writeChunk(
           FROM json_each(${JSON.stringify(creates.map((p) => contactJson(p.values)))}) WHERE ${guard} ORDER BY key`,
       ),
       // AUTOINCREMENT ids, one statement, the batch alone: the new contacts are the account's highest ids
-      ...reindexContacts(db, sql`SELECT id FROM ${contacts} WHERE account_id = ${accountId} AND ${guard} ORDER BY id DESC LIMIT ${creates.length}`),
+      ...reindexContacts(db, accountId, sql`SELECT id FROM ${contacts} WHERE account_id = ${accountId} AND ${guard} ORDER BY id DESC LIMIT ${creates.length}`),
     );
   }
   if (updates.length > 0) {
@@ -361,7 +361,7 @@ async function writeChunk(
             FROM json_each(${JSON.stringify(updates.map((p) => contactJson(p.values, p.id)))})) AS j
           WHERE contacts.id = j.id AND contacts.account_id = ${accountId} AND ${guard}`,
       ),
-      ...reindexContacts(db, sql`SELECT value FROM json_each(${updatedIds}) WHERE ${guard}`),
+      ...reindexContacts(db, accountId, sql`SELECT value FROM json_each(${updatedIds}) WHERE ${guard}`),
     );
   }
   if (refusals.length > 0) {
@@ -392,7 +392,7 @@ async function writeChunk(
           ...(finished && { completedAt: at, failure: read.ending?.failure ?? null }),
           updatedAt: at,
         })
-        .where(and(eq(contactImports.id, importId), eq(contactImports.nextOffset, storedOffset)))
+        .where(and(eq(contactImports.accountId, accountId), eq(contactImports.id, importId), eq(contactImports.nextOffset, storedOffset)))
         .returning({ id: contactImports.id }),
     ],
   });
@@ -432,7 +432,7 @@ export async function resumeStalledImports(transport: TransportScope, at = now()
   }
   // touch them, so each is re-sent once per STALLED_AFTER_MS rather than every minute
   if (stalled.length > 0) {
-    await batch(db, stalled.map((s) => db.update(contactImports).set({ updatedAt: at }).where(and(eq(contactImports.id, s.id), eq(contactImports.nextOffset, s.offset)))));
+    await batch(db, stalled.map((s) => db.update(contactImports).set({ updatedAt: at }).where(and(eq(contactImports.accountId, s.accountId), eq(contactImports.id, s.id), eq(contactImports.nextOffset, s.offset)))));
   }
   return stalled.length;
 }

@@ -66,7 +66,7 @@ export async function listContacts(
   const { db, accountId } = scope;
   const ids = contactPageIds(listed(accountId), query.sort, pageWindow(query, query.sort, 1));
   const [rows, counter] = await batch(db, [
-    contactRecordsQuery(db, ids, query.withInboxes),
+    contactRecordsQuery(db, accountId, ids, query.withInboxes),
     counterQuery(db, accountId, RESOLVED_CONTACTS),
   ]);
   return { count: counter[0]?.value ?? 0, labelled: false, ...toPage(rows, query, query.sort) };
@@ -81,7 +81,7 @@ export async function contactsAmong(scope: AccountScope, contactIds: number[], q
   const { db, accountId } = scope;
   const among = sql`account_id = ${accountId} AND id IN (SELECT value FROM json_each(${JSON.stringify(contactIds)}))`;
   const ids = contactPageIds(among, query.sort, pageWindow(query, query.sort, 1));
-  const [rows, counted] = await batch(db, [contactRecordsQuery(db, ids, query.withInboxes), rawSql<{ count: number }>(db, sql`SELECT count(*) AS count FROM contacts WHERE ${among}`)]);
+  const [rows, counted] = await batch(db, [contactRecordsQuery(db, accountId, ids, query.withInboxes), rawSql<{ count: number }>(db, sql`SELECT count(*) AS count FROM contacts WHERE ${among}`)]);
   return { count: Number(counted[0]?.count ?? 0), ...toPage(rows, query, query.sort) };
 }
 
@@ -112,21 +112,21 @@ export async function searchContacts(scope: AccountScope, q: string, query: Cont
     const folded = contactSearchIds(accountId, ["name", "email", "phone_number"], [phrase]);
     const exact = sql`contacts.account_id = ${accountId} AND (contacts.id IN (SELECT id FROM (${folded})) OR instr(contacts.identifier, ${q}) > 0)`;
     const ids = candidatePageIds(candidates, exact, query.sort, pageWindow(query, query.sort, 1));
-    const [rows] = await batch(db, [contactRecordsQuery(db, ids, query.withInboxes)]);
+    const [rows] = await batch(db, [contactRecordsQuery(db, accountId, ids, query.withInboxes)]);
     return toPage(rows, query, query.sort);
   }
   if (query.sort.key !== null) {
     // No index orders what no index finds: every contact of the account is checked, then sorted.
     const everyone = sql`SELECT id FROM contacts WHERE account_id = ${accountId}`;
     const ids = candidatePageIds(everyone, sql`contacts.account_id = ${accountId} AND ${searchMatch(q)}`, query.sort, pageWindow(query, query.sort, 1));
-    const [rows] = await batch(db, [contactRecordsQuery(db, ids, query.withInboxes)]);
+    const [rows] = await batch(db, [contactRecordsQuery(db, accountId, ids, query.withInboxes)]);
     return toPage(rows, query, query.sort);
   }
   const window = pageWindow(query, BY_ID, 1);
   const { reach, skip } = scanReach(window);
   const scanned = contactSearchScan(accountId, window.after?.id ?? 0, reach);
   const [rows, end] = await batch(db, [
-    contactRecordsQuery(db, sql`SELECT id FROM (${scanned}) WHERE ${searchMatch(q)} LIMIT ${window.limit} OFFSET ${skip}`, query.withInboxes),
+    contactRecordsQuery(db, accountId, sql`SELECT id FROM (${scanned}) WHERE ${searchMatch(q)} LIMIT ${window.limit} OFFSET ${skip}`, query.withInboxes),
     rawSql<{ id: number }>(db, sql`SELECT id FROM (${scanned}) LIMIT 1 OFFSET ${reach - 1}`),
   ]);
   return budgetedPage(rows, query, BY_ID, end[0] ? { key: null, id: end[0].id } : null);
@@ -167,7 +167,7 @@ export async function filterContacts(scope: AccountScope, conditions: FilterCond
   const window = pageWindow(query, query.sort, 1);
   if (filter.candidates !== null) {
     const ids = candidatePageIds(filter.candidates, sql`contacts.account_id = ${accountId} AND contacts.resolved = 1 AND ${filter.where}`, query.sort, window);
-    const [rows] = await batch(db, [contactRecordsQuery(db, ids, query.withInboxes)]);
+    const [rows] = await batch(db, [contactRecordsQuery(db, accountId, ids, query.withInboxes)]);
     return toPage(rows, query, query.sort);
   }
   const { reach, skip } = scanReach(window);
@@ -175,11 +175,12 @@ export async function filterContacts(scope: AccountScope, conditions: FilterCond
   const [rows, end] = await batch(db, [
     contactRecordsQuery(
       db,
-      sql`SELECT contacts.id AS id FROM (${scanned}) AS scanned CROSS JOIN contacts ON contacts.id = scanned.id WHERE ${filter.where}
+      accountId,
+      sql`SELECT contacts.id AS id FROM (${scanned}) AS scanned CROSS JOIN contacts ON contacts.id = scanned.id AND +contacts.account_id = ${accountId} WHERE ${filter.where}
         LIMIT ${window.limit} OFFSET ${skip}`,
       query.withInboxes,
     ),
-    contactRecordsQuery(db, sql`SELECT id FROM (${scanned}) LIMIT 1 OFFSET ${reach - 1}`, false),
+    contactRecordsQuery(db, accountId, sql`SELECT id FROM (${scanned}) LIMIT 1 OFFSET ${reach - 1}`, false),
   ]);
   const last = toContactRecords(end, false)[0];
   return budgetedPage(rows, query, query.sort, last ? positionOf(query.sort, last.contact) : null);

@@ -20,18 +20,18 @@ const inboxesJson = sql`(
   SELECT json_group_array(json_object(
     'source_id', ci.source_id, 'id', i.id, 'avatar_url', i.avatar_url, 'channel_id', i.channel_id,
     'name', i.name, 'channel_type', i.channel_type))
-  FROM contact_inboxes ci JOIN inboxes i ON i.id = ci.inbox_id
-  WHERE ci.contact_id = c.id)`;
+  FROM contact_inboxes ci JOIN inboxes i ON i.id = ci.inbox_id AND i.account_id = ci.account_id
+  WHERE ci.contact_id = c.id AND ci.account_id = c.account_id)`;
 
 /**
  * The contacts whose ids `idsQuery` selects (a query with one `id` column), in the order it yields
  * them: the ids query runs as the outer loop and each contact is fetched by primary key.
  */
-export function contactRecordsQuery(db: Database, idsQuery: SQL, withInboxes: boolean) {
+export function contactRecordsQuery(db: Database, accountId: number, idsQuery: SQL, withInboxes: boolean) {
   const inboxes = withInboxes ? sql`${inboxesJson} AS contact_inboxes_json` : sql`NULL AS contact_inboxes_json`;
   return rawSql(
     db,
-    sql`SELECT c.*, ${inboxes} FROM (${idsQuery}) AS page CROSS JOIN contacts AS c ON c.id = page.id`,
+    sql`SELECT c.*, ${inboxes} FROM (${idsQuery}) AS page CROSS JOIN contacts AS c ON c.id = page.id AND +c.account_id = ${accountId}`,
   );
 }
 

@@ -45,7 +45,7 @@ export async function mergeContacts(scope: AccountScope, baseId: number, mergeeI
     db
       .update(messages)
       .set({ senderId: baseId })
-      .where(and(inArray(messages.conversationId, mergeeConversations), eq(messages.senderType, "Contact"), eq(messages.senderId, mergeeId))),
+      .where(and(eq(messages.accountId, accountId), inArray(messages.conversationId, mergeeConversations), eq(messages.senderType, "Contact"), eq(messages.senderId, mergeeId))),
     db.update(conversations).set({ contactId: baseId, updatedAt: at }).where(and(eq(conversations.accountId, accountId), eq(conversations.contactId, mergeeId))),
     db.update(contactInboxes).set({ contactId: baseId, updatedAt: at }).where(and(eq(contactInboxes.accountId, accountId), eq(contactInboxes.contactId, mergeeId))),
     // the mergee's notes move to the base contact, as Chatwoot's merge moves them
@@ -54,7 +54,7 @@ export async function mergeContacts(scope: AccountScope, baseId: number, mergeeI
       SELECT account_id, taggable_type, ${baseId}, tag, ${at} FROM taggings WHERE ${own}`),
     db.delete(taggings).where(own),
     // The mergee goes before the base takes its email, phone number or identifier (unique per account).
-    resolvedCounter(scope, sql<number>`-${storedResolved(mergeeId)}`),
+    resolvedCounter(scope, sql<number>`-${storedResolved(accountId, mergeeId)}`),
     unindexContacts(db, sql`SELECT ${mergeeId}`),
     db.delete(contacts).where(and(eq(contacts.accountId, accountId), eq(contacts.id, mergeeId))),
     eventStatement(db, { accountId, eventName: "contact_merged", subjectType: "Contact", subjectId: baseId, data: { performer: performer(scope), mergee_id: mergeeId } }),

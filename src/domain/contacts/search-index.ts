@@ -29,12 +29,12 @@ export const contactSearch = sqliteTable("contact_search", {
 export const unindexContacts = (db: Database, ids: SQL) => db.delete(contactSearch).where(sql`rowid IN (${ids})`);
 
 /** Rewrites the index rows of the contacts `ids` selects from their stored values (after the write). */
-export function reindexContacts(db: Database, ids: SQL) {
+export function reindexContacts(db: Database, accountId: number, ids: SQL) {
   return [
     unindexContacts(db, ids),
     // columns in the order of `contactSearch`
     db.insert(contactSearch).select(sql`SELECT id, '<a' || account_id || '>', name, coalesce(email, ''),
-        coalesce(phone_number, ''), coalesce(identifier, '') FROM ${contacts} WHERE id IN (${ids})`),
+        coalesce(phone_number, ''), coalesce(identifier, '') FROM ${contacts} WHERE +account_id = ${accountId} AND id IN (${ids})`),
   ] as const;
 }
 

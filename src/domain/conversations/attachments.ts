@@ -35,7 +35,7 @@ export async function listConversationAttachments(
       .limit(ATTACHMENTS_PAGE_SIZE)
       .offset((page - 1) * ATTACHMENTS_PAGE_SIZE),
     // separately, not joined: D1 answers rows keyed by column name, and both tables have an `id`
-    db.select().from(messages).where(sql`${messages.id} IN (${pageRows})`),
+    db.select().from(messages).where(and(eq(messages.accountId, accountId), sql`${messages.id} IN (${pageRows})`)),
     db.select({ count: sql<number>`count(*)` }).from(attachments).where(inConversation),
     agentsQ,
     contactsQ,

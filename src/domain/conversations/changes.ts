@@ -3,7 +3,7 @@
  * events (events.ts), its reporting facts and report rollups (reports/facts.ts), so that every path (routes, the snooze
  * wake-up, next automation) writes the same things for the same change.
  */
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { type Statement, now, schema } from "../../db/client";
 import type { ChangedAttributes } from "../kernel/outbox";
 import { writeThenRead } from "../kernel/batch";
@@ -57,7 +57,7 @@ export function changeStatements(
   const effective = Object.fromEntries(changedKeys.map((k) => [k, change[k]])) as ConversationChange;
   const after: ConversationRow = { ...before, ...effective, updatedAt: at };
   const statements: Statement[] = [
-    db.update(conversations).set({ ...effective, updatedAt: at }).where(eq(conversations.id, before.id)),
+    db.update(conversations).set({ ...effective, updatedAt: at }).where(and(eq(conversations.accountId, accountId), eq(conversations.id, before.id))),
     ...counterStatements(db, accountId, before, after),
     ...changeEventStatements(scope, before, after, changedKeys, extraChanges),
   ];

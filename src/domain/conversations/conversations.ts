@@ -11,6 +11,7 @@ import { checkCustomAttributeValues, customAttributeDefinitionsQuery, type Attri
 import { randomToken } from "../identity/keys";
 import { type AgentRow, usersAsAgentsQuery } from "../people/agents";
 import { type TeamRow, type AgentBotRow } from "../people/rows";
+import { usableBy } from "../people/agent-bots";
 import { batchGroups, batchNamed, write } from "../kernel/batch";
 import { ATTRIBUTE_MODELS, CONVERSATION_STATUS, MESSAGE_TYPE, ROLE, enumValue } from "../kernel/enums";
 import { type AccountScope, actingUserId } from "../kernel/scope";
@@ -53,7 +54,7 @@ function assigneeQueries(scope: AccountScope, userId: number | null | undefined,
     scope.db
       .select({ id: inboxMembers.id })
       .from(inboxMembers)
-      .where(and(eq(inboxMembers.userId, userId ?? 0), sql`${inboxMembers.inboxId} = ${inboxId}`)),
+      .where(and(eq(inboxMembers.accountId, scope.accountId), eq(inboxMembers.userId, userId ?? 0), sql`${inboxMembers.inboxId} = ${inboxId}`)),
   ] as const;
 }
 
@@ -267,7 +268,7 @@ export async function updateConversation(scope: AccountScope, displayId: number,
   const { after, statements } = changeStatements(scope, conversation, { ...(input.priority !== undefined && { priority: input.priority }) });
   const sla = input.slaPolicyId !== undefined && input.slaPolicyId !== conversation.slaPolicyId;
   const row = sla ? { ...after, slaPolicyId: input.slaPolicyId ?? null } : after;
-  const writes = sla ? [...statements, scope.db.update(conversations).set({ slaPolicyId: input.slaPolicyId ?? null }).where(eq(conversations.id, conversation.id))] : statements;
+  const writes = sla ? [...statements, scope.db.update(conversations).set({ slaPolicyId: input.slaPolicyId ?? null }).where(and(eq(conversations.accountId, scope.accountId), eq(conversations.id, conversation.id)))] : statements;
   return commitAndLoad(scope, row, writes);
 }
 
@@ -348,7 +349,7 @@ export async function assignConversation(scope: AccountScope, displayId: number,
   const { conversation, extra } = await readConversation(scope, displayId, [
     ...assigneeQueries(scope, wantsBot ? null : input.assigneeId, inboxOf),
     teamQuery(scope, input.teamId),
-    db.select().from(agentBots).where(eq(agentBots.id, wantsBot ? (input.assigneeId ?? 0) : 0)),
+    db.select().from(agentBots).where(and(usableBy(accountId), eq(agentBots.id, wantsBot ? (input.assigneeId ?? 0) : 0))),
   ]);
   const [agentRows, memberships, teamRows, botRows] = extra;
   const heldOrClosed = conversation.assigneeId !== null || conversation.assigneeAgentBotId !== null || conversation.status !== CONVERSATION_STATUS.open;
@@ -409,7 +410,7 @@ export async function replaceLabels(scope: AccountScope, displayId: number, labe
   await write(db, [
     db
       .delete(taggings)
-      .where(and(eq(taggings.taggableType, "Conversation"), eq(taggings.taggableId, conversation.id), wanted.length ? kept : undefined)),
+      .where(and(eq(taggings.accountId, accountId), eq(taggings.taggableType, "Conversation"), eq(taggings.taggableId, conversation.id), wanted.length ? kept : undefined)),
     ...chunks(added, 19).map((tags) =>
       db.insert(taggings).values(tags.map((tag) => ({ accountId, taggableType: "Conversation", taggableId: conversation.id, tag, createdAt: at }))).onConflictDoNothing(),
     ),
@@ -432,7 +433,7 @@ export async function replaceCustomAttributes(scope: AccountScope, displayId: nu
 /** Mute resolves the conversation and blocks its contact; unmute unblocks. Both leave an activity message. */
 export async function setMuted(scope: AccountScope, displayId: number, muted: boolean): Promise<void> {
   const { db } = scope;
-  const { conversation, extra } = await readConversation(scope, displayId, [db.select().from(contacts).where(sql`${contacts.id} = ${conversationColumn(scope, displayId, conversations.contactId)}`)]);
+  const { conversation, extra } = await readConversation(scope, displayId, [db.select().from(contacts).where(and(eq(contacts.accountId, scope.accountId), sql`${contacts.id} = ${conversationColumn(scope, displayId, conversations.contactId)}`))]);
   const contact = extra[0][0];
   const at = now();
   const { statements } = muted
@@ -441,7 +442,7 @@ export async function setMuted(scope: AccountScope, displayId: number, muted: bo
   const writes: Statement[] = [...statements, ...activityMessageStatements(scope, conversation, `${actorName(scope)} has ${muted ? "muted" : "unmuted"} the conversation`, at)];
   if (contact && contact.blocked !== muted) {
     writes.push(
-      db.update(contacts).set({ blocked: muted, updatedAt: at }).where(eq(contacts.id, contact.id)),
+      db.update(contacts).set({ blocked: muted, updatedAt: at }).where(and(eq(contacts.accountId, scope.accountId), eq(contacts.id, contact.id))),
       contactUpdatedEventStatement(scope, contact.id, [{ blocked: { previous_value: contact.blocked, current_value: muted } }]),
     );
   }
@@ -454,7 +455,7 @@ export async function markUnread(scope: AccountScope, displayId: number) {
     scope.db
       .select({ createdAt: messages.createdAt })
       .from(messages)
-      .where(and(sql`${messages.conversationId} = ${conversationColumn(scope, displayId, conversations.id)}`, eq(messages.messageType, MESSAGE_TYPE.incoming)))
+      .where(and(eq(messages.accountId, scope.accountId), sql`${messages.conversationId} = ${conversationColumn(scope, displayId, conversations.id)}`, eq(messages.messageType, MESSAGE_TYPE.incoming)))
       .orderBy(desc(messages.id))
       .limit(1),
   ]);
@@ -485,7 +486,7 @@ function seen(
   extra: Statement[] = [],
 ) {
   const after = { ...conversation, ...times };
-  return commitAndLoad(scope, after, [scope.db.update(conversations).set(times).where(eq(conversations.id, conversation.id)), ...extra]);
+  return commitAndLoad(scope, after, [scope.db.update(conversations).set(times).where(and(eq(conversations.accountId, scope.accountId), eq(conversations.id, conversation.id))), ...extra]);
 }
 
 

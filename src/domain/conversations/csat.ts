@@ -31,9 +31,9 @@ export function csatSurveyQueries(scope: AccountScope, displayId: number) {
     db
       .select({ id: messages.id })
       .from(messages)
-      .where(and(sql`${messages.conversationId} = ${conversationId}`, eq(messages.messageType, MESSAGE_TYPE.template), eq(messages.contentType, CONTENT_TYPE.input_csat)))
+      .where(and(eq(messages.accountId, scope.accountId), sql`${messages.conversationId} = ${conversationId}`, eq(messages.messageType, MESSAGE_TYPE.template), eq(messages.contentType, CONTENT_TYPE.input_csat)))
       .limit(1),
-    db.select({ tag: taggings.tag }).from(taggings).where(and(eq(taggings.taggableType, "Conversation"), sql`${taggings.taggableId} = ${conversationId}`)),
+    db.select({ tag: taggings.tag }).from(taggings).where(and(eq(taggings.accountId, scope.accountId), eq(taggings.taggableType, "Conversation"), sql`${taggings.taggableId} = ${conversationId}`)),
   ] as const;
 }
 

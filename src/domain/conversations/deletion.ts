@@ -27,7 +27,7 @@ export async function deleteConversation(scope: AccountScope, displayId: number)
   const id = conversation.id;
   await write(db, [
     ...counterStatements(db, accountId, conversation, null),
-    unindexMessages(db, sql`SELECT ${messages.id} FROM ${messages} WHERE ${messages.conversationId} = ${id}`),
+    unindexMessages(db, sql`SELECT ${messages.id} FROM ${messages} WHERE ${messages.accountId} = ${accountId} AND ${messages.conversationId} = ${id}`),
     db.delete(messages).where(and(eq(messages.accountId, accountId), eq(messages.conversationId, id))),
     db.delete(attachments).where(and(eq(attachments.accountId, accountId), eq(attachments.conversationId, id))),
     db.delete(taggings).where(and(eq(taggings.accountId, accountId), eq(taggings.taggableType, "Conversation"), eq(taggings.taggableId, id))),

@@ -40,7 +40,7 @@ export async function onFinalFailure(service: TransportScope, delivery: FailedDe
       .where(
         and(
           eq(conversations.accountId, delivery.accountId),
-          sql`${conversations.id} = (SELECT ${messages.conversationId} FROM ${messages} WHERE ${messages.id} = ${delivery.subjectId})`,
+          sql`${conversations.id} = (SELECT ${messages.conversationId} FROM ${messages} WHERE ${messages.id} = ${delivery.subjectId} AND ${messages.accountId} = ${delivery.accountId})`,
         ),
       ),
   ]);
@@ -55,7 +55,7 @@ export async function onFinalFailure(service: TransportScope, delivery: FailedDe
       db
         .update(messages)
         .set({ status: MESSAGE_STATUS.failed, contentAttributes: { ...message.contentAttributes, external_error: externalError }, updatedAt: at })
-        .where(eq(messages.id, message.id)),
+        .where(and(eq(messages.accountId, message.accountId), eq(messages.id, message.id))),
       ...messageEventStatements(scope, "message_updated", message.id, message.messageType, {
         changed_attributes: [{ status: { previous_value: MESSAGE_STATUSES[message.status], current_value: "failed" } }],
       }),

@@ -171,7 +171,7 @@ function indexPath(accountId: number, key: string, kind: Kind, op: string, value
       return op === "equal_to" ? inList(sql`priority`, enumValues(PRIORITIES, values, "")) : null;
     case "id": {
       const column = sql`${sql.identifier(key)}`;
-      if (key === "inbox_id") return op === "equal_to" ? sql`SELECT id FROM conversations WHERE inbox_id IN (${bound(values.map(Number))})` : null;
+      if (key === "inbox_id") return op === "equal_to" ? sql`SELECT id FROM conversations WHERE inbox_id IN (${bound(values.map(Number))}) AND +account_id = ${sql.raw(String(accountId))}` : null;
       if (op === "equal_to") return inList(column, values.map(Number));
       return PRESENCE.includes(op) ? presence(column) : null;
     }
@@ -238,7 +238,7 @@ export function filterCondition(accountId: number, payload: FilterCondition[], d
         part =
           model === "conversation_attribute"
             ? customCondition(sql`json_extract(${c.customAttributes}, ${jsonPath})`, op, values, `${base}.values`)
-            : sql`EXISTS (SELECT 1 FROM contacts ct WHERE ct.id = ${c.contactId} AND ${customCondition(sql`json_extract(ct.custom_attributes, ${jsonPath})`, op, values, `${base}.values`)})`;
+            : sql`EXISTS (SELECT 1 FROM contacts ct WHERE ct.id = ${c.contactId} AND ct.account_id = ${c.accountId} AND ${customCondition(sql`json_extract(ct.custom_attributes, ${jsonPath})`, op, values, `${base}.values`)})`;
       }
       const link = (condition.query_operator ?? "").toUpperCase();
       const last = i === payload.length - 1;

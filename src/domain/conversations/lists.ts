@@ -107,7 +107,7 @@ const labelCandidates = (accountId: number, labels: string[]) =>
  * messages. instr() rather than LIKE: D1 limits LIKE patterns to 50 bytes.
  */
 const shortSearchMatch = (q: string) =>
-  sql`EXISTS (SELECT 1 FROM ${messages} WHERE ${messages.conversationId} = ${c.id}
+  sql`EXISTS (SELECT 1 FROM ${messages} WHERE ${messages.conversationId} = ${c.id} AND +${messages.accountId} = ${c.accountId}
     AND ${messages.messageType} IN (${MESSAGE_TYPE.incoming}, ${MESSAGE_TYPE.outgoing}) AND instr(lower(${messages.content}), lower(${q})) > 0)`;
 
 /** Candidates (a query of ids, repeats allowed) read once each by primary key, in this order of the join. */

@@ -13,6 +13,7 @@ import { type BatchResults, batchGroups } from "../kernel/batch";
 import { MESSAGE_TYPE } from "../kernel/enums";
 import { type AgentRow, usersAsAgentsQuery } from "../people/agents";
 import { type AgentBotRow } from "../people/rows";
+import { usableBy } from "../people/agent-bots";
 import type { ContactInboxRow, ContactRow } from "../contacts/rows";
 import type { InboxRow } from "../inboxes/rows";
 import type { TeamRow } from "../people/rows";
@@ -61,14 +62,14 @@ const list = (values: Ref[]) => sql.join(values.map((v) => sql`${v}`), sql`, `);
 const values = (rows: Ref[][]) => sql.join(rows.map((r) => sql`(${list(r)})`), sql`, `);
 
 /** The id of the latest message of each conversation (optionally ignoring activity messages), via messages_conversation_id. */
-function latestMessageIds(ids: Ref[], nonActivity: boolean) {
+function latestMessageIds(accountId: number, ids: Ref[], nonActivity: boolean) {
   const filter = nonActivity ? sql` AND m.message_type != ${inline(MESSAGE_TYPE.activity)}` : sql``;
-  return sql`SELECT (SELECT max(m.id) FROM messages m WHERE m.conversation_id = v.column1${filter}) FROM (VALUES ${values(ids.map((id) => [id]))}) v`;
+  return sql`SELECT (SELECT max(m.id) FROM messages m WHERE m.conversation_id = v.column1 AND +m.account_id = ${inline(accountId)}${filter}) FROM (VALUES ${values(ids.map((id) => [id]))}) v`;
 }
 
 /** The users, contacts and bots who sent the messages whose ids `messageIds` selects. */
 export function senderQueries(db: Database, accountId: number, messageIds: SQL, extra: { userIds?: Ref[]; contactIds?: Ref[]; botIds?: Ref[] } = {}) {
-  const sentBy = (type: string) => sql`SELECT sender_id FROM messages WHERE sender_type = ${type} AND id IN (${messageIds})`;
+  const sentBy = (type: string) => sql`SELECT sender_id FROM messages WHERE sender_type = ${type} AND +account_id = ${inline(accountId)} AND id IN (${messageIds})`;
   const idIn = (column: SQLiteColumn, ids: Ref[] | undefined) => (ids?.length ? sql`${column} IN (${list(ids)})` : undefined);
   return [
     usersAsAgentsQuery(db, accountId, or(idIn(users.id, extra.userIds), sql`${users.id} IN (${sentBy("User")})`)),
@@ -80,7 +81,7 @@ export function senderQueries(db: Database, accountId: number, messageIds: SQL, 
     db
       .select()
       .from(agentBots)
-      .where(or(idIn(agentBots.id, extra.botIds), sql`${agentBots.id} IN (${sentBy("AgentBot")})`)),
+      .where(and(usableBy(accountId), or(idIn(agentBots.id, extra.botIds), sql`${agentBots.id} IN (${sentBy("AgentBot")})`))),
   ] as const;
 }
 
@@ -107,16 +108,16 @@ export function senderOf(message: MessageRow, people: People): Sender | null {
  * The unread incoming messages of each conversation (after its stored agent_last_seen_at, so inside a
  * write batch it sees the new value), reading at most UNREAD_CAP index entries each.
  */
-export function unreadCountsQuery(db: Database, ids: Ref[]) {
+export function unreadCountsQuery(db: Database, accountId: number, ids: Ref[]) {
   const c = schema.conversations;
   return db
     .select({
       conversationId: c.id,
       // qualified by hand: drizzle leaves a one-table select's columns bare, which would bind to `m`
-      unread: sql<number>`(SELECT count(*) FROM (SELECT 1 FROM messages m WHERE m.conversation_id = conversations.id AND m.message_type = ${inline(MESSAGE_TYPE.incoming)} AND m.created_at > coalesce(conversations.agent_last_seen_at, 0) LIMIT ${UNREAD_CAP}))`,
+      unread: sql<number>`(SELECT count(*) FROM (SELECT 1 FROM messages m WHERE m.conversation_id = conversations.id AND +m.account_id = conversations.account_id AND m.message_type = ${inline(MESSAGE_TYPE.incoming)} AND m.created_at > coalesce(conversations.agent_last_seen_at, 0) LIMIT ${UNREAD_CAP}))`,
     })
     .from(c)
-    .where(sql`${c.id} IN (${list(ids)})`);
+    .where(and(sql`+${c.accountId} = ${inline(accountId)}`, sql`${c.id} IN (${list(ids)})`));
 }
 
 const distinct = <T>(items: Array<T | null>) => [...new Set(items.filter((i): i is T => i !== null))];
@@ -124,7 +125,7 @@ const distinct = <T>(items: Array<T | null>) => [...new Set(items.filter((i): i 
 /** The statements that load everything the Conversation view shows for `targets` (at most 25 of them). */
 export function conversationRecordQueries(db: Database, accountId: number, targets: ConversationTarget[]) {
   const ids = targets.map((t) => t.id);
-  const shownMessageIds = sql`${latestMessageIds(ids, false)} UNION ${latestMessageIds(ids, true)}`;
+  const shownMessageIds = sql`${latestMessageIds(accountId, ids, false)} UNION ${latestMessageIds(accountId, ids, true)}`;
   const [agents, people, bots] = senderQueries(db, accountId, shownMessageIds, {
     userIds: distinct(targets.map((t) => t.assigneeId)),
     contactIds: distinct(targets.map((t) => t.contactId)),
@@ -132,11 +133,11 @@ export function conversationRecordQueries(db: Database, accountId: number, targe
   });
   const teamIds = distinct(targets.map((t) => t.teamId));
   return [
-    db.select().from(messages).where(sql`${messages.id} IN (${shownMessageIds})`),
+    db.select().from(messages).where(and(sql`+${messages.accountId} = ${accountId}`, sql`${messages.id} IN (${shownMessageIds})`)),
     agents,
     people,
     bots,
-    db.select().from(contactInboxes).where(sql`${contactInboxes.id} IN (${list(targets.map((t) => t.contactInboxId))})`),
+    db.select().from(contactInboxes).where(and(sql`+${contactInboxes.accountId} = ${accountId}`, sql`${contactInboxes.id} IN (${list(targets.map((t) => t.contactInboxId))})`)),
     db.select().from(inboxes).where(and(eq(inboxes.accountId, accountId), inArray(inboxes.id, distinct(targets.map((t) => t.inboxId))))),
     db.select().from(teams).where(and(eq(teams.accountId, accountId), teamIds.length ? inArray(teams.id, teamIds) : sql`0`)),
     db
@@ -144,7 +145,7 @@ export function conversationRecordQueries(db: Database, accountId: number, targe
       .from(taggings)
       .where(and(eq(taggings.accountId, accountId), eq(taggings.taggableType, "Conversation"), sql`${taggings.taggableId} IN (${list(ids)})`))
       .orderBy(taggings.id),
-    unreadCountsQuery(db, ids),
+    unreadCountsQuery(db, accountId, ids),
   ] as const;
 }
 

@@ -103,7 +103,7 @@ function messageContextQueries(scope: AccountScope, displayId: number) {
     db.select({ channelType: inboxes.channelType }).from(inboxes).where(and(eq(inboxes.accountId, accountId), sql`${inboxes.id} = ${inboxId}`)),
     activeInboxBotQuery(scope, inboxId),
     db.select().from(contacts).where(and(eq(contacts.accountId, accountId), sql`${contacts.id} = ${conversationColumn(scope, displayId, conversations.contactId)}`)),
-    db.select().from(contactInboxes).where(sql`${contactInboxes.id} = ${conversationColumn(scope, displayId, conversations.contactInboxId)}`),
+    db.select().from(contactInboxes).where(and(eq(contactInboxes.accountId, accountId), sql`${contactInboxes.id} = ${conversationColumn(scope, displayId, conversations.contactInboxId)}`)),
     usersAsAgentsQuery(db, accountId, eq(schema.users.id, actingUserId(scope) ?? 0)),
   ] as const;
 }
@@ -147,7 +147,7 @@ export async function createMessage(scope: AccountScope, displayId: number, inpu
   const senderUserId = draft.sender?.senderType === "User" ? draft.sender.senderId : null;
   writes.push(...messageFactStatements(scope, conversation, { messageType, private: draft.private ?? false, senderUserId }, Boolean(change.firstReplyCreatedAt), at));
   if (messageType === MESSAGE_TYPE.incoming && contact) {
-    writes.push(db.update(contacts).set({ lastActivityAt: at }).where(eq(contacts.id, contact.id)));
+    writes.push(db.update(contacts).set({ lastActivityAt: at }).where(and(eq(contacts.accountId, scope.accountId), eq(contacts.id, contact.id))));
   }
   const notified = { id: lastInsertedId(messages), messageType, private: draft.private ?? false, content: draft.content, assigneeId: after.assigneeId };
   writes.push(...messageNotifications(scope, { id: conversation.id, inboxId: conversation.inboxId, teamId: after.teamId }, notified, at));
@@ -162,7 +162,7 @@ export async function createMessage(scope: AccountScope, displayId: number, inpu
       files: attachmentInsertStatements(db, accountId, { conversationId: conversation.id, messageId: newMessageId }, stored, at),
       withFiles: stored.length > 0 ? [messageAttachmentsStatement(scope, newMessageId)] : [],
       writes,
-      unread: [unreadCountsQuery(db, [after.id])],
+      unread: [unreadCountsQuery(db, accountId, [after.id])],
     });
   } catch (error) {
     await removeObjects(scope.env, stored.map((f) => f.storageKey));
@@ -184,9 +184,10 @@ export async function createMessage(scope: AccountScope, displayId: number, inpu
 }
 
 /** Latest 20 by default; `before` the 20 before an id; `after` up to 100 after; both: up to 1000 between (Chatwoot's windows). */
-function messageWindow(conversationId: SQL<number>, window: MessageWindow) {
+function messageWindow(accountId: number, conversationId: SQL<number>, window: MessageWindow) {
   const where = and(
     sql`${messages.conversationId} = ${conversationId}`,
+    sql`+${messages.accountId} = ${accountId}`,
     window.before !== undefined ? lt(messages.id, window.before) : undefined,
     window.after !== undefined ? gt(messages.id, window.after) : undefined,
   );
@@ -214,7 +215,7 @@ function windowOf(window: MessageWindow): { before?: number; after?: number } {
 export async function listMessages(scope: AccountScope, displayId: number, given: MessageWindow): Promise<MessageList> {
   const { db, accountId } = scope;
   const conversationId = conversationColumn(scope, displayId, conversations.id);
-  const { where, order, limit, direction } = messageWindow(conversationId, windowOf(given));
+  const { where, order, limit, direction } = messageWindow(accountId, conversationId, windowOf(given));
   // one message beyond the window tells whether another page follows
   const windowIds = sql`SELECT ${messages.id} FROM ${messages} WHERE ${where} ORDER BY ${order} LIMIT ${limit}`;
   const [agentsQ, contactsQ, botsQ] = senderQueries(db, accountId, windowIds, { contactIds: [conversationColumn(scope, displayId, conversations.contactId)] });
@@ -224,14 +225,14 @@ export async function listMessages(scope: AccountScope, displayId: number, given
     agents: agentsQ,
     contacts: contactsQ,
     bots: botsQ,
-    contactInbox: db.select().from(contactInboxes).where(sql`${contactInboxes.id} = ${conversationColumn(scope, displayId, conversations.contactInboxId)}`),
+    contactInbox: db.select().from(contactInboxes).where(and(eq(contactInboxes.accountId, accountId), sql`${contactInboxes.id} = ${conversationColumn(scope, displayId, conversations.contactInboxId)}`)),
     assignee: usersAsAgentsQuery(db, accountId, sql`${schema.users.id} = ${conversationColumn(scope, displayId, conversations.assigneeId)}`),
     tags: db
       .select({ tag: taggings.tag })
       .from(taggings)
       .where(and(eq(taggings.accountId, accountId), eq(taggings.taggableType, "Conversation"), sql`${taggings.taggableId} = ${conversationId}`))
       .orderBy(taggings.id),
-    unread: unreadCountsQuery(db, [conversationId]),
+    unread: unreadCountsQuery(db, accountId, [conversationId]),
   });
   const conversation = ensureActionable(displayId, read.conversation[0]);
   const people: People = { agents: read.agents, contacts: read.contacts, bots: read.bots };
@@ -257,9 +258,9 @@ async function readMessage(scope: AccountScope, displayId: number, messageId: nu
   const conversationId = conversationColumn(scope, displayId, conversations.id);
   const [agentsQ, contactsQ, botsQ] = senderQueries(db, accountId, sql`SELECT ${messageId}`);
   const { conversation, extra } = await readConversation(scope, displayId, [
-    db.select().from(messages).where(and(eq(messages.id, messageId), sql`${messages.conversationId} = ${conversationId}`)),
-    db.select({ channelType: inboxes.channelType }).from(inboxes).where(sql`${inboxes.id} = ${conversationColumn(scope, displayId, conversations.inboxId)}`),
-    db.select().from(contactInboxes).where(sql`${contactInboxes.id} = ${conversationColumn(scope, displayId, conversations.contactInboxId)}`),
+    db.select().from(messages).where(and(eq(messages.accountId, accountId), eq(messages.id, messageId), sql`${messages.conversationId} = ${conversationId}`)),
+    db.select({ channelType: inboxes.channelType }).from(inboxes).where(and(eq(inboxes.accountId, accountId), sql`${inboxes.id} = ${conversationColumn(scope, displayId, conversations.inboxId)}`)),
+    db.select().from(contactInboxes).where(and(eq(contactInboxes.accountId, accountId), sql`${contactInboxes.id} = ${conversationColumn(scope, displayId, conversations.contactInboxId)}`)),
     agentsQ,
     contactsQ,
     botsQ,
@@ -286,16 +287,16 @@ async function writeMessage(
   eventData: Record<string, unknown>,
   alsoWrite: Statement[] = [],
 ): Promise<MessageResult> {
-  const { db } = scope;
+  const { db, accountId } = scope;
   const at = now();
   // a new content (a delete) reaches the search index in the same batch
   const index = set.content === undefined ? [] : reindexMessages(db, sql`SELECT ${read.message.id}`);
   const results = await batchGroups(db, {
     alsoWrite,
-    updated: [db.update(messages).set({ ...set, updatedAt: at }).where(eq(messages.id, read.message.id)).returning()],
+    updated: [db.update(messages).set({ ...set, updatedAt: at }).where(and(eq(messages.accountId, accountId), eq(messages.id, read.message.id))).returning()],
     index,
     events: messageEventStatements(scope, "message_updated", read.message.id, read.message.messageType, eventData),
-    unread: [unreadCountsQuery(db, [read.conversation.id])],
+    unread: [unreadCountsQuery(db, accountId, [read.conversation.id])],
   });
   const [[message]] = results.updated;
   const [unread] = results.unread;
@@ -319,7 +320,7 @@ export async function updateMessageStatus(
   const current = read.message.status;
   const ignored = current === MESSAGE_STATUS.read && input.status === "delivered";
   if (ignored || status === current) {
-    const [unread] = await batch(scope.db, [unreadCountsQuery(scope.db, [read.conversation.id])]);
+    const [unread] = await batch(scope.db, [unreadCountsQuery(scope.db, scope.accountId, [read.conversation.id])]);
     return { message: { message: read.message, sender: read.sender }, conversation: read.conversation, unreadCount: Number(unread[0]?.unread ?? 0), sourceId: read.sourceId };
   }
   const externalError = input.status === "failed" && input.externalError ? { external_error: input.externalError } : {};

@@ -94,8 +94,8 @@ export function messageInsertStatements(scope: AccountScope, conversation: { id:
 export const messageAttachmentsStatement = (scope: AccountScope, messageId: Ref) =>
   scope.db
     .update(messages)
-    .set({ attachments: storedAttachmentsJson(messageId) })
-    .where(sql`${messages.id} = ${messageId}`)
+    .set({ attachments: storedAttachmentsJson(scope.accountId, messageId) })
+    .where(and(eq(messages.accountId, scope.accountId), sql`${messages.id} = ${messageId}`))
     .returning();
 
 /** The name activity lines give whoever acted ("... by Jane"). */
@@ -147,4 +147,4 @@ export const activeInboxBotQuery = (scope: AccountScope, inboxId: Ref) =>
   scope.db
     .select({ id: agentBotInboxes.id })
     .from(agentBotInboxes)
-    .where(and(sql`${agentBotInboxes.inboxId} = ${inboxId}`, eq(agentBotInboxes.status, AGENT_BOT_INBOX_STATUS.active)));
+    .where(and(eq(agentBotInboxes.accountId, scope.accountId), sql`${agentBotInboxes.inboxId} = ${inboxId}`, eq(agentBotInboxes.status, AGENT_BOT_INBOX_STATUS.active)));

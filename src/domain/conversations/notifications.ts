@@ -28,8 +28,8 @@ type Secondary = { type: "Message" | "User"; id: Ref } | null;
 
 /** `au.user_id` (a member of the account) can see the conversation: Chatwoot's rule for conversation actions. */
 function seesConversation(conversation: NotifiedConversation): SQL {
-  const team = conversation.teamId === null ? sql`` : sql` OR au.user_id IN (SELECT ${teamMembers.userId} FROM ${teamMembers} WHERE ${teamMembers.teamId} = ${conversation.teamId})`;
-  return sql`(au.role = ${ROLE.administrator} OR au.user_id IN (SELECT ${inboxMembers.userId} FROM ${inboxMembers} WHERE ${inboxMembers.inboxId} = ${conversation.inboxId})${team})`;
+  const team = conversation.teamId === null ? sql`` : sql` OR au.user_id IN (SELECT ${teamMembers.userId} FROM ${teamMembers} WHERE ${teamMembers.accountId} = au.account_id AND ${teamMembers.teamId} = ${conversation.teamId})`;
+  return sql`(au.role = ${ROLE.administrator} OR au.user_id IN (SELECT ${inboxMembers.userId} FROM ${inboxMembers} WHERE ${inboxMembers.accountId} = au.account_id AND ${inboxMembers.inboxId} = ${conversation.inboxId})${team})`;
 }
 
 /**
@@ -49,7 +49,7 @@ function notifyStatement(scope: AccountScope, type: NotificationType, conversati
     WHERE au.account_id = ${scope.accountId} AND au.user_id IN (${candidates}) AND au.user_id <> ${actor}
       AND ((coalesce(ns.email_flags, ${flags}) | coalesce(ns.push_flags, ${flags})) & ${bit}) <> 0
       AND ${seesConversation(conversation)}
-      AND NOT EXISTS (SELECT 1 FROM ${notifications} n WHERE n.announce = 1 AND n.primary_actor_id = ${conversation.id} AND n.user_id = au.user_id)`);
+      AND NOT EXISTS (SELECT 1 FROM ${notifications} n WHERE n.announce = 1 AND n.account_id = au.account_id AND n.primary_actor_id = ${conversation.id} AND n.user_id = au.user_id)`);
 }
 
 const idList = (ids: readonly number[]) => (ids.length === 0 ? sql`NULL` : sql.join(ids.map((id) => sql`${id}`), sql`, `));
@@ -57,7 +57,7 @@ const idList = (ids: readonly number[]) => (ids.length === 0 ? sql`NULL` : sql.j
 /** A new conversation: its inbox's members hear of it, unless it waits for a bot (pending). */
 export function conversationCreatedNotifications(scope: AccountScope, conversation: NotifiedConversation & { pending: boolean }, at: number): Statement[] {
   if (conversation.pending) return [];
-  const members = sql`SELECT ${inboxMembers.userId} FROM ${inboxMembers} WHERE ${inboxMembers.inboxId} = ${conversation.inboxId}`;
+  const members = sql`SELECT ${inboxMembers.userId} FROM ${inboxMembers} WHERE ${inboxMembers.accountId} = au.account_id AND ${inboxMembers.inboxId} = ${conversation.inboxId}`;
   return [notifyStatement(scope, "conversation_creation", conversation, members, actorSecondary(scope), at), ...announceNotifications(scope.db, at)];
 }
 
@@ -112,7 +112,7 @@ export function messageNotifications(scope: AccountScope, conversation: Notified
   if (message.assigneeId !== null) {
     statements.push(notifyStatement(scope, "assigned_conversation_new_message", conversation, idList([message.assigneeId]), secondary, at));
   }
-  const participants = sql`SELECT ${conversationParticipants.userId} FROM ${conversationParticipants} WHERE ${conversationParticipants.conversationId} = ${conversation.id}`;
+  const participants = sql`SELECT ${conversationParticipants.userId} FROM ${conversationParticipants} WHERE ${conversationParticipants.accountId} = au.account_id AND ${conversationParticipants.conversationId} = ${conversation.id}`;
   statements.push(notifyStatement(scope, "participating_conversation_new_message", conversation, participants, secondary, at), ...announceNotifications(db, at));
   return statements;
 }

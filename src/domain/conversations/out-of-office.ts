@@ -40,7 +40,7 @@ export async function replyOutOfOffice(transport: TransportScope, accountId: num
     db
       .select({ id: messages.id })
       .from(messages)
-      .where(and(eq(messages.conversationId, conversation.id), eq(messages.messageType, type), gte(messages.createdAt, from)))
+      .where(and(eq(messages.accountId, accountId), eq(messages.conversationId, conversation.id), eq(messages.messageType, type), gte(messages.createdAt, from)))
       .orderBy(desc(messages.id))
       .limit(1);
   const recent = await batchNamed(db, {

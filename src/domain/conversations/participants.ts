@@ -22,15 +22,15 @@ const participantIds = (scope: AccountScope, displayId: number) =>
   scope.db
     .select({ userId: conversationParticipants.userId })
     .from(conversationParticipants)
-    .where(sql`${conversationParticipants.conversationId} = ${conversationColumn(scope, displayId, conversations.id)}`)
+    .where(and(eq(conversationParticipants.accountId, scope.accountId), sql`${conversationParticipants.conversationId} = ${conversationColumn(scope, displayId, conversations.id)}`))
     .orderBy(asc(conversationParticipants.id));
 
 /** The participants as agents of the account, in the order they joined. */
 async function participantAgents(scope: AccountScope, conversation: ConversationRow, only?: readonly number[]): Promise<AgentRow[]> {
   const { db, accountId } = scope;
   const [rows, agents] = await batch(db, [
-    db.select({ userId: conversationParticipants.userId }).from(conversationParticipants).where(eq(conversationParticipants.conversationId, conversation.id)).orderBy(asc(conversationParticipants.id)),
-    agentsQuery(db, accountId, inArray(accountUsers.userId, db.select({ id: conversationParticipants.userId }).from(conversationParticipants).where(eq(conversationParticipants.conversationId, conversation.id)))),
+    db.select({ userId: conversationParticipants.userId }).from(conversationParticipants).where(and(eq(conversationParticipants.accountId, accountId), eq(conversationParticipants.conversationId, conversation.id))).orderBy(asc(conversationParticipants.id)),
+    agentsQuery(db, accountId, inArray(accountUsers.userId, db.select({ id: conversationParticipants.userId }).from(conversationParticipants).where(and(eq(conversationParticipants.accountId, accountId), eq(conversationParticipants.conversationId, conversation.id))))),
   ]);
   const byId = new Map(agents.map((a) => [a.userId, a]));
   return rows.flatMap((r): AgentRow[] => {
@@ -60,8 +60,8 @@ async function checkedChange(scope: AccountScope, displayId: number, userIds: re
         eq(accountUsers.accountId, accountId),
         inArray(accountUsers.userId, userIds.length ? [...userIds] : [0]),
         sql`(${accountUsers.role} = ${ROLE.administrator}
-          OR ${accountUsers.userId} IN (SELECT ${inboxMembers.userId} FROM ${inboxMembers} WHERE ${inboxMembers.inboxId} = ${inboxId})
-          OR ${accountUsers.userId} IN (SELECT ${teamMembers.userId} FROM ${teamMembers} WHERE ${teamMembers.teamId} = ${teamId}))`,
+          OR ${accountUsers.userId} IN (SELECT ${inboxMembers.userId} FROM ${inboxMembers} WHERE ${inboxMembers.accountId} = ${accountId} AND ${inboxMembers.inboxId} = ${inboxId})
+          OR ${accountUsers.userId} IN (SELECT ${teamMembers.userId} FROM ${teamMembers} WHERE ${teamMembers.accountId} = ${accountId} AND ${teamMembers.teamId} = ${teamId}))`,
       ),
     );
   const { conversation, extra } = await readConversation(scope, displayId, [participantIds(scope, displayId), seeingQuery, ...memberIdsQueries(db, accountId, userIds)]);
@@ -86,7 +86,7 @@ const insertParticipants = (scope: AccountScope, conversation: ConversationRow, 
 const deleteParticipants = (scope: AccountScope, conversation: ConversationRow, userIds: readonly number[]) =>
   userIds.length === 0
     ? []
-    : [scope.db.delete(conversationParticipants).where(and(eq(conversationParticipants.conversationId, conversation.id), inArray(conversationParticipants.userId, [...userIds])))];
+    : [scope.db.delete(conversationParticipants).where(and(eq(conversationParticipants.accountId, scope.accountId), eq(conversationParticipants.conversationId, conversation.id), inArray(conversationParticipants.userId, [...userIds])))];
 
 /** POST: adds the users (those already in stay); answers the participants added by this request, as Chatwoot does. */
 export async function addParticipants(scope: AccountScope, displayId: number, userIds: readonly number[]): Promise<AgentRow[]> {

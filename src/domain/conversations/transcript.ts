@@ -11,6 +11,7 @@ import { MESSAGE_TYPE } from "../kernel/enums";
 import { outgoingEmailStatement } from "../kernel/outgoing-email";
 import { type AccountScope } from "../kernel/scope";
 import type { ContactRow } from "../contacts/rows";
+import { usableBy } from "../people/agent-bots";
 import { readConversation } from "./access";
 import type { ConversationRow, MessageRow } from "./rows";
 
@@ -37,7 +38,7 @@ export async function renderTranscript(scope: AccountScope, conversation: Conver
     contact: db.select().from(contacts).where(and(eq(contacts.accountId, accountId), eq(contacts.id, conversation.contactId))),
     users: db.select({ id: users.id, name: users.name }).from(users).where(sql`${users.id} IN ${senders("User")}`),
     // a sender bot may be a system bot (no account), usable by every account
-    bots: db.select({ id: agentBots.id, name: agentBots.name }).from(agentBots).where(sql`${agentBots.id} IN ${senders("AgentBot")}`),
+    bots: db.select({ id: agentBots.id, name: agentBots.name }).from(agentBots).where(and(usableBy(accountId), sql`${agentBots.id} IN ${senders("AgentBot")}`)),
   });
   const contact = read.contact[0] ?? null;
   const name = (m: MessageRow) => {

@@ -82,7 +82,7 @@ export function relationQueries(db: Database, accountId: number, selected: SQL) 
     db
       .select({ id: categories.id, name: categories.name, slug: categories.slug, locale: categories.locale })
       .from(categories)
-      .where(inArray(categories.id, column(articles.categoryId))),
+      .where(and(eq(categories.accountId, accountId), inArray(categories.id, column(articles.categoryId)))),
     agentsQuery(db, accountId, inArray(users.id, column(articles.authorId))),
     // the groups: their roots, and the members pointing to them (by primary key and by index)
     db
@@ -245,7 +245,7 @@ async function checkArticleInput(scope: AccountScope, slug: string, input: Artic
   const portalId = portalIdQuery(scope, slug);
   const wantedSlug = input.slug ?? (selfId === null && input.title ? slugify(input.title) : null);
   const selfColumn = (column: typeof articles.categoryId) =>
-    sql`(SELECT ${column} FROM ${articles} WHERE ${articles.id} = ${selfId ?? 0})`;
+    sql`(SELECT ${column} FROM ${articles} WHERE ${articles.id} = ${selfId ?? 0} AND ${articles.accountId} = ${scope.accountId})`;
   // the category after the change: the one named, or the article's current one
   const categoryId = input.category_id !== undefined ? (input.category_id ?? 0) : selfColumn(articles.categoryId);
   const authorId = input.author_id ?? (selfId === null ? actorUserId(scope) : null);
@@ -324,7 +324,7 @@ export async function createArticle(scope: AccountScope, slug: string, input: Ar
   const created = eq(articles.id, lastInsertedId(articles));
   // after the last article of its category (or of the uncategorised ones) unless a position is given
   const nextPosition = sql<number>`(SELECT coalesce(max(${articles.position}), 0) + 1 FROM ${articles}
-    WHERE ${articles.portalId} = ${checked.portal.id} AND ${articles.categoryId} IS ${input.category_id ?? null})`;
+    WHERE ${articles.accountId} = ${scope.accountId} AND ${articles.portalId} = ${checked.portal.id} AND ${articles.categoryId} IS ${input.category_id ?? null})`;
   const insert = db.insert(articles).values({
     ...articleColumns(input),
     title: input.title,
@@ -364,12 +364,12 @@ export async function updateArticle(scope: AccountScope, slug: string, id: numbe
         associatedArticleId: newRoot,
         updatedAt: now(),
       })
-      .where(eq(articles.id, id)),
+      .where(and(eq(articles.accountId, scope.accountId), eq(articles.id, id))),
     // a root that joins another group brings its members along
     db
       .update(articles)
       .set({ associatedArticleId: newRoot ?? null })
-      .where(and(eq(articles.associatedArticleId, id), eq(articles.portalId, self.portalId), newRoot ? undefined : sql`0`)),
+      .where(and(eq(articles.accountId, scope.accountId), eq(articles.associatedArticleId, id), eq(articles.portalId, self.portalId), newRoot ? undefined : sql`0`)),
     ...reindexArticles(db, eq(articles.id, id)),
   ];
   const [rows, categoryRows, authorRows, groupRows] = await writeThenRead(db, writes, articleRecordQueries(scope, slug, id));
@@ -383,7 +383,7 @@ export async function updateArticle(scope: AccountScope, slug: string, id: numbe
 export async function deleteArticle(scope: AccountScope, slug: string, id: number) {
   const db = scope.db;
   const target = articleWhere(scope, slug, id);
-  const successor = sql`(SELECT min(${articles.id}) FROM ${articles} WHERE ${articles.associatedArticleId} = ${id})`;
+  const successor = sql`(SELECT min(${articles.id}) FROM ${articles} WHERE ${articles.associatedArticleId} = ${id} AND ${articles.accountId} = ${scope.accountId})`;
   const members = and(eq(articles.associatedArticleId, id), eq(articles.accountId, scope.accountId), inPortal(portalIdQuery(scope, slug)));
   const { deleted } = await batchNamed(db, {
     unindexed: unindexArticles(db, target),
@@ -427,7 +427,7 @@ export async function reorderArticles(scope: AccountScope, slug: string, positio
     db
       .update(articles)
       .set({ position: sql`(SELECT value FROM json_each(${map}) WHERE key = CAST(${articles.id} AS TEXT))` })
-      .where(and(inList, eq(articles.portalId, portal.id))),
+      .where(and(eq(articles.accountId, scope.accountId), inList, eq(articles.portalId, portal.id))),
   ]);
 }
 

@@ -127,7 +127,7 @@ async function checkCategoryInput(scope: AccountScope, slug: string, input: Cate
   const inPortal = (id: number | null | undefined) =>
     db.select({ id: categories.id }).from(categories).where(categoryWhere(scope, slug, id ?? 0));
   // the slug after the change: a change of locale alone can clash too
-  const finalSlug = input.slug ?? sql`(SELECT ${categories.slug} FROM ${categories} WHERE ${categories.id} = ${selfId ?? 0})`;
+  const finalSlug = input.slug ?? sql`(SELECT ${categories.slug} FROM ${categories} WHERE ${categories.id} = ${selfId ?? 0} AND ${categories.accountId} = ${scope.accountId})`;
   const [portalRows, selfRows, parentRows, associatedRows, clashRows] = await batch(db, [
     portalQuery(scope, slug),
     db.select().from(categories).where(categoryWhere(scope, slug, selfId ?? 0)),
@@ -197,7 +197,7 @@ export async function updateCategory(scope: AccountScope, slug: string, id: numb
   const update = db
     .update(categories)
     .set({ ...categoryColumns(input), locale, updatedAt: now() })
-    .where(eq(categories.id, id));
+    .where(and(eq(categories.accountId, scope.accountId), eq(categories.id, id)));
   const [rows, related, counts] = await writeThenRead(db, [update], categoryRecordQueries(scope, slug, id));
   return toCategoryRecords(rows, related, counts)[0];
 }
@@ -213,9 +213,9 @@ export async function deleteCategory(scope: AccountScope, slug: string, id: numb
   const [deleted] = await writeThenRead(
     db,
     [
-      db.update(articles).set({ categoryId: null, updatedAt: at }).where(inArray(articles.categoryId, target)),
-      db.update(categories).set({ parentCategoryId: null }).where(inArray(categories.parentCategoryId, target)),
-      db.update(categories).set({ associatedCategoryId: null }).where(inArray(categories.associatedCategoryId, target)),
+      db.update(articles).set({ categoryId: null, updatedAt: at }).where(and(eq(articles.accountId, scope.accountId), inArray(articles.categoryId, target))),
+      db.update(categories).set({ parentCategoryId: null }).where(and(eq(categories.accountId, scope.accountId), inArray(categories.parentCategoryId, target))),
+      db.update(categories).set({ associatedCategoryId: null }).where(and(eq(categories.accountId, scope.accountId), inArray(categories.associatedCategoryId, target))),
     ],
     [db.delete(categories).where(categoryWhere(scope, slug, id)).returning({ id: categories.id })],
   );
@@ -245,6 +245,6 @@ export async function reorderCategories(scope: AccountScope, slug: string, posit
     db
       .update(categories)
       .set({ position: sql`(SELECT value FROM json_each(${JSON.stringify(positions)}) WHERE key = CAST(${categories.id} AS TEXT))` })
-      .where(and(inList, eq(categories.portalId, portal.id))),
+      .where(and(eq(categories.accountId, scope.accountId), inList, eq(categories.portalId, portal.id))),
   ]);
 }

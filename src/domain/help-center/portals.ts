@@ -74,7 +74,7 @@ function articleTallies(scope: AccountScope, ids: SQLWrapper | number[], locale?
       mine: sql<number>`coalesce(sum(${articles.authorId} = ${actorUserId(scope)}), 0)`,
     })
     .from(articles)
-    .where(and(inArray(articles.portalId, ids), locale ? eq(articles.locale, locale) : undefined))
+    .where(and(eq(articles.accountId, scope.accountId), inArray(articles.portalId, ids), locale ? eq(articles.locale, locale) : undefined))
     .groupBy(articles.portalId, articles.locale, articles.status);
 }
 
@@ -82,7 +82,7 @@ function categoryTallies(scope: AccountScope, ids: SQLWrapper | number[]) {
   return scope.db
     .select({ portalId: categories.portalId, locale: categories.locale, count: sql<number>`count(*)` })
     .from(categories)
-    .where(inArray(categories.portalId, ids))
+    .where(and(eq(categories.accountId, scope.accountId), inArray(categories.portalId, ids)))
     .groupBy(categories.portalId, categories.locale);
 }
 
@@ -184,7 +184,7 @@ export async function updatePortal(scope: AccountScope, slug: string, input: Por
     scope.db
       .update(portals)
       .set({ ...portalColumns(input), config, updatedAt: now() })
-      .where(eq(portals.id, portal.id))
+      .where(and(eq(portals.accountId, scope.accountId), eq(portals.id, portal.id)))
       .returning(),
     articleTallies(scope, [portal.id]),
     categoryTallies(scope, [portal.id]),
@@ -203,9 +203,9 @@ export async function deletePortal(scope: AccountScope, slug: string) {
   const [deleted] = await writeThenRead(
     db,
     [
-      unindexArticles(db, inArray(articles.portalId, portalId)),
-      db.delete(articles).where(inArray(articles.portalId, portalId)),
-      db.delete(categories).where(inArray(categories.portalId, portalId)),
+      unindexArticles(db, and(eq(articles.accountId, scope.accountId), inArray(articles.portalId, portalId))),
+      db.delete(articles).where(and(eq(articles.accountId, scope.accountId), inArray(articles.portalId, portalId))),
+      db.delete(categories).where(and(eq(categories.accountId, scope.accountId), inArray(categories.portalId, portalId))),
       db.update(inboxes).set({ portalId: null }).where(and(eq(inboxes.accountId, scope.accountId), inArray(inboxes.portalId, portalId))),
     ],
     [db.delete(portals).where(and(eq(portals.slug, slug), eq(portals.accountId, scope.accountId))).returning({ id: portals.id })],

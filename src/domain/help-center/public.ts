@@ -64,7 +64,7 @@ export async function readPublicArticle(scope: TransportScope, slug: string, art
   const selected = and(eq(articles.portalId, portal.id), eq(articles.slug, articleSlug), eq(articles.status, ARTICLE_STATUS.published)) as SQL;
   const [rows, categoryRows, authorRows, groupRows] = await batch(db, [db.select().from(articles).where(selected), ...relationQueries(db, portal.accountId, selected)]);
   if (!rows[0]) throw notFound("Article", articleSlug, "article_slug");
-  await scope.ports.work.articleViewed(rows[0].id);
+  await scope.ports.work.articleViewed(portal.accountId, rows[0].id);
   return { ...toArticleRecords(rows, categoryRows, authorRows, groupRows)[0], portal };
 }
 
@@ -72,11 +72,16 @@ export async function readPublicArticle(scope: TransportScope, slug: string, art
  * Adds up views the queue carried (one id per view) in one batch: one statement per article, however
  * many readers it had. A view of an article deleted meanwhile changes nothing.
  */
-export async function addArticleViews(scope: TransportScope, articleIds: number[]) {
+export async function addArticleViews(scope: TransportScope, views: Array<{ accountId: number; articleId: number }>) {
   const { db } = scope;
-  const counts = new Map<number, number>();
-  for (const id of articleIds) counts.set(id, (counts.get(id) ?? 0) + 1);
-  const updates = [...counts].map(([id, n]) => db.update(articles).set({ views: sql`${articles.views} + ${n}` }).where(eq(articles.id, id)));
+  const counts = new Map<string, { accountId: number; articleId: number; n: number }>();
+  for (const { accountId, articleId } of views) {
+    const key = `${accountId}:${articleId}`;
+    counts.set(key, { accountId, articleId, n: (counts.get(key)?.n ?? 0) + 1 });
+  }
+  const updates = [...counts.values()].map(({ accountId, articleId, n }) =>
+    db.update(articles).set({ views: sql`${articles.views} + ${n}` }).where(and(eq(articles.accountId, accountId), eq(articles.id, articleId))),
+  );
   if (updates.length > 0) await batch(db, updates);
 }
 

@@ -100,7 +100,7 @@ const callerSeatQuery = (scope: AccountScope, inboxId: number) =>
   scope.db
     .select({ id: inboxMembers.id })
     .from(inboxMembers)
-    .where(and(eq(inboxMembers.inboxId, inboxId), eq(inboxMembers.userId, actorUserId(scope))));
+    .where(and(eq(inboxMembers.accountId, scope.accountId), eq(inboxMembers.inboxId, inboxId), eq(inboxMembers.userId, actorUserId(scope))));
 
 /** Statements that `assertInboxAccess` judges: the inbox (id only) and the caller's seat in it. */
 export function inboxAccessQueries(scope: AccountScope, inboxId: number) {
@@ -121,7 +121,7 @@ export function assertInboxAccess(scope: AccountScope, inboxId: number, inboxRow
 export async function listInboxes(scope: AccountScope): Promise<InboxRecord[]> {
   const { db, accountId } = scope;
   const own = eq(inboxes.accountId, accountId);
-  const seats = db.select({ id: inboxMembers.inboxId }).from(inboxMembers).where(eq(inboxMembers.userId, actorUserId(scope)));
+  const seats = db.select({ id: inboxMembers.inboxId }).from(inboxMembers).where(and(eq(inboxMembers.accountId, accountId), eq(inboxMembers.userId, actorUserId(scope))));
   const where = isAdministrator(scope) ? own : and(own, inArray(inboxes.id, seats));
   const [rows, apis, widgets] = await batch(db, recordQueries(db, where));
   return toRecords(rows, apis, widgets);
@@ -286,13 +286,13 @@ export async function updateInbox(scope: AccountScope, inboxId: number, input: I
     ...changedColumns(current.api ?? current.widget ?? {}, channelChanges),
   ];
   const writes: Statement[] = [
-    db.update(inboxes).set({ ...inboxChanges, updatedAt: at }).where(eq(inboxes.id, inboxId)),
+    db.update(inboxes).set({ ...inboxChanges, updatedAt: at }).where(and(eq(inboxes.accountId, scope.accountId), eq(inboxes.id, inboxId))),
   ];
   if (current.api) {
-    writes.push(db.update(apiChannels).set({ ...channelChanges, updatedAt: at }).where(eq(apiChannels.id, current.api.id)));
+    writes.push(db.update(apiChannels).set({ ...channelChanges, updatedAt: at }).where(and(eq(apiChannels.accountId, scope.accountId), eq(apiChannels.id, current.api.id))));
   }
   if (current.widget) {
-    writes.push(db.update(webWidgetChannels).set({ ...channelChanges, updatedAt: at }).where(eq(webWidgetChannels.id, current.widget.id)));
+    writes.push(db.update(webWidgetChannels).set({ ...channelChanges, updatedAt: at }).where(and(eq(webWidgetChannels.accountId, scope.accountId), eq(webWidgetChannels.id, current.widget.id))));
   }
   // Chatwoot announces an inbox update only when something changed.
   if (changes.length > 0) {
@@ -324,17 +324,19 @@ function changedColumns(before: Record<string, unknown>, changes: Record<string,
  * background). Its conversations and contact inboxes stay, so history is not lost with the inbox.
  */
 export async function deleteInbox(scope: AccountScope, inboxId: number) {
-  const { db } = scope;
+  const { db, accountId } = scope;
   const { inbox } = await getInbox(scope, inboxId);
   const channelTable = inbox.channelType === API_CHANNEL ? apiChannels : webWidgetChannels;
+  const { campaigns, campaignRecipients } = schema;
+  const itsCampaigns = db.select({ id: campaigns.id }).from(campaigns).where(and(eq(campaigns.accountId, accountId), eq(campaigns.inboxId, inboxId)));
   await write(db, [
-    db.delete(inboxMembers).where(eq(inboxMembers.inboxId, inboxId)),
-    db.delete(agentBotInboxes).where(eq(agentBotInboxes.inboxId, inboxId)),
-    db.delete(channelTable).where(eq(channelTable.id, inbox.channelId)),
+    db.delete(inboxMembers).where(and(eq(inboxMembers.accountId, accountId), eq(inboxMembers.inboxId, inboxId))),
+    db.delete(agentBotInboxes).where(and(eq(agentBotInboxes.accountId, accountId), eq(agentBotInboxes.inboxId, inboxId))),
+    db.delete(channelTable).where(and(eq(channelTable.accountId, accountId), eq(channelTable.id, inbox.channelId))),
     // its campaigns go with it (Chatwoot's dependent destroy), and who they reached
-    db.delete(schema.campaignRecipients).where(inArray(schema.campaignRecipients.campaignId, db.select({ id: schema.campaigns.id }).from(schema.campaigns).where(eq(schema.campaigns.inboxId, inboxId)))),
-    db.delete(schema.campaigns).where(eq(schema.campaigns.inboxId, inboxId)),
-    db.delete(inboxes).where(eq(inboxes.id, inboxId)),
+    db.delete(campaignRecipients).where(and(eq(campaignRecipients.accountId, accountId), inArray(campaignRecipients.campaignId, itsCampaigns))),
+    db.delete(campaigns).where(and(eq(campaigns.accountId, accountId), eq(campaigns.inboxId, inboxId))),
+    db.delete(inboxes).where(and(eq(inboxes.accountId, accountId), eq(inboxes.id, inboxId))),
   ]);
 }
 
@@ -342,11 +344,11 @@ export async function deleteInbox(scope: AccountScope, inboxId: number) {
 
 /** The bot connected to the inbox, or null. Its key is shown only for the account's own bots. */
 export async function getInboxAgentBot(scope: AccountScope, inboxId: number): Promise<AgentBotRecord | null> {
-  const { db } = scope;
-  const botIds = db.select({ id: agentBotInboxes.agentBotId }).from(agentBotInboxes).where(eq(agentBotInboxes.inboxId, inboxId));
+  const { db, accountId } = scope;
+  const botIds = db.select({ id: agentBotInboxes.agentBotId }).from(agentBotInboxes).where(and(eq(agentBotInboxes.accountId, accountId), eq(agentBotInboxes.inboxId, inboxId)));
   const [inboxRows, seat, bots, tokens] = await batch(db, [
     ...inboxAccessQueries(scope, inboxId),
-    db.select().from(agentBots).where(inArray(agentBots.id, botIds)),
+    db.select().from(agentBots).where(and(or(eq(agentBots.accountId, accountId), isNull(agentBots.accountId)), inArray(agentBots.id, botIds))),
     db
       .select({ token: accessTokens.token })
       .from(accessTokens)
@@ -376,7 +378,7 @@ export async function setInboxAgentBot(scope: AccountScope, inboxId: number, bot
     throw invalidField("agent_bot", `Agent bot ${botId} does not exist in this account`, "not_found");
   }
   const at = now();
-  const disconnect = db.delete(agentBotInboxes).where(eq(agentBotInboxes.inboxId, inboxId));
+  const disconnect = db.delete(agentBotInboxes).where(and(eq(agentBotInboxes.accountId, accountId), eq(agentBotInboxes.inboxId, inboxId)));
   const connect =
     botId === null
       ? []

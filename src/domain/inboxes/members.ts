@@ -37,19 +37,19 @@ export async function listAssignableAgents(scope: AccountScope, inboxIds: number
   const ids = [...new Set(inboxIds)];
   const [found, seats, agents] = await batch(db, [
     db.select({ id: inboxes.id }).from(inboxes).where(and(eq(inboxes.accountId, accountId), inArray(inboxes.id, ids))),
-    db.select({ id: inboxMembers.inboxId }).from(inboxMembers).where(and(eq(inboxMembers.userId, actorUserId(scope)), inArray(inboxMembers.inboxId, ids))),
-    agentsQuery(db, accountId, or(eq(accountUsers.role, ROLE.administrator), inArray(accountUsers.userId, membersOfAll(db, ids)))),
+    db.select({ id: inboxMembers.inboxId }).from(inboxMembers).where(and(eq(inboxMembers.accountId, accountId), eq(inboxMembers.userId, actorUserId(scope)), inArray(inboxMembers.inboxId, ids))),
+    agentsQuery(db, accountId, or(eq(accountUsers.role, ROLE.administrator), inArray(accountUsers.userId, membersOfAll(db, accountId, ids)))),
   ]);
   for (const id of ids) assertInboxAccess(scope, id, found.filter((r) => r.id === id), seats.filter((r) => r.id === id), field);
   return agents;
 }
 
 /** Statement: the users who are members of every one of `inboxIds` (read through the inbox's member index). */
-const membersOfAll = (db: Database, inboxIds: number[]) =>
+const membersOfAll = (db: Database, accountId: number, inboxIds: number[]) =>
   db
     .select({ userId: inboxMembers.userId })
     .from(inboxMembers)
-    .where(inArray(inboxMembers.inboxId, inboxIds))
+    .where(and(eq(inboxMembers.accountId, accountId), inArray(inboxMembers.inboxId, inboxIds)))
     .groupBy(inboxMembers.userId)
     .having(sql`count(distinct ${inboxMembers.inboxId}) = ${inboxIds.length}`);
 

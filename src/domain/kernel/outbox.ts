@@ -11,6 +11,9 @@ export type ChangedAttributes = Array<Record<string, { previous_value: unknown; 
 /** An outbox row as stored: what fan-out, payloads and automation read. */
 export type OutboxRow = typeof schema.eventOutbox.$inferSelect;
 
+/** One outbox event as the queue names it: ids are unique per shard only, so the account goes with the id. */
+export type OutboxEventRef = { accountId: number; eventId: number };
+
 export type OutboxEvent = {
   accountId: number;
   eventName: string;

@@ -81,7 +81,7 @@ export type ContactTransferMessage =
 export type CampaignRunMessage = { kind: "campaign_run"; accountId: number; campaignId: number; cursor: number };
 
 /** A reader opened a published article: counted in batches by the queue consumer, not one write per read. */
-export type ArticleViewMessage = { kind: "article_view"; articleId: number };
+export type ArticleViewMessage = { kind: "article_view"; accountId: number; articleId: number };
 
 /** Work the domain hands to the background (the events queue) once the change that asks for it has committed. */
 export interface BackgroundWork {
@@ -91,7 +91,7 @@ export interface BackgroundWork {
   /** The next step of a campaign's run; a send that fails is logged, and the minute sweep sends it again. */
   campaignRun(message: CampaignRunMessage): Promise<void>;
   /** Counts one view of the article later; a view that cannot be queued is lost (and logged), never the read. */
-  articleViewed(articleId: number): Promise<void>;
+  articleViewed(accountId: number, articleId: number): Promise<void>;
 }
 
 export type Ports = { rooms: LiveRooms; feed: LiveFeed; work: BackgroundWork };

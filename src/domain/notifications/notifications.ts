@@ -117,7 +117,7 @@ async function changeNotification(scope: AccountScope, id: number, change: Parti
   const row = await ownNotification(scope, id);
   const at = now();
   const [updated] = await batch(db, [
-    db.update(notifications).set({ ...change, updatedAt: at }).where(eq(notifications.id, row.id)).returning(),
+    db.update(notifications).set({ ...change, updatedAt: at }).where(and(eq(notifications.accountId, scope.accountId), eq(notifications.id, row.id))).returning(),
     updatedEvent(scope, row),
   ]);
   return updated[0];
@@ -146,7 +146,7 @@ const deletedEvent = (scope: AccountScope, row: Pick<NotificationRow, "id" | "us
 
 export async function deleteNotification(scope: AccountScope, id: number): Promise<void> {
   const row = await ownNotification(scope, id);
-  await batch(scope.db, [scope.db.delete(notifications).where(eq(notifications.id, row.id)), deletedEvent(scope, row)]);
+  await batch(scope.db, [scope.db.delete(notifications).where(and(eq(notifications.accountId, scope.accountId), eq(notifications.id, row.id))), deletedEvent(scope, row)]);
 }
 
 /** Deletes the user's notifications in the account: all of them, or the read ones (`type: read`, as Chatwoot). */

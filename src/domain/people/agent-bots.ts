@@ -80,7 +80,7 @@ export async function updateAgentBot(scope: TransportScope, bot: AgentBotRow, in
     db
       .update(agentBots)
       .set({ ...input, updatedAt: now() })
-      .where(eq(agentBots.id, bot.id))
+      .where(and(bot.accountId === null ? isNull(agentBots.accountId) : eq(agentBots.accountId, bot.accountId), eq(agentBots.id, bot.id)))
       .returning(),
     botTokenQuery(db, bot.id),
   ]);
@@ -104,7 +104,7 @@ export async function deleteAgentBot(scope: TransportScope, botId: number) {
 // ---------------------------------------------------------------- inside an account
 
 /** The bots an account may use: its own and the system bots (no account). */
-const usableBy = (accountId: number) => or(eq(agentBots.accountId, accountId), isNull(agentBots.accountId));
+export const usableBy = (accountId: number) => or(eq(agentBots.accountId, accountId), isNull(agentBots.accountId));
 
 export async function listAccountAgentBots(scope: AccountScope): Promise<AgentBotRecord[]> {
   const { db, accountId } = scope;

@@ -210,7 +210,7 @@ export async function updateAgent(scope: AccountScope, userId: number, input: Ag
   const memberUpdate = db
     .update(accountUsers)
     .set({ ...memberFields, updatedAt: at })
-    .where(eq(accountUsers.id, membership.id));
+    .where(and(eq(accountUsers.accountId, accountId), eq(accountUsers.id, membership.id)));
   const nameUpdate = name === undefined ? [] : [db.update(users).set({ name, updatedAt: at }).where(eq(users.id, userId))];
   // Read back in the same batch, after the writes: one round trip.
   const [rows] = await writeThenRead(db, [memberUpdate, ...nameUpdate], [agentsQuery(db, accountId, eq(accountUsers.userId, userId))]);

@@ -85,7 +85,7 @@ export async function updateTeam(scope: AccountScope, teamId: number, input: Tea
     db
       .update(teams)
       .set({ name, description: input.description, allowAutoAssign: input.allowAutoAssign, updatedAt: now() })
-      .where(eq(teams.id, teamId))
+      .where(and(eq(teams.accountId, accountId), eq(teams.id, teamId)))
       .returning(),
   ]);
   return { team: updated[0], isMember: mine.some((m) => m.teamId === teamId) };
@@ -101,8 +101,8 @@ export async function deleteTeam(scope: AccountScope, teamId: number) {
       .update(conversations)
       .set({ teamId: null, updatedAt: now() })
       .where(and(eq(conversations.accountId, accountId), eq(conversations.teamId, teamId))),
-    db.delete(teamMembers).where(eq(teamMembers.teamId, teamId)),
-    db.delete(teams).where(eq(teams.id, teamId)),
+    db.delete(teamMembers).where(and(eq(teamMembers.accountId, accountId), eq(teamMembers.teamId, teamId))),
+    db.delete(teams).where(and(eq(teams.accountId, accountId), eq(teams.id, teamId))),
   ]);
 }
 

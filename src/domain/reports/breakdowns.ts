@@ -134,7 +134,7 @@ export async function botMetrics(scope: AccountScope, window: Window): Promise<B
       sql`SELECT metric, sum(count) AS count
         FROM ${reportRollups}
         WHERE account_id = ${accountId} AND metric IN ('conversation_created', 'outgoing_message') AND dimension = 'inbox'
-          AND dimension_id IN (SELECT inbox_id FROM ${agentBotInboxes} WHERE status = ${AGENT_BOT_INBOX_STATUS.active}
+          AND dimension_id IN (SELECT inbox_id FROM ${agentBotInboxes} WHERE account_id = ${accountId} AND status = ${AGENT_BOT_INBOX_STATUS.active}
             AND inbox_id IN (SELECT id FROM ${inboxes} WHERE account_id = ${accountId}))
           AND bucket >= ${hourOf(window.fromMs)} AND bucket < ${window.toMs}
         GROUP BY metric`,

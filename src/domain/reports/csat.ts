@@ -68,8 +68,8 @@ function responsesQuery(scope: AccountScope, f: CsatFilters, order: "asc" | "des
       agentAvatar: sql<string | null>`${users.avatarUrl}`.as("agent_avatar"),
     })
     .from(responses)
-    .leftJoin(conversations, eq(conversations.id, responses.conversationId))
-    .leftJoin(contacts, eq(contacts.id, responses.contactId))
+    .leftJoin(conversations, and(eq(conversations.id, responses.conversationId), eq(conversations.accountId, responses.accountId)))
+    .leftJoin(contacts, and(eq(contacts.id, responses.contactId), eq(contacts.accountId, responses.accountId)))
     .leftJoin(users, eq(users.id, responses.assignedAgentId))
     .where(answeredConditions(scope, f))
     .orderBy(order === "asc" ? asc(responses.answeredAt) : desc(responses.answeredAt), order === "asc" ? asc(responses.id) : desc(responses.id))

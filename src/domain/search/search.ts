@@ -88,7 +88,7 @@ function pageWindow(page: number) {
 function contactPage(db: Database, accountId: number, phrase: string, page: number) {
   const candidates = contactSearchIds(accountId, ["name", "email", "phone_number", "identifier"], [phrase]);
   const ids = candidatePageIds(candidates, sql`contacts.account_id = ${accountId} AND contacts.resolved = 1`, { key: "last_activity_at", descending: true }, pageWindow(page));
-  return contactRecordsQuery(db, ids, false);
+  return contactRecordsQuery(db, accountId, ids, false);
 }
 
 /** The ids of the conversations whose display id contains `digits`, given the account's highest one. */
@@ -105,14 +105,14 @@ function displayIdCandidates(accountId: number, digits: string, maxDisplayId: nu
 function conversationPage(scope: AccountScope, phrase: string, digits: { text: string; max: number } | null, page: number) {
   const { db, accountId } = scope;
   const ofContacts = sql`SELECT conversations.id AS id FROM (${contactSearchIds(accountId, ["name", "email", "phone_number", "identifier"], [phrase])}) AS found
-    CROSS JOIN conversations ON conversations.contact_id = found.id`;
+    CROSS JOIN conversations ON conversations.contact_id = found.id AND +conversations.account_id = ${accountId}`;
   const candidates = digits ? sql`${ofContacts} UNION ALL ${displayIdCandidates(accountId, digits.text, digits.max)}` : ofContacts;
   const { limit, offset } = pageWindow(page);
   // DISTINCT keeps SQLite from flattening the candidates, so each is read once by primary key.
   const ids = sql`SELECT conversations.id FROM (SELECT DISTINCT id FROM (${candidates})) AS candidates CROSS JOIN ${conversations} ON ${conversations.id} = candidates.id
     WHERE ${and(eq(conversations.accountId, accountId), reachableCondition(scope))}
     ORDER BY ${conversations.createdAt} DESC, ${conversations.id} DESC LIMIT ${limit} OFFSET ${offset}`;
-  return db.select().from(conversations).where(sql`${conversations.id} IN (${ids})`).orderBy(desc(conversations.createdAt), desc(conversations.id));
+  return db.select().from(conversations).where(and(sql`+${conversations.accountId} = ${accountId}`, sql`${conversations.id} IN (${ids})`)).orderBy(desc(conversations.createdAt), desc(conversations.id));
 }
 
 /**
@@ -125,10 +125,10 @@ function messagePage(scope: AccountScope, phrase: string, page: number) {
   const reach = reachableCondition(scope);
   const found = sql`SELECT rowid AS id, conversation_id FROM message_search WHERE message_search MATCH ${accountMatch(accountId, ["content"], [phrase])}`;
   const ids = reach
-    ? sql`SELECT found.id FROM (${found}) AS found CROSS JOIN ${conversations} ON ${conversations.id} = found.conversation_id
+    ? sql`SELECT found.id FROM (${found}) AS found CROSS JOIN ${conversations} ON ${conversations.id} = found.conversation_id AND +${conversations.accountId} = ${accountId}
         WHERE ${reach} ORDER BY found.id DESC LIMIT ${limit} OFFSET ${offset}`
     : sql`SELECT id FROM (${found}) ORDER BY id DESC LIMIT ${limit} OFFSET ${offset}`;
-  return db.select().from(messages).where(sql`${messages.id} IN (${ids})`).orderBy(desc(messages.id));
+  return db.select().from(messages).where(and(sql`+${messages.accountId} = ${accountId}`, sql`${messages.id} IN (${ids})`)).orderBy(desc(messages.id));
 }
 
 /**
@@ -149,11 +149,11 @@ function articlePage(db: Database, accountId: number, terms: string, page: numbe
   return db
     .select({
       article: articles,
-      portalSlug: sql<string>`(SELECT slug FROM ${portals} WHERE ${portals.id} = ${articles.portalId})`.as("search_portal_slug"),
-      categoryName: sql<string | null>`(SELECT name FROM ${categories} WHERE ${categories.id} = ${articles.categoryId})`.as("search_category_name"),
+      portalSlug: sql<string>`(SELECT slug FROM ${portals} WHERE ${portals.id} = ${articles.portalId} AND ${portals.accountId} = ${articles.accountId})`.as("search_portal_slug"),
+      categoryName: sql<string | null>`(SELECT name FROM ${categories} WHERE ${categories.id} = ${articles.categoryId} AND ${categories.accountId} = ${articles.accountId})`.as("search_category_name"),
     })
     .from(articles)
-    .where(sql`${articles.id} IN (${ids})`)
+    .where(and(sql`+${articles.accountId} = ${accountId}`, sql`${articles.id} IN (${ids})`))
     .orderBy(desc(articles.updatedAt), desc(articles.id));
 }
 
@@ -208,7 +208,7 @@ async function loadAround(scope: AccountScope, conversationRows: ConversationRow
   const hitIds = conversationRows.map((c) => c.id);
   const otherIds = [...new Set(messageRows.map((m) => m.conversationId))].filter((id) => !hitIds.includes(id));
   const allIds = [...hitIds, ...otherIds];
-  const firstMessageIds = sql`SELECT (SELECT min(m.id) FROM messages m WHERE m.conversation_id = v.value) FROM json_each(${jsonList(hitIds)}) AS v`;
+  const firstMessageIds = sql`SELECT (SELECT min(m.id) FROM messages m WHERE m.conversation_id = v.value AND +m.account_id = ${accountId}) FROM json_each(${jsonList(hitIds)}) AS v`;
   const shownMessageIds = sql`SELECT value FROM json_each(${jsonList(messageRows.map((m) => m.id))}) UNION ${firstMessageIds}`;
   const [agentsQuery, contactsQuery, botsQuery] = senderQueries(db, accountId, shownMessageIds, {
     userIds: distinct(conversationRows.map((c) => c.assigneeId)),
@@ -216,15 +216,15 @@ async function loadAround(scope: AccountScope, conversationRows: ConversationRow
     botIds: distinct(conversationRows.map((c) => c.assigneeAgentBotId)),
   });
   const [firsts, others, agents, contactRows, bots, contactInboxRows, inboxRows, unread] = await batch(db, [
-    db.select().from(messages).where(sql`${messages.id} IN (${firstMessageIds})`),
+    db.select().from(messages).where(and(sql`+${messages.accountId} = ${accountId}`, sql`${messages.id} IN (${firstMessageIds})`)),
     // `+`: by key, not a walk of the account's index
     db.select().from(conversations).where(and(sql`+${conversations.accountId} = ${accountId}`, otherIds.length ? inArray(conversations.id, otherIds) : sql`0`)),
     agentsQuery,
     contactsQuery,
     botsQuery,
-    db.select().from(contactInboxes).where(sql`${contactInboxes.id} IN (SELECT contact_inbox_id FROM conversations WHERE id IN (SELECT value FROM json_each(${jsonList(allIds)})))`),
+    db.select().from(contactInboxes).where(and(sql`+${contactInboxes.accountId} = ${accountId}`, sql`${contactInboxes.id} IN (SELECT contact_inbox_id FROM conversations WHERE +account_id = ${accountId} AND id IN (SELECT value FROM json_each(${jsonList(allIds)})))`)),
     db.select().from(inboxes).where(and(eq(inboxes.accountId, accountId), hitIds.length ? inArray(inboxes.id, distinct(conversationRows.map((c) => c.inboxId))) : sql`0`)),
-    unreadCountsQuery(db, allIds),
+    unreadCountsQuery(db, accountId, allIds),
   ]);
   const people: People = { agents, contacts: contactRows, bots };
   const conversationById = new Map([...conversationRows, ...others].map((c) => [c.id, c]));

@@ -151,8 +151,8 @@ export async function deleteWebhook(scope: AccountScope, id: number): Promise<vo
   const [deleted] = await writeThenRead(
     db,
     [
-      db.delete(webhookDeliveryAttempts).where(inArray(webhookDeliveryAttempts.deliveryId, itsDeliveries)),
-      db.delete(webhookDeliveries).where(inArray(webhookDeliveries.id, itsDeliveries)),
+      db.delete(webhookDeliveryAttempts).where(and(eq(webhookDeliveryAttempts.accountId, accountId), inArray(webhookDeliveryAttempts.deliveryId, itsDeliveries))),
+      db.delete(webhookDeliveries).where(and(eq(webhookDeliveries.accountId, accountId), inArray(webhookDeliveries.id, itsDeliveries))),
     ],
     [db.delete(webhooks).where(and(inAccount(scope), eq(webhooks.id, id))).returning({ id: webhooks.id })],
   );

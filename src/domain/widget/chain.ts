@@ -31,7 +31,8 @@ function inboxQueries(db: Database, identifier: string) {
       .select()
       .from(webWidgetChannels)
       .where(
-        sql`${webWidgetChannels.id} = (SELECT ${inboxes.channelId} FROM ${inboxes} WHERE ${inboxes.identifier} = ${identifier} AND ${inboxes.channelType} = ${WIDGET_CHANNEL})`,
+        sql`${webWidgetChannels.id} = (SELECT ${inboxes.channelId} FROM ${inboxes} WHERE ${inboxes.identifier} = ${identifier} AND ${inboxes.channelType} = ${WIDGET_CHANNEL})
+          AND ${webWidgetChannels.accountId} = ${inboxColumn(identifier, inboxes.accountId)}`,
       ),
     db.select({ status: accounts.status }).from(accounts).where(sql`${accounts.id} = ${inboxColumn(identifier, inboxes.accountId)}`),
   ] as const;
@@ -41,12 +42,19 @@ function contactInboxQuery(db: Database, identifier: string, sourceId: string) {
   return db
     .select()
     .from(contactInboxes)
-    .where(and(sql`${contactInboxes.inboxId} = ${inboxColumn(identifier, inboxes.id)}`, eq(contactInboxes.sourceId, sourceId)));
+    .where(
+      and(
+        sql`${contactInboxes.accountId} = ${inboxColumn(identifier, inboxes.accountId)}`,
+        sql`${contactInboxes.inboxId} = ${inboxColumn(identifier, inboxes.id)}`,
+        eq(contactInboxes.sourceId, sourceId),
+      ),
+    );
 }
 
 function contactQuery(db: Database, identifier: string, sourceId: string) {
-  const contactId = sql`(SELECT ${contactInboxes.contactId} FROM ${contactInboxes} WHERE ${contactInboxes.inboxId} = ${inboxColumn(identifier, inboxes.id)} AND ${contactInboxes.sourceId} = ${sourceId})`;
-  return db.select().from(contacts).where(sql`${contacts.id} = ${contactId}`);
+  const accountId = inboxColumn(identifier, inboxes.accountId);
+  const contactId = sql`(SELECT ${contactInboxes.contactId} FROM ${contactInboxes} WHERE ${contactInboxes.accountId} = ${accountId} AND ${contactInboxes.inboxId} = ${inboxColumn(identifier, inboxes.id)} AND ${contactInboxes.sourceId} = ${sourceId})`;
+  return db.select().from(contacts).where(and(sql`${contacts.accountId} = ${accountId}`, sql`${contacts.id} = ${contactId}`));
 }
 
 /** An inbox of an active account is public; a suspended account's inboxes answer like unknown ones. */

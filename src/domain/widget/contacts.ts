@@ -37,7 +37,7 @@ const toPublic = (chain: Pick<ContactChain, "contact" | "contactInbox">): Public
 });
 
 const markVerified = (db: Database, contactInbox: ContactInboxRow) =>
-  db.update(contactInboxes).set({ hmacVerified: true, updatedAt: Date.now() }).where(eq(contactInboxes.id, contactInbox.id));
+  db.update(contactInboxes).set({ hmacVerified: true, updatedAt: Date.now() }).where(and(eq(contactInboxes.accountId, contactInbox.accountId), eq(contactInboxes.id, contactInbox.id)));
 
 /**
  * POST .../contacts: (1) the contact inbox with this source_id (the visitor's own credential), else
@@ -56,8 +56,8 @@ export async function createPublicContact(transport: TransportScope, identifier:
   checkPublicAttributes({ custom_attributes: input.customAttributes, additional_attributes: input.additionalAttributes });
   const scope = systemScope(transport, inbox.accountId);
   const [existing, existingContacts, byIdentifier, taken] = await batch(db, [
-    db.select().from(contactInboxes).where(and(eq(contactInboxes.inboxId, inbox.id), eq(contactInboxes.sourceId, input.sourceId ?? ""))),
-    db.select().from(contacts).where(sql`${contacts.id} = (SELECT ${contactInboxes.contactId} FROM ${contactInboxes} WHERE ${contactInboxes.inboxId} = ${inbox.id} AND ${contactInboxes.sourceId} = ${input.sourceId ?? ""})`),
+    db.select().from(contactInboxes).where(and(eq(contactInboxes.accountId, inbox.accountId), eq(contactInboxes.inboxId, inbox.id), eq(contactInboxes.sourceId, input.sourceId ?? ""))),
+    db.select().from(contacts).where(and(eq(contacts.accountId, inbox.accountId), sql`${contacts.id} = (SELECT ${contactInboxes.contactId} FROM ${contactInboxes} WHERE ${contactInboxes.accountId} = ${inbox.accountId} AND ${contactInboxes.inboxId} = ${inbox.id} AND ${contactInboxes.sourceId} = ${input.sourceId ?? ""})`)),
     db.select().from(contacts).where(and(eq(contacts.accountId, inbox.accountId), proven ? eq(contacts.identifier, proven) : sql`0`)).limit(1),
     uniquenessQuery(scope, { email: input.email, phoneNumber: input.phoneNumber }),
   ]);

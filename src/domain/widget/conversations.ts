@@ -4,7 +4,7 @@
  * public API emits the same events as the account API. The widget never sees private notes or activity
  * messages.
  */
-import { and, desc, eq, lt, ne, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, lt, ne, sql } from "drizzle-orm";
 import { type Database, now, schema } from "../../db/client";
 import { eventStatement } from "../kernel/outbox";
 import { createConversation, toggleStatus, updateLastSeen } from "../conversations/conversations";
@@ -35,8 +35,8 @@ export const PUBLIC_CONVERSATION_LIMIT = 100;
 export const PUBLIC_MESSAGE_PAGE = 20;
 
 /** What the widget may see of a conversation's messages: no private notes, no activity messages. */
-const publicMessages = (conversationId: number | SQL) =>
-  and(sql`${messages.conversationId} = ${conversationId}`, eq(messages.private, false), ne(messages.messageType, MESSAGE_TYPE.activity));
+const publicMessages = (conversation: Pick<ConversationRow, "accountId" | "id">) =>
+  and(eq(messages.accountId, conversation.accountId), eq(messages.conversationId, conversation.id), eq(messages.private, false), ne(messages.messageType, MESSAGE_TYPE.activity));
 
 async function withSenders(db: Database, accountId: number, rows: MessageRow[]): Promise<MessageWithSender[]> {
   if (rows.length === 0) return [];
@@ -49,8 +49,8 @@ async function withSenders(db: Database, accountId: number, rows: MessageRow[]):
 /** Each conversation with its latest public message. */
 async function toPublicConversations(db: Database, chain: ContactChain, rows: ConversationRow[]): Promise<PublicConversation[]> {
   if (rows.length === 0) return [];
-  const latestIds = sql`SELECT (SELECT m.id FROM messages m WHERE m.conversation_id = c.value AND m.private = 0 AND m.message_type != ${MESSAGE_TYPE.activity} ORDER BY m.id DESC LIMIT 1) FROM json_each(${JSON.stringify(rows.map((r) => r.id))}) c`;
-  const [latest] = await batch(db, [db.select().from(messages).where(sql`${messages.id} IN (${latestIds})`)]);
+  const latestIds = sql`SELECT (SELECT m.id FROM messages m WHERE m.conversation_id = c.value AND +m.account_id = ${chain.inbox.accountId} AND m.private = 0 AND m.message_type != ${MESSAGE_TYPE.activity} ORDER BY m.id DESC LIMIT 1) FROM json_each(${JSON.stringify(rows.map((r) => r.id))}) c`;
+  const [latest] = await batch(db, [db.select().from(messages).where(and(sql`+${messages.accountId} = ${chain.inbox.accountId}`, sql`${messages.id} IN (${latestIds})`))]);
   const shown = await withSenders(db, chain.inbox.accountId, latest);
   return rows.map((conversation) => ({
     conversation,
@@ -116,7 +116,7 @@ export async function listPublicMessages(transport: TransportScope, chain: Conve
     db
       .select()
       .from(messages)
-      .where(and(publicMessages(chain.conversation.id), before !== undefined ? lt(messages.id, before) : undefined))
+      .where(and(publicMessages(chain.conversation), before !== undefined ? lt(messages.id, before) : undefined))
       .orderBy(desc(messages.id))
       .limit(PUBLIC_MESSAGE_PAGE),
   ]);
@@ -167,7 +167,7 @@ export const csatSurveyLocked = (inbox: InboxRow, survey: MessageRow, at = now()
 export async function submitMessageValues(transport: TransportScope, chain: ConversationChain, messageId: number, values: SubmittedValues): Promise<MessageWithSender> {
   const { db } = transport;
   const [rows] = await batch(db, [
-    db.select().from(messages).where(and(eq(messages.id, messageId), publicMessages(chain.conversation.id))),
+    db.select().from(messages).where(and(eq(messages.id, messageId), publicMessages(chain.conversation))),
   ]);
   const message = rows[0];
   if (!message) throw notFound("Message", messageId, "message_id");
@@ -193,7 +193,7 @@ export async function submitMessageValues(transport: TransportScope, chain: Conv
   const changed = [{ content_attributes: { previous_value: message.contentAttributes, current_value: contentAttributes } }];
   const at = now();
   const [updated] = await batch(db, [
-    db.update(messages).set({ contentAttributes, updatedAt: at }).where(eq(messages.id, message.id)).returning(),
+    db.update(messages).set({ contentAttributes, updatedAt: at }).where(and(eq(messages.accountId, message.accountId), eq(messages.id, message.id))).returning(),
     ...messageEventStatements(scope, "message_updated", message.id, message.messageType, { changed_attributes: changed }),
     // the answer goes to csat_survey_responses, which the CSAT reports read
     ...(isCsat && answer?.rating !== undefined

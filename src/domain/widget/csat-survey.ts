@@ -8,7 +8,7 @@
  * The answer goes through the same function as the widget's (`submitMessageValues`), acting as the
  * conversation's contact, so the expiry, the event and the `csat_survey_responses` row are the same.
  */
-import { eq, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { schema } from "../../db/client";
 import { ACCOUNT_STATUS, CONTENT_TYPE } from "../kernel/enums";
 import { notFound } from "../kernel/errors";
@@ -35,22 +35,24 @@ const column = (uuid: string, name: ConversationColumn) => sql<number>`(SELECT $
 export async function findCsatSurvey(transport: TransportScope, uuid: string): Promise<CsatSurvey> {
   const { db } = transport;
   // Chatwoot's survey is the conversation's first input_csat message
-  const surveyMessageId = sql`(SELECT ${messages.id} FROM ${messages} WHERE ${messages.conversationId} = ${column(uuid, conversations.id)} AND ${messages.contentType} = ${CONTENT_TYPE.input_csat} ORDER BY ${messages.id} LIMIT 1)`;
+  // the conversation's account, which every row read after it must belong to (a uuid names one conversation)
+  const accountId = column(uuid, conversations.accountId);
+  const surveyMessageId = sql`(SELECT ${messages.id} FROM ${messages} WHERE ${messages.accountId} = ${accountId} AND ${messages.conversationId} = ${column(uuid, conversations.id)} AND ${messages.contentType} = ${CONTENT_TYPE.input_csat} ORDER BY ${messages.id} LIMIT 1)`;
   const [conversationRows, inboxRows, widgetRows, accountRows, contactInboxRows, contactRows, messageRows, answerRows] = await batch(db, [
     db.select().from(conversations).where(eq(conversations.uuid, uuid)),
-    db.select().from(inboxes).where(sql`${inboxes.id} = ${column(uuid, conversations.inboxId)}`),
+    db.select().from(inboxes).where(and(sql`${inboxes.accountId} = ${accountId}`, sql`${inboxes.id} = ${column(uuid, conversations.inboxId)}`)),
     db
       .select()
       .from(webWidgetChannels)
-      .where(sql`${webWidgetChannels.id} = (SELECT ${inboxes.channelId} FROM ${inboxes} WHERE ${inboxes.id} = ${column(uuid, conversations.inboxId)} AND ${inboxes.channelType} = ${WIDGET_CHANNEL})`),
+      .where(sql`${webWidgetChannels.accountId} = ${accountId} AND ${webWidgetChannels.id} = (SELECT ${inboxes.channelId} FROM ${inboxes} WHERE ${inboxes.accountId} = ${accountId} AND ${inboxes.id} = ${column(uuid, conversations.inboxId)} AND ${inboxes.channelType} = ${WIDGET_CHANNEL})`),
     db.select({ id: accounts.id, status: accounts.status }).from(accounts).where(sql`${accounts.id} = ${column(uuid, conversations.accountId)}`),
-    db.select().from(contactInboxes).where(sql`${contactInboxes.id} = ${column(uuid, conversations.contactInboxId)}`),
-    db.select().from(contacts).where(sql`${contacts.id} = ${column(uuid, conversations.contactId)}`),
-    db.select().from(messages).where(sql`${messages.id} = ${surveyMessageId}`),
+    db.select().from(contactInboxes).where(and(sql`${contactInboxes.accountId} = ${accountId}`, sql`${contactInboxes.id} = ${column(uuid, conversations.contactInboxId)}`)),
+    db.select().from(contacts).where(and(sql`${contacts.accountId} = ${accountId}`, sql`${contacts.id} = ${column(uuid, conversations.contactId)}`)),
+    db.select().from(messages).where(and(sql`${messages.accountId} = ${accountId}`, sql`${messages.id} = ${surveyMessageId}`)),
     db
       .select({ id: csatSurveyResponses.id, rating: csatSurveyResponses.rating, feedbackMessage: csatSurveyResponses.feedbackMessage, answeredAt: csatSurveyResponses.answeredAt, updatedAt: csatSurveyResponses.updatedAt })
       .from(csatSurveyResponses)
-      .where(sql`${csatSurveyResponses.messageId} = ${surveyMessageId}`),
+      .where(and(sql`${csatSurveyResponses.accountId} = ${accountId}`, sql`${csatSurveyResponses.messageId} = ${surveyMessageId}`)),
   ]);
   const conversation = conversationRows[0];
   const inbox = inboxRows[0];
