@@ -9,7 +9,7 @@ import type { BatchItem, BatchResponse } from "drizzle-orm/batch";
 import { drizzle } from "drizzle-orm/d1";
 import { drizzle as libsqlDrizzle } from "drizzle-orm/libsql/web";
 import { getTableColumns } from "drizzle-orm";
-import type { BaseSQLiteDatabase, SQLiteTable } from "drizzle-orm/sqlite-core";
+import type { BaseSQLiteDatabase, SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Client as LibsqlClient } from "@libsql/client";
 import * as schema from "../../drizzle/schema";
 
@@ -53,6 +53,14 @@ export function lastInsertedId(table: SQLiteTable): SQL<number> {
 }
 
 export const now = () => Date.now();
+
+/**
+ * The account term of a read that another term already narrows (ids looked up by primary key or an
+ * index of their own): `column = accountId`, checked on the rows found. The unary `+` keeps SQLite from
+ * walking the account's index for it instead of the ids. The term stays because ids are unique per
+ * shard, not per account: a row of another account with the same id is never read.
+ */
+export const sameAccount = (column: SQLiteColumn | SQL, accountId: number | SQL) => sql`+${column} = ${accountId}`;
 
 /**
  * A raw SQL statement for `db.batch`, answering its rows (if any) as objects keyed by column name. Use it

@@ -10,7 +10,7 @@
  */
 import { type SQL, sql } from "drizzle-orm";
 import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import { type Database, schema } from "../../db/client";
+import { type Database, schema, sameAccount } from "../../db/client";
 import { accountMatch } from "../kernel/full-text";
 
 const { contacts } = schema;
@@ -34,7 +34,7 @@ export function reindexContacts(db: Database, accountId: number, ids: SQL) {
     unindexContacts(db, ids),
     // columns in the order of `contactSearch`
     db.insert(contactSearch).select(sql`SELECT id, '<a' || account_id || '>', name, coalesce(email, ''),
-        coalesce(phone_number, ''), coalesce(identifier, '') FROM ${contacts} WHERE +account_id = ${accountId} AND id IN (${ids})`),
+        coalesce(phone_number, ''), coalesce(identifier, '') FROM ${contacts} WHERE ${sameAccount(sql.raw("account_id"), accountId)} AND id IN (${ids})`),
   ] as const;
 }
 

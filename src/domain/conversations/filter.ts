@@ -6,7 +6,7 @@
  * so a filter reads what it matches rather than the account.
  */
 import { sql, type SQL } from "drizzle-orm";
-import { schema } from "../../db/client";
+import { schema, sameAccount } from "../../db/client";
 import { unionAll } from "../../db/chunks";
 import type { AttributeDefinition } from "../custom-attributes/values";
 import { ATTRIBUTE_MODELS, CONVERSATION_STATUSES, PRIORITIES, enumValue } from "../kernel/enums";
@@ -171,7 +171,7 @@ function indexPath(accountId: number, key: string, kind: Kind, op: string, value
       return op === "equal_to" ? inList(sql`priority`, enumValues(PRIORITIES, values, "")) : null;
     case "id": {
       const column = sql`${sql.identifier(key)}`;
-      if (key === "inbox_id") return op === "equal_to" ? sql`SELECT id FROM conversations WHERE inbox_id IN (${bound(values.map(Number))}) AND +account_id = ${sql.raw(String(accountId))}` : null;
+      if (key === "inbox_id") return op === "equal_to" ? sql`SELECT id FROM conversations WHERE inbox_id IN (${bound(values.map(Number))}) AND ${sameAccount(sql.raw("account_id"), sql.raw(String(accountId)))}` : null;
       if (op === "equal_to") return inList(column, values.map(Number));
       return PRESENCE.includes(op) ? presence(column) : null;
     }

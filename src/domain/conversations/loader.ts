@@ -8,7 +8,7 @@
  */
 import { and, eq, inArray, or, sql, type SQL } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
-import { type Database, schema } from "../../db/client";
+import { type Database, schema, sameAccount } from "../../db/client";
 import { type BatchResults, batchGroups } from "../kernel/batch";
 import { MESSAGE_TYPE } from "../kernel/enums";
 import { type AgentRow, usersAsAgentsQuery } from "../people/agents";
@@ -64,12 +64,12 @@ const values = (rows: Ref[][]) => sql.join(rows.map((r) => sql`(${list(r)})`), s
 /** The id of the latest message of each conversation (optionally ignoring activity messages), via messages_conversation_id. */
 function latestMessageIds(accountId: number, ids: Ref[], nonActivity: boolean) {
   const filter = nonActivity ? sql` AND m.message_type != ${inline(MESSAGE_TYPE.activity)}` : sql``;
-  return sql`SELECT (SELECT max(m.id) FROM messages m WHERE m.conversation_id = v.column1 AND +m.account_id = ${inline(accountId)}${filter}) FROM (VALUES ${values(ids.map((id) => [id]))}) v`;
+  return sql`SELECT (SELECT max(m.id) FROM messages m WHERE m.conversation_id = v.column1 AND ${sameAccount(sql.raw("m.account_id"), inline(accountId))}${filter}) FROM (VALUES ${values(ids.map((id) => [id]))}) v`;
 }
 
 /** The users, contacts and bots who sent the messages whose ids `messageIds` selects. */
 export function senderQueries(db: Database, accountId: number, messageIds: SQL, extra: { userIds?: Ref[]; contactIds?: Ref[]; botIds?: Ref[] } = {}) {
-  const sentBy = (type: string) => sql`SELECT sender_id FROM messages WHERE sender_type = ${type} AND +account_id = ${inline(accountId)} AND id IN (${messageIds})`;
+  const sentBy = (type: string) => sql`SELECT sender_id FROM messages WHERE sender_type = ${type} AND ${sameAccount(sql.raw("account_id"), inline(accountId))} AND id IN (${messageIds})`;
   const idIn = (column: SQLiteColumn, ids: Ref[] | undefined) => (ids?.length ? sql`${column} IN (${list(ids)})` : undefined);
   return [
     usersAsAgentsQuery(db, accountId, or(idIn(users.id, extra.userIds), sql`${users.id} IN (${sentBy("User")})`)),
@@ -77,7 +77,7 @@ export function senderQueries(db: Database, accountId: number, messageIds: SQL, 
       .select()
       .from(contacts)
       // `+` keeps SQLite off the account's index (a walk of every contact of the account): the ids are looked up by key
-      .where(and(sql`+${contacts.accountId} = ${accountId}`, or(idIn(contacts.id, extra.contactIds), sql`${contacts.id} IN (${sentBy("Contact")})`))),
+      .where(and(sameAccount(contacts.accountId, accountId), or(idIn(contacts.id, extra.contactIds), sql`${contacts.id} IN (${sentBy("Contact")})`))),
     db
       .select()
       .from(agentBots)
@@ -114,10 +114,10 @@ export function unreadCountsQuery(db: Database, accountId: number, ids: Ref[]) {
     .select({
       conversationId: c.id,
       // qualified by hand: drizzle leaves a one-table select's columns bare, which would bind to `m`
-      unread: sql<number>`(SELECT count(*) FROM (SELECT 1 FROM messages m WHERE m.conversation_id = conversations.id AND +m.account_id = conversations.account_id AND m.message_type = ${inline(MESSAGE_TYPE.incoming)} AND m.created_at > coalesce(conversations.agent_last_seen_at, 0) LIMIT ${UNREAD_CAP}))`,
+      unread: sql<number>`(SELECT count(*) FROM (SELECT 1 FROM messages m WHERE m.conversation_id = conversations.id AND ${sameAccount(sql.raw("m.account_id"), sql.raw("conversations.account_id"))} AND m.message_type = ${inline(MESSAGE_TYPE.incoming)} AND m.created_at > coalesce(conversations.agent_last_seen_at, 0) LIMIT ${UNREAD_CAP}))`,
     })
     .from(c)
-    .where(and(sql`+${c.accountId} = ${inline(accountId)}`, sql`${c.id} IN (${list(ids)})`));
+    .where(and(sameAccount(c.accountId, inline(accountId)), sql`${c.id} IN (${list(ids)})`));
 }
 
 const distinct = <T>(items: Array<T | null>) => [...new Set(items.filter((i): i is T => i !== null))];
@@ -133,11 +133,11 @@ export function conversationRecordQueries(db: Database, accountId: number, targe
   });
   const teamIds = distinct(targets.map((t) => t.teamId));
   return [
-    db.select().from(messages).where(and(sql`+${messages.accountId} = ${accountId}`, sql`${messages.id} IN (${shownMessageIds})`)),
+    db.select().from(messages).where(and(sameAccount(messages.accountId, accountId), sql`${messages.id} IN (${shownMessageIds})`)),
     agents,
     people,
     bots,
-    db.select().from(contactInboxes).where(and(sql`+${contactInboxes.accountId} = ${accountId}`, sql`${contactInboxes.id} IN (${list(targets.map((t) => t.contactInboxId))})`)),
+    db.select().from(contactInboxes).where(and(sameAccount(contactInboxes.accountId, accountId), sql`${contactInboxes.id} IN (${list(targets.map((t) => t.contactInboxId))})`)),
     db.select().from(inboxes).where(and(eq(inboxes.accountId, accountId), inArray(inboxes.id, distinct(targets.map((t) => t.inboxId))))),
     db.select().from(teams).where(and(eq(teams.accountId, accountId), teamIds.length ? inArray(teams.id, teamIds) : sql`0`)),
     db

@@ -3,7 +3,7 @@
  * New messages are inserted through new-messages.ts, like every other message.
  */
 import { and, asc, desc, eq, gt, lt, sql, type SQL } from "drizzle-orm";
-import { type Statement, lastInsertedId, now, schema } from "../../db/client";
+import { type Statement, lastInsertedId, now, schema, sameAccount } from "../../db/client";
 import { usersAsAgentsQuery } from "../people/agents";
 import { batch, batchGroups, batchNamed } from "../kernel/batch";
 import { CONTENT_TYPE, CONTENT_TYPES, MESSAGE_STATUS, MESSAGE_STATUSES, MESSAGE_TYPE } from "../kernel/enums";
@@ -187,7 +187,7 @@ export async function createMessage(scope: AccountScope, displayId: number, inpu
 function messageWindow(accountId: number, conversationId: SQL<number>, window: MessageWindow) {
   const where = and(
     sql`${messages.conversationId} = ${conversationId}`,
-    sql`+${messages.accountId} = ${accountId}`,
+    sameAccount(messages.accountId, accountId),
     window.before !== undefined ? lt(messages.id, window.before) : undefined,
     window.after !== undefined ? gt(messages.id, window.after) : undefined,
   );

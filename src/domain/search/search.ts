@@ -19,7 +19,7 @@
  * shown need around them (first message, senders, contact, inbox, assignee, unread count).
  */
 import { type SQL, and, desc, eq, inArray, sql } from "drizzle-orm";
-import { type Database, rawSql, schema } from "../../db/client";
+import { type Database, rawSql, schema, sameAccount } from "../../db/client";
 import { batch, batchGroups } from "../kernel/batch";
 import { ARTICLE_STATUS } from "../kernel/enums";
 import { invalidField } from "../kernel/errors";
@@ -112,7 +112,7 @@ function conversationPage(scope: AccountScope, phrase: string, digits: { text: s
   const ids = sql`SELECT conversations.id FROM (SELECT DISTINCT id FROM (${candidates})) AS candidates CROSS JOIN ${conversations} ON ${conversations.id} = candidates.id
     WHERE ${and(eq(conversations.accountId, accountId), reachableCondition(scope))}
     ORDER BY ${conversations.createdAt} DESC, ${conversations.id} DESC LIMIT ${limit} OFFSET ${offset}`;
-  return db.select().from(conversations).where(and(sql`+${conversations.accountId} = ${accountId}`, sql`${conversations.id} IN (${ids})`)).orderBy(desc(conversations.createdAt), desc(conversations.id));
+  return db.select().from(conversations).where(and(sameAccount(conversations.accountId, accountId), sql`${conversations.id} IN (${ids})`)).orderBy(desc(conversations.createdAt), desc(conversations.id));
 }
 
 /**
@@ -128,7 +128,7 @@ function messagePage(scope: AccountScope, phrase: string, page: number) {
     ? sql`SELECT found.id FROM (${found}) AS found CROSS JOIN ${conversations} ON ${conversations.id} = found.conversation_id AND +${conversations.accountId} = ${accountId}
         WHERE ${reach} ORDER BY found.id DESC LIMIT ${limit} OFFSET ${offset}`
     : sql`SELECT id FROM (${found}) ORDER BY id DESC LIMIT ${limit} OFFSET ${offset}`;
-  return db.select().from(messages).where(and(sql`+${messages.accountId} = ${accountId}`, sql`${messages.id} IN (${ids})`)).orderBy(desc(messages.id));
+  return db.select().from(messages).where(and(sameAccount(messages.accountId, accountId), sql`${messages.id} IN (${ids})`)).orderBy(desc(messages.id));
 }
 
 /**
@@ -153,7 +153,7 @@ function articlePage(db: Database, accountId: number, terms: string, page: numbe
       categoryName: sql<string | null>`(SELECT name FROM ${categories} WHERE ${categories.id} = ${articles.categoryId} AND ${categories.accountId} = ${articles.accountId})`.as("search_category_name"),
     })
     .from(articles)
-    .where(and(sql`+${articles.accountId} = ${accountId}`, sql`${articles.id} IN (${ids})`))
+    .where(and(sameAccount(articles.accountId, accountId), sql`${articles.id} IN (${ids})`))
     .orderBy(desc(articles.updatedAt), desc(articles.id));
 }
 
@@ -208,7 +208,7 @@ async function loadAround(scope: AccountScope, conversationRows: ConversationRow
   const hitIds = conversationRows.map((c) => c.id);
   const otherIds = [...new Set(messageRows.map((m) => m.conversationId))].filter((id) => !hitIds.includes(id));
   const allIds = [...hitIds, ...otherIds];
-  const firstMessageIds = sql`SELECT (SELECT min(m.id) FROM messages m WHERE m.conversation_id = v.value AND +m.account_id = ${accountId}) FROM json_each(${jsonList(hitIds)}) AS v`;
+  const firstMessageIds = sql`SELECT (SELECT min(m.id) FROM messages m WHERE m.conversation_id = v.value AND ${sameAccount(sql.raw("m.account_id"), accountId)}) FROM json_each(${jsonList(hitIds)}) AS v`;
   const shownMessageIds = sql`SELECT value FROM json_each(${jsonList(messageRows.map((m) => m.id))}) UNION ${firstMessageIds}`;
   const [agentsQuery, contactsQuery, botsQuery] = senderQueries(db, accountId, shownMessageIds, {
     userIds: distinct(conversationRows.map((c) => c.assigneeId)),
@@ -216,13 +216,13 @@ async function loadAround(scope: AccountScope, conversationRows: ConversationRow
     botIds: distinct(conversationRows.map((c) => c.assigneeAgentBotId)),
   });
   const [firsts, others, agents, contactRows, bots, contactInboxRows, inboxRows, unread] = await batch(db, [
-    db.select().from(messages).where(and(sql`+${messages.accountId} = ${accountId}`, sql`${messages.id} IN (${firstMessageIds})`)),
+    db.select().from(messages).where(and(sameAccount(messages.accountId, accountId), sql`${messages.id} IN (${firstMessageIds})`)),
     // `+`: by key, not a walk of the account's index
-    db.select().from(conversations).where(and(sql`+${conversations.accountId} = ${accountId}`, otherIds.length ? inArray(conversations.id, otherIds) : sql`0`)),
+    db.select().from(conversations).where(and(sameAccount(conversations.accountId, accountId), otherIds.length ? inArray(conversations.id, otherIds) : sql`0`)),
     agentsQuery,
     contactsQuery,
     botsQuery,
-    db.select().from(contactInboxes).where(and(sql`+${contactInboxes.accountId} = ${accountId}`, sql`${contactInboxes.id} IN (SELECT contact_inbox_id FROM conversations WHERE +account_id = ${accountId} AND id IN (SELECT value FROM json_each(${jsonList(allIds)})))`)),
+    db.select().from(contactInboxes).where(and(sameAccount(contactInboxes.accountId, accountId), sql`${contactInboxes.id} IN (SELECT contact_inbox_id FROM conversations WHERE ${sameAccount(sql.raw("account_id"), accountId)} AND id IN (SELECT value FROM json_each(${jsonList(allIds)})))`)),
     db.select().from(inboxes).where(and(eq(inboxes.accountId, accountId), hitIds.length ? inArray(inboxes.id, distinct(conversationRows.map((c) => c.inboxId))) : sql`0`)),
     unreadCountsQuery(db, accountId, allIds),
   ]);

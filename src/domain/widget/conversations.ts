@@ -5,7 +5,7 @@
  * messages.
  */
 import { and, desc, eq, lt, ne, sql } from "drizzle-orm";
-import { type Database, now, schema } from "../../db/client";
+import { type Database, now, schema, sameAccount } from "../../db/client";
 import { eventStatement } from "../kernel/outbox";
 import { createConversation, toggleStatus, updateLastSeen } from "../conversations/conversations";
 import { createMessage } from "../conversations/messages";
@@ -49,8 +49,8 @@ async function withSenders(db: Database, accountId: number, rows: MessageRow[]):
 /** Each conversation with its latest public message. */
 async function toPublicConversations(db: Database, chain: ContactChain, rows: ConversationRow[]): Promise<PublicConversation[]> {
   if (rows.length === 0) return [];
-  const latestIds = sql`SELECT (SELECT m.id FROM messages m WHERE m.conversation_id = c.value AND +m.account_id = ${chain.inbox.accountId} AND m.private = 0 AND m.message_type != ${MESSAGE_TYPE.activity} ORDER BY m.id DESC LIMIT 1) FROM json_each(${JSON.stringify(rows.map((r) => r.id))}) c`;
-  const [latest] = await batch(db, [db.select().from(messages).where(and(sql`+${messages.accountId} = ${chain.inbox.accountId}`, sql`${messages.id} IN (${latestIds})`))]);
+  const latestIds = sql`SELECT (SELECT m.id FROM messages m WHERE m.conversation_id = c.value AND ${sameAccount(sql.raw("m.account_id"), chain.inbox.accountId)} AND m.private = 0 AND m.message_type != ${MESSAGE_TYPE.activity} ORDER BY m.id DESC LIMIT 1) FROM json_each(${JSON.stringify(rows.map((r) => r.id))}) c`;
+  const [latest] = await batch(db, [db.select().from(messages).where(and(sameAccount(messages.accountId, chain.inbox.accountId), sql`${messages.id} IN (${latestIds})`))]);
   const shown = await withSenders(db, chain.inbox.accountId, latest);
   return rows.map((conversation) => ({
     conversation,
