@@ -1,26 +1,18 @@
 /**
  * The reports' CSV downloads (Chatwoot's reports/agents, inboxes, labels, teams, conversations_summary,
- * conversation_traffic and csat_survey_responses/download): RFC 4180 lines, every cell quoted when it
- * needs to be; text that people typed (names, labels, feedback) and that a spreadsheet would run as a
- * formula (starting with =, +, -, @, tab or CR) is prefixed with a quote, as Chatwoot's CSVSafe does.
+ * conversation_traffic and csat_survey_responses/download), written field by field as every CSV of the
+ * desk is (src/domain/kernel/csv-fields.ts: quoted when needed, formulas made inert, as Chatwoot's
+ * CSVSafe does).
  */
+import { type CsvValue, csvLine } from "../domain/kernel/csv-fields";
 import type { CsatResponseRow } from "../domain/reports/csat";
 import type { GroupDimension, GroupRow } from "../domain/reports/groups";
 import type { SummaryMetrics } from "../domain/reports/summary";
 
-type Cell = string | number | null;
+type Cell = CsvValue;
 
-/** Text people typed, made inert for spreadsheets. */
-const typed = (value: string | null | undefined): Cell => (value && /^[=+\-@\t\r]/.test(value) ? `'${value}` : (value ?? null));
-
-function cell(value: Cell): string {
-  if (value === null) return "";
-  const text = String(value);
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
-}
-
-export const csvLine = (cells: Cell[]) => cells.map(cell).join(",");
-export const csv = (rows: Cell[][]) => rows.map(csvLine).join("\n") + "\n";
+/** Chatwoot's report CSVs end their lines with a line feed alone. */
+export const csv = (rows: Cell[][]) => rows.map((cells) => csvLine(cells, "\n")).join("");
 
 const UNITS: Array<[number, string]> = [
   [86_400, "day"],
@@ -55,7 +47,7 @@ const GROUP_HEADERS: Record<GroupDimension, string[]> = {
 /** reports/agents, inboxes, labels, teams. "Avg customer waiting time" is the average reply time. */
 export function groupCsv(dimension: GroupDimension, rows: GroupRow[], window: { sinceMs: number; untilMs: number }) {
   const body = rows.map((r) => [
-    typed(r.name),
+    r.name,
     ...(dimension === "inbox" ? [r.channelType] : []),
     r.conversationsCount,
     duration(r.avgFirstResponseTime),
@@ -95,12 +87,12 @@ export function csatCsv(rows: CsatResponseRow[], conversationUrl: (displayId: nu
   return csv([
     ["Agent name", "Rating", "Feedback", "Contact name", "Contact email", "Contact phone", "Link to the conversation", "Answered at"],
     ...rows.map((r) => [
-      typed(r.agent?.name),
+      r.agent?.name,
       r.response.rating,
-      typed(r.response.feedbackMessage),
-      typed(r.contact?.name),
-      typed(r.contact?.email),
-      typed(r.contact?.phoneNumber),
+      r.response.feedbackMessage,
+      r.contact?.name,
+      r.contact?.email,
+      r.contact?.phoneNumber,
       r.displayId === null ? null : conversationUrl(r.displayId),
       r.response.answeredAt === null ? null : new Date(r.response.answeredAt).toISOString(),
     ]),

@@ -1,5 +1,5 @@
 /**
- * CSV (RFC 4180) read from a byte stream one record at a time, and written one field at a time.
+ * CSV (RFC 4180) read from a byte stream one record at a time (written: src/domain/kernel/csv-fields.ts).
  *
  * The reader works on bytes, not text: a record's end (a line feed outside quotes) is found among the
  * bytes, so every record comes with the exact byte offsets where it starts and ends in the file, and an
@@ -131,17 +131,3 @@ export function parseFields(text: string): string[] {
   fields.push(field);
   return fields;
 }
-
-/**
- * One CSV field. Values that a spreadsheet would run as a formula (starting with `=`, `@`, a tab or a
- * carriage return, or `+`/`-` followed by anything but a number or a phone number) get a leading `'`,
- * so an exported name cannot become a formula in whoever opens the file.
- */
-export function csvField(value: string | number | boolean | null | undefined): string {
-  if (value === null || value === undefined) return "";
-  let text = String(value);
-  if (/^[=@\t\r]/.test(text) || (/^[+-]/.test(text) && !/^[+-][\d\s().-]*$/.test(text))) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
-
-export const csvLine = (values: Array<string | number | boolean | null | undefined>) => `${values.map(csvField).join(",")}\r\n`;
