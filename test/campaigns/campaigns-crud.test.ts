@@ -108,6 +108,10 @@ describe("validation", () => {
       [{ ...ongoing, trigger_rules: { url: "https://shop.example/(a+)+$" } }, "trigger_rules.url", "invalid_url"],
       // three wildcards would let one long page URL take seconds to match (a trailing / counts as one)
       [{ ...ongoing, trigger_rules: { url: "https://shop.example/*/a/*/" } }, "trigger_rules.url", "invalid_url"],
+      // named parts, escaped-backslash groups and repeated groups would backtrack the same way
+      [{ ...ongoing, trigger_rules: { url: "https://shop.example/:a-:b-:c-:d-:e/x" } }, "trigger_rules.url", "invalid_url"],
+      [{ ...ongoing, trigger_rules: { url: "https://shop.example/\\\\(a+)+" } }, "trigger_rules.url", "invalid_url"],
+      [{ ...ongoing, trigger_rules: { url: "https://shop.example/{a*}+x" } }, "trigger_rules.url", "invalid_url"],
       [{ ...ongoing, trigger_rules: { url: "https://shop.example/pricing", time_on_page: -1 } }, "trigger_rules.time_on_page"],
     ];
     for (const [body, field, code] of cases) {

@@ -127,6 +127,10 @@ describe("breakdown reports over a known history", () => {
     });
     const some = await report("reports/inbox_label_matrix", `&inbox_ids[]=${beta}&inbox_ids[]=${otherInbox}&label_ids[]=${vip}`);
     expect(some).toEqual({ inboxes: [{ id: beta, name: "Beta" }], labels: [{ id: vip, title: "vip" }], matrix: [[1]] });
+    // the longest lists the parameters take (100 ids each) fit one statement
+    const many = (name: string, first: number) => Array.from({ length: 100 }, (_, i) => `&${name}[]=${i === 0 ? first : 100_000 + i}`).join("");
+    const longest = await report("reports/inbox_label_matrix", `${many("inbox_ids", beta)}${many("label_ids", vip)}`);
+    expect(longest).toEqual(some);
     // the label leaves c1: its count leaves the matrix, in the hour c1 was created
     await labels(c1, []);
     expect((await report("reports/inbox_label_matrix")).matrix[0]).toEqual([0, 0]);

@@ -13,24 +13,32 @@ export const MAX_PAGE_URL = MAX_URL_RULE;
 
 /**
  * The most `*` a rule may hold. A pattern compiles to a regular expression, and each wildcard multiplies
- * the ways a long URL can fail to match: with two, a page URL of MAX_PAGE_URL characters fails in about
- * 10 ms; with three, in seconds.
+ * the ways a long URL can fail to match: with two (in one part of the URL), a page URL of MAX_PAGE_URL
+ * characters fails in about 10 ms; with three, in seconds.
  */
 export const MAX_URL_RULE_WILDCARDS = 2;
 
 /** The rule as the pattern it stands for (Chatwoot's widget widens a trailing slash the same way). */
 const patternOf = (rule: string) => (rule.endsWith("/") ? `${rule.slice(0, -1)}*\\?*\\#*` : rule);
 
+/** The one group a rule may hold: any subdomain, right after the scheme (`https://{*.}?shop.example`). */
+const SUBDOMAIN_GROUP = /^(https?:\/\/)\{\*\.\}\?/i;
+
 /**
- * What is wrong with `rule` as a campaign's URL rule, or null. Regular-expression groups are refused: a
- * rule runs against URLs visitors send, and a group such as `(a+)+` could make each match take seconds.
+ * What is wrong with `rule` as a campaign's URL rule, or null. A rule runs against URLs visitors send,
+ * so of the URL Pattern syntax only what matches in bounded time is taken: `*` (at most two, a trailing
+ * `/` counting as one) and the subdomain group. Named groups (`:name`), regular-expression groups,
+ * other `{...}` groups and the `+` modifier are refused: nested, they make one match take seconds.
  */
 export function urlRuleProblem(rule: string): string | null {
   if (rule.length > MAX_URL_RULE) return `is too long (maximum is ${MAX_URL_RULE} characters)`;
   if (!/^https?:\/\//i.test(rule)) return "must start with http:// or https://";
   const wildcards = (rule.match(/\*/g) ?? []).length + (rule.endsWith("/") ? 1 : 0);
   if (wildcards > MAX_URL_RULE_WILDCARDS) return `may hold at most ${MAX_URL_RULE_WILDCARDS} wildcards (*), a trailing / counting as one`;
-  if (/(^|[^\\])\(/.test(rule)) return "may not hold a regular-expression group \"(...)\": use * and {...}? instead";
+  const rest = rule.replace(SUBDOMAIN_GROUP, "$1").slice(rule.indexOf("//") + 2);
+  if (/[(){}\\+]/.test(rest) || /:[A-Za-z_$]/.test(rest)) {
+    return "may hold only * and a leading {*.}? as patterns: no groups, named parts (:name), + or backslashes (write + as %2B)";
+  }
   try {
     new URLPattern(patternOf(rule));
     return null;

@@ -5,7 +5,8 @@
  * grouped index range per fact, facts.ts keeps them) beside the account's inboxes, labels, teams or
  * agents: its cost follows the window and those lists, never the number of conversations or messages.
  */
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { rawSql, schema } from "../../db/client";
 import { batchNamed } from "../kernel/batch";
 import { AGENT_BOT_INBOX_STATUS, CONVERSATION_STATUSES } from "../kernel/enums";
@@ -77,9 +78,11 @@ export type InboxLabelMatrix = {
  */
 export async function inboxLabelMatrix(scope: AccountScope, window: Window, filters: { inboxIds?: number[]; labelIds?: number[] }): Promise<InboxLabelMatrix> {
   const { db, accountId } = scope;
-  const inboxFilter = filters.inboxIds?.length ? inArray(inboxes.id, filters.inboxIds) : undefined;
-  const labelFilter = filters.labelIds?.length ? inArray(labels.id, filters.labelIds) : undefined;
-  const inboxIdsSql = filters.inboxIds?.length ? sql`AND id IN (SELECT value FROM json_each(${JSON.stringify(filters.inboxIds)}))` : sql``;
+  // each list is one parameter (json_each), however many ids it holds: D1 takes 100 parameters a statement
+  const inList = (column: SQLiteColumn, ids: number[] | undefined) => (ids?.length ? sql`${column} IN (SELECT value FROM json_each(${JSON.stringify(ids)}))` : undefined);
+  const inboxFilter = inList(inboxes.id, filters.inboxIds);
+  const labelFilter = inList(labels.id, filters.labelIds);
+  const inboxIdsSql = inboxFilter ? sql`AND ${inboxFilter}` : sql``;
   const read = await batchNamed(db, {
     inboxes: db.select({ id: inboxes.id, name: inboxes.name }).from(inboxes).where(and(eq(inboxes.accountId, accountId), inboxFilter)).orderBy(asc(inboxes.name), asc(inboxes.id)),
     labels: db.select({ id: labels.id, title: labels.title }).from(labels).where(and(eq(labels.accountId, accountId), labelFilter)).orderBy(asc(labels.title)),
