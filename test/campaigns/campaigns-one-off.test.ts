@@ -9,9 +9,9 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import { runScheduledWork } from "../../src/jobs/cron";
 import { CAMPAIGN_STEP_CONTACTS } from "../../src/domain/campaigns/runs";
-import { get, patch, post } from "../support/http";
+import { del, get, patch, post } from "../support/http";
 import { receiver } from "../support/receivers";
-import { createWorld } from "../support/world";
+import { addToAccount, createUser, createWorld } from "../support/world";
 
 const w = await createWorld("One-off Co");
 const callback = receiver();
@@ -172,5 +172,18 @@ describe("a one-off campaign", () => {
     expect(refused.status).toBe(422);
     expect(refused.body.errors[0]).toMatchObject({ field: "message", code: "campaign_running" });
     expect((await patch(campaignPath(paused.id), w.admin.key, { title: "Renamed", enabled: false })).body).toMatchObject({ title: "Renamed", enabled: false, message: "x" });
+  });
+
+  it("once started, can still be paused after its sender left and its label was deleted", async () => {
+    const sender = await createUser(w.platformKey, "Leaving Sender");
+    await addToAccount(w.platformKey, w.accountId, sender.id, "agent");
+    const label = await made(`${w.base}/labels`, w.admin.key, { title: "short-lived" });
+    const running = await made(`${w.base}/campaigns`, w.admin.key, { title: "Running", message: "y", inbox_id: api.id, sender_id: sender.id, audience: [{ type: "Label", id: label.id }], scheduled_at: 4_000_000_000 });
+    await env.DB.prepare("UPDATE campaigns SET run_started_at = ? WHERE account_id = ? AND display_id = ?").bind(Date.now(), w.accountId, running.id).run();
+    expect((await del(`${w.base}/labels/${label.id}`, w.admin.key)).status).toBe(200);
+    expect((await del(`${w.base}/agents/${sender.id}`, w.admin.key)).status).toBe(200);
+    const paused = await patch(campaignPath(running.id), w.admin.key, { enabled: false });
+    expect(paused.status, JSON.stringify(paused.body)).toBe(200);
+    expect(paused.body).toMatchObject({ enabled: false, message: "y" });
   });
 });

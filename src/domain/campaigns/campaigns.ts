@@ -6,7 +6,7 @@
  * refuses API inboxes (its one-off campaigns are for SMS and WhatsApp, which edgedesk has not): here they
  * are the one-off kind, and any other channel is refused.
  */
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
 import { now, schema } from "../../db/client";
 import { batchNamed } from "../kernel/batch";
 import { type ErrorEntry, invalid, invalidField, notFound } from "../kernel/errors";
@@ -209,11 +209,7 @@ export async function updateCampaign(scope: AccountScope, displayId: number, inp
     throw invalidField("campaign_status", "The campaign is already completed", "completed");
   }
   const given = (Object.keys(input) as Array<keyof CampaignInput>).filter((k) => input[k] !== undefined);
-  const running = current.runStartedAt !== null;
-  if (running) {
-    const fixed = given.find((k) => !CHANGEABLE_WHILE_RUNNING.has(k));
-    if (fixed) throw invalidField(FIELD_OF[fixed], "cannot change once the campaign has started sending (only title, description and enabled can)", "campaign_running");
-  }
+  if (current.runStartedAt !== null) return updateRunningCampaign(scope, current, input, given);
   const columns = await checkDraft(
     scope,
     {
@@ -229,12 +225,38 @@ export async function updateCampaign(scope: AccountScope, displayId: number, inp
       audience: input.audience ?? (current.audience as AudienceEntry[]),
     },
   );
-  // a run under way is looked at again at once when it is resumed; one not started waits for its time
-  const due = running ? (columns.enabled ? now() : null) : runDueAt(columns);
+  // only while the run has not started: the minute sweep may start it between the read and this write
   const { rows } = await batchNamed(scope.db, {
     rows: scope.db
       .update(campaigns)
-      .set({ ...columns, runDueAt: due, updatedAt: now() })
+      .set({ ...columns, runDueAt: runDueAt(columns), updatedAt: now() })
+      .where(and(eq(campaigns.accountId, scope.accountId), eq(campaigns.id, current.id), isNull(campaigns.runStartedAt)))
+      .returning(),
+  });
+  // it started meanwhile: the change is judged again as one to a running campaign
+  if (rows.length === 0) return updateCampaign(scope, displayId, input);
+  return (await withSenders(scope, rows))[0];
+}
+
+/**
+ * A change to a one-off campaign that has started sending: its title, description and `enabled` only,
+ * written as they are (what was checked when the run started stands, even if its sender has left or a
+ * label was deleted since, so that a run can always be paused). A resumed run is looked at again at once.
+ */
+async function updateRunningCampaign(scope: AccountScope, current: CampaignRow, input: CampaignInput, given: Array<keyof CampaignInput>): Promise<CampaignRecord> {
+  const fixed = given.find((k) => !CHANGEABLE_WHILE_RUNNING.has(k));
+  if (fixed) throw invalidField(FIELD_OF[fixed], "cannot change once the campaign has started sending (only title, description and enabled can)", "campaign_running");
+  const enabled = input.enabled ?? current.enabled;
+  const { rows } = await batchNamed(scope.db, {
+    rows: scope.db
+      .update(campaigns)
+      .set({
+        ...(input.title !== undefined && { title: input.title }),
+        ...(input.description !== undefined && { description: input.description }),
+        enabled,
+        runDueAt: enabled ? now() : null,
+        updatedAt: now(),
+      })
       .where(and(eq(campaigns.accountId, scope.accountId), eq(campaigns.id, current.id)))
       .returning(),
   });

@@ -45,8 +45,9 @@ const audienceTitlesQuery = (scope: AccountScope, audience: AudienceEntry[]) =>
 const CONTACT_TAGGINGS = (accountId: number) => sql`account_id = ${accountId} AND taggable_type = 'Contact'`;
 
 /**
- * How many contacts the run will reach (read once, when it starts): those carrying one of the audience's
- * labels, less the blocked ones, whom the run skips.
+ * The audience when the run starts (read once): the contacts carrying one of the audience's labels, less
+ * the blocked ones, whom the run skips. Labels or blocks that change during the run make `sent_count` end
+ * above or below it.
  */
 const audienceCountSql = (accountId: number, audience: AudienceEntry[]) =>
   sql<number>`(SELECT count(DISTINCT taggable_id) FROM taggings WHERE ${CONTACT_TAGGINGS(accountId)} AND lower(tag) IN (SELECT lower(title) FROM labels WHERE account_id = ${accountId} AND id IN (SELECT value FROM json_each(${JSON.stringify(audience.map((a) => a.id))}))) AND taggable_id NOT IN (SELECT id FROM contacts WHERE account_id = ${accountId} AND blocked = 1))`;
@@ -85,7 +86,7 @@ export async function startDueCampaigns(transport: TransportScope, at = now()): 
   let sent = 0;
   for (const { campaign, inbox } of due) {
     const scope = systemScope(transport, campaign.accountId);
-    const same = and(eq(campaigns.id, campaign.id), eq(campaigns.runDueAt, campaign.runDueAt ?? 0));
+    const same = and(eq(campaigns.accountId, campaign.accountId), eq(campaigns.id, campaign.id), eq(campaigns.runDueAt, campaign.runDueAt ?? 0));
     const idle = !inbox || !campaign.enabled || campaign.campaignType !== CAMPAIGN_TYPE.one_off || campaign.campaignStatus !== CAMPAIGN_STATUS.active;
     if (idle) {
       // nothing to run until an update sets a time again
@@ -123,15 +124,16 @@ export async function runCampaignStep(transport: TransportScope, message: Campai
     inbox: db
       .select()
       .from(inboxes)
-      .where(and(eq(inboxes.accountId, accountId), sql`${inboxes.id} = (SELECT ${campaigns.inboxId} FROM ${campaigns} WHERE ${campaigns.id} = ${message.campaignId})`)),
+      .where(and(eq(inboxes.accountId, accountId), sql`${inboxes.id} = (SELECT ${campaigns.inboxId} FROM ${campaigns} WHERE ${campaigns.accountId} = ${accountId} AND ${campaigns.id} = ${message.campaignId})`)),
   });
   const campaign = read.campaign[0];
   const inbox = read.inbox[0];
   if (!campaign || !inbox) return;
-  const current = campaign.campaignStatus === CAMPAIGN_STATUS.active && campaign.runStartedAt !== null && campaign.runCursor === message.cursor;
+  const current =
+    campaign.campaignType === CAMPAIGN_TYPE.one_off && campaign.campaignStatus === CAMPAIGN_STATUS.active && campaign.runStartedAt !== null && campaign.runCursor === message.cursor;
   if (!current || !campaign.enabled) return; // a duplicate, a paused run (resumed by an update) or one finished
   const at = now();
-  const stillHere = and(eq(campaigns.id, campaign.id), eq(campaigns.runCursor, message.cursor));
+  const stillHere = and(eq(campaigns.accountId, accountId), eq(campaigns.id, campaign.id), eq(campaigns.runCursor, message.cursor));
   if (heldByHours(campaign, inbox, at)) {
     // the sweep picks it up again once the inbox opens
     await batchNamed(db, { held: db.update(campaigns).set({ runDueAt: at + HOLD_MS }).where(stillHere) });

@@ -101,7 +101,7 @@ export function rollupStatement(scope: AccountScope, metric: RollupMetric, at: n
   if (where.agentId != null) rows.push(row("agent", where.agentId));
   if (where.labelsOf !== undefined) {
     rows.push(
-      sql`SELECT 'label' AS dimension, ${labels.id} AS dimension_id FROM ${taggings} JOIN ${labels} ON ${labels.accountId} = ${taggings.accountId} AND ${labels.title} = lower(${taggings.tag}) WHERE ${taggings.taggableType} = 'Conversation' AND ${taggings.taggableId} = ${where.labelsOf}`,
+      sql`SELECT 'label' AS dimension, ${labels.id} AS dimension_id FROM ${taggings} JOIN ${labels} ON ${labels.accountId} = ${taggings.accountId} AND ${labels.title} = lower(${taggings.tag}) WHERE ${taggings.accountId} = ${scope.accountId} AND ${taggings.taggableType} = 'Conversation' AND ${taggings.taggableId} = ${where.labelsOf}`,
     );
   }
   if (where.labelTitles?.length) {
