@@ -29,8 +29,15 @@ export async function runAutoAssignmentForOpenedInbox(db: Database, env: Env, me
   await assignWaitingInInbox(jobScope(db, env), message.accountId, message.inboxId);
 }
 
-/** The cron's minute: each inbox that opened since the previous run gets its waiting conversations handed out. */
-export async function announceOpenedInboxes(db: Database, env: Env, at = Date.now(), sinceMs = at - 60_000): Promise<number> {
+/**
+ * How far back the cron's minute looks for inboxes that opened: five minutes, not one, so that a minute
+ * run late or lost still hands out what waited. An inbox that opened in that time is announced once a
+ * minute until it is five minutes open; each hand-out gives only what is still waiting (25 at most).
+ */
+const OPENED_WITHIN_MS = 5 * 60_000;
+
+/** The cron's minute: each inbox that opened lately gets its waiting conversations handed out. */
+export async function announceOpenedInboxes(db: Database, env: Env, at = Date.now(), sinceMs = at - OPENED_WITHIN_MS): Promise<number> {
   const opened = await inboxesOpenedBetween(jobScope(db, env), sinceMs, at);
   for (const { accountId, inboxId } of opened) await announceInboxOpened(env.EVENTS, accountId, inboxId);
   return opened.length;

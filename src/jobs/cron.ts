@@ -7,6 +7,7 @@
  * moving); prune consumed outbox rows, the delivery log
  * after 30 days, and old Idempotency-Key records.
  */
+import type { Database } from "../db/client";
 import { connect } from "../db/connect";
 import { pruneIdempotencyKeys } from "../db/idempotency-keys";
 import { wakeSnoozedConversations } from "../domain/conversations/snoozes";
@@ -19,17 +20,35 @@ import { pruneDeliveryLog, resendOverdueDeliveries } from "../webhooks/sweep";
 import { jobScope } from "./scope";
 import { announceOpenedInboxes } from "./auto-assignment";
 
+/** The minute's sweeps, in order: the wake-ups first, so that the dispatch after them sends their events. */
+const SWEEPS: Array<[name: string, sweep: (db: Database, env: Env) => Promise<unknown>]> = [
+  ["wake snoozed conversations", (db, env) => wakeSnoozedConversations(jobScope(db, env))],
+  ["dispatch the outbox", (db, env) => dispatchEvents(db, env, { includeStale: true })],
+  ["announce opened inboxes", (db, env) => announceOpenedInboxes(db, env)],
+  ["resend overdue deliveries", (db, env) => resendOverdueDeliveries(db, env)],
+  ["resume stalled imports", (db, env) => resumeStalledImports(jobScope(db, env))],
+  ["resume stalled exports", (db, env) => resumeStalledExports(jobScope(db, env))],
+  ["delete expired exports", (db, env) => deleteExpiredExports(jobScope(db, env))],
+  ["start due campaigns", (db, env) => startDueCampaigns(jobScope(db, env))],
+  ["prune the outbox", (db) => pruneOutbox(db)],
+  ["prune the delivery log", (db) => pruneDeliveryLog(db)],
+  ["prune idempotency keys", (db) => pruneIdempotencyKeys(db)],
+];
+
+/**
+ * Runs every sweep, each whatever the others did: one that fails (a database error) is logged, the rest
+ * still run, and the invocation fails at the end so the failure shows in the Worker's metrics.
+ */
 export async function runScheduledWork(env: Env) {
   const { db } = connect(env, { writes: true });
-  await wakeSnoozedConversations(jobScope(db, env));
-  await dispatchEvents(db, env, { includeStale: true });
-  await announceOpenedInboxes(db, env);
-  await resendOverdueDeliveries(db, env);
-  await resumeStalledImports(jobScope(db, env));
-  await resumeStalledExports(jobScope(db, env));
-  await deleteExpiredExports(jobScope(db, env));
-  await startDueCampaigns(jobScope(db, env));
-  await pruneOutbox(db);
-  await pruneDeliveryLog(db);
-  await pruneIdempotencyKeys(db);
+  const failures: unknown[] = [];
+  for (const [name, sweep] of SWEEPS) {
+    try {
+      await sweep(db, env);
+    } catch (error) {
+      failures.push(error);
+      console.error(JSON.stringify({ level: "error", cron: name, error: String(error) }));
+    }
+  }
+  if (failures.length > 0) throw new AggregateError(failures, `${failures.length} of the cron's sweeps failed`);
 }

@@ -7,6 +7,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { get, post } from "../support/http";
 import { createWorld } from "../support/world";
+import { runScheduledWork } from "../../src/jobs/cron";
 
 const world = await createWorld();
 
@@ -25,5 +26,17 @@ describe("a database without the tables a route needs", () => {
     }
     // the rest of the API is unaffected
     expect((await get(`${world.base}/labels`, world.admin.key)).status).toBe(200);
+  });
+});
+
+describe("the minute's cron with one sweep failing", () => {
+  it("runs the sweeps after it, then fails", async () => {
+    // the campaigns' table is gone, so that sweep fails; the idempotency keys are pruned after it
+    const scope = `cron-test:${world.accountId}`;
+    await env.DB.prepare("INSERT INTO idempotency_keys (scope, key, request_digest, created_at, expires_at) VALUES (?, 'old', 'x', 0, ?)").bind(scope, Date.now() - 1000).run();
+    await env.DB.exec("DROP TABLE campaign_recipients");
+    await env.DB.exec("DROP TABLE campaigns");
+    await expect(runScheduledWork(env)).rejects.toThrow(/1 of the cron's sweeps failed/);
+    expect(await env.DB.prepare("SELECT count(*) AS n FROM idempotency_keys WHERE scope = ?").bind(scope).first("n")).toBe(0);
   });
 });
