@@ -156,6 +156,15 @@ describe("breakdown reports over a known history", () => {
     ]);
     expect(await report("reports/outgoing_messages_count", "&group_by=team")).toEqual([]);
   });
+
+  // last: it changes the history the tests above read
+  it("a deleted conversation leaves the reports that count conversations as they are now, and stays in the others", async () => {
+    expect((await del(`${world.base}/conversations/${c1}`, world.admin.key)).status).toBe(200);
+    expect((await report("summary_reports/channel"))["Channel::Api"]).toEqual({ open: 1, resolved: 1, pending: 0, snoozed: 1, total: 3 });
+    expect((await report("reports/inbox_label_matrix")).matrix[0]).toEqual([0, 0]);
+    // its first response was given: the distribution keeps it
+    expect((await report("reports/first_response_time_distribution"))["Channel::Api"]["0-1h"]).toBe(1);
+  });
 });
 
 const NEW_REPORTS = [

@@ -25,6 +25,7 @@ import { randomToken } from "../identity/keys";
 import { type AccountScope } from "../kernel/scope";
 import { type ErrorEntry, invalid, notFound } from "../kernel/errors";
 import { type ContactRow } from "./rows";
+import { conversationsLeaveStatements } from "../reports/facts";
 import { reindexContacts, unindexContacts } from "./search-index";
 import type { InboxRow } from "../inboxes/rows";
 
@@ -309,6 +310,7 @@ export async function deleteContact(scope: AccountScope, contactId: number): Pro
     ...counterMoves(db, accountId, removedConversations.map((before) => ({ before, after: null }))),
     unindexMessages(db, sql`${db.select({ id: messages.id }).from(messages).where(and(own(messages), inArray(messages.conversationId, contactConversations)))}`),
     db.delete(messages).where(and(own(messages), inArray(messages.conversationId, contactConversations))),
+    ...conversationsLeaveStatements(scope, sql`c.contact_id = ${contactId}`),
     db
       .delete(taggings)
       .where(and(own(taggings), eq(taggings.taggableType, "Conversation"), inArray(taggings.taggableId, contactConversations))),

@@ -121,6 +121,40 @@ export function rollupStatement(scope: AccountScope, metric: RollupMetric, at: n
   );
 }
 
+/**
+ * Deleted conversations leave the rollups that count conversations as they are now: their status
+ * (summary_reports/channel) and their current labels in their inbox (inbox_label_matrix), in the hours
+ * they were created. `which` picks them among the account's conversations (as `c`); the statements run
+ * before their taggings are deleted. The other rollups keep them: the work was done.
+ */
+export function conversationsLeaveStatements(scope: AccountScope, which: SQL) {
+  const status = sql.join(
+    STATUS_METRICS.map((metric, code) => sql`WHEN ${code} THEN ${metric}`),
+    sql` `,
+  );
+  const hour = sql`(c.created_at / 3600000) * 3600000`;
+  const upsert = sql`ON CONFLICT (account_id, metric, dimension, dimension_id, bucket) DO UPDATE SET count = count + excluded.count`;
+  return [
+    rawSql(
+      scope.db,
+      sql`INSERT INTO ${reportRollups} (account_id, metric, dimension, dimension_id, bucket, count, total)
+        SELECT c.account_id, CASE c.status ${status} END, 'inbox', c.inbox_id, ${hour}, -count(*), 0
+        FROM conversations c WHERE c.account_id = ${scope.accountId} AND ${which}
+        GROUP BY 2, 4, 5 ${upsert}`,
+    ),
+    rawSql(
+      scope.db,
+      sql`INSERT INTO ${reportRollups} (account_id, metric, dimension, dimension_id, bucket, count, total)
+        SELECT c.account_id, 'inbox_conversations:' || c.inbox_id, 'label', l.id, ${hour}, -count(*), 0
+        FROM conversations c
+        JOIN taggings t ON t.account_id = c.account_id AND t.taggable_type = 'Conversation' AND t.taggable_id = c.id
+        JOIN labels l ON l.account_id = t.account_id AND l.title = lower(t.tag)
+        WHERE c.account_id = ${scope.accountId} AND ${which}
+        GROUP BY 2, 4, 5 ${upsert}`,
+    ),
+  ];
+}
+
 /** The conversation fields that decide where its facts count. */
 export type FactConversation = { id: Ref; inboxId: number; teamId: number | null; assigneeId: number | null };
 
