@@ -18,6 +18,7 @@
  */
 import type { Database } from "../db/client";
 import { connect } from "../db/connect";
+import { QueryMeter } from "../db/metering";
 import { configureFileLinks } from "../views/attachments";
 import { type EventMessage, markConsumed } from "../events/dispatch";
 import { type LiveEventMessage, liveEventRow } from "../events/live";
@@ -62,11 +63,10 @@ const EVENT_JOBS: Array<(db: Database, env: Env, message: EventMessage) => Promi
   runOutOfOfficeForEvent,
 ];
 
-/** The kinds whose handling may change the domain, and so write outbox events. */
-const CHANGES_DOMAIN = new Set<QueueMessage["kind"]>(["event", "agent_available", "inbox_opened", "contact_import", "campaign_run", "bulk_action"]);
-
 export async function consumeQueue(batch: MessageBatch<QueueMessage>, env: Env) {
-  const { db } = connect(env, { writes: true });
+  // metered as a request is, so the batch dispatches only when its handlers wrote events
+  const meter = new QueryMeter();
+  const { db } = connect(env, { writes: true, meter });
   // payloads carry signed file URLs; outside a request they point at the configured address
   configureFileLinks(env.ATTACHMENT_URL_SECRET, env.FILES_BASE_URL);
   const handledEvents: OutboxEventRef[] = [];
@@ -108,7 +108,7 @@ export async function consumeQueue(batch: MessageBatch<QueueMessage>, env: Env) 
   await markConsumed(db, handledEvents);
   // What the batch changed (automation's actions, auto-assignments, bulk slices, imported contacts,
   // campaign conversations) goes on to webhooks and the live feeds now, not at the cron's next minute.
-  if (batch.messages.some((m) => CHANGES_DOMAIN.has(m.body.kind))) await dispatchEvents(db, env);
+  if (meter.eventsWritten > 0) await dispatchEvents(db, env);
 }
 
 /** The batch's article views in one write; all acked together, or all retried. */
