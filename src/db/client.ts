@@ -54,6 +54,9 @@ export function lastInsertedId(table: SQLiteTable): SQL<number> {
 
 export const now = () => Date.now();
 
+/** `column IN (the list)`, bound as one JSON parameter (D1 binds at most 100 a statement). */
+export const inJsonList = (column: SQLiteColumn, values: Iterable<number | string>): SQL => sql`${column} IN (SELECT value FROM json_each(${JSON.stringify([...values])}))`;
+
 /**
  * The account term of a read that another term already narrows (ids looked up by primary key or an
  * index of their own): `column = accountId`, checked on the rows found. The unary `+` keeps SQLite from

@@ -3,9 +3,8 @@
  * routes say so). Every save is validated against the vocabulary and the account's own agents, teams,
  * inboxes, labels and custom attributes; see ./validation.ts.
  */
-import { type SQL, and, asc, eq, sql } from "drizzle-orm";
-import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
-import { now, schema } from "../../db/client";
+import { and, asc, eq } from "drizzle-orm";
+import { inJsonList, now, schema } from "../../db/client";
 import { randomToken } from "../identity/keys";
 import { batchNamed } from "../kernel/batch";
 import { invalid, notFound } from "../kernel/errors";
@@ -26,9 +25,6 @@ export type RuleInput = {
 };
 
 const inAccount = (scope: AccountScope) => eq(automationRules.accountId, scope.accountId);
-
-/** `column IN (the list)`, bound as one JSON parameter (D1 binds at most 100 a statement). */
-const inJsonList = (column: SQLiteColumn, values: Iterable<number | string>): SQL => sql`${column} IN (SELECT value FROM json_each(${JSON.stringify([...values])}))`;
 
 /** One round trip: the rule's references as the account holds them, and its custom attribute definitions. */
 async function lookups(scope: AccountScope, raw: { conditions: RawCondition[]; actions: RawAction[] }) {

@@ -6,8 +6,7 @@
  * agents: its cost follows the window and those lists, never the number of conversations or messages.
  */
 import { and, asc, eq, sql } from "drizzle-orm";
-import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
-import { rawSql, schema } from "../../db/client";
+import { inJsonList, rawSql, schema } from "../../db/client";
 import { batchNamed } from "../kernel/batch";
 import { AGENT_BOT_INBOX_STATUS, CONVERSATION_STATUSES } from "../kernel/enums";
 import { type AccountScope } from "../kernel/scope";
@@ -78,10 +77,8 @@ export type InboxLabelMatrix = {
  */
 export async function inboxLabelMatrix(scope: AccountScope, window: Window, filters: { inboxIds?: number[]; labelIds?: number[] }): Promise<InboxLabelMatrix> {
   const { db, accountId } = scope;
-  // each list is one parameter (json_each), however many ids it holds: D1 takes 100 parameters a statement
-  const inList = (column: SQLiteColumn, ids: number[] | undefined) => (ids?.length ? sql`${column} IN (SELECT value FROM json_each(${JSON.stringify(ids)}))` : undefined);
-  const inboxFilter = inList(inboxes.id, filters.inboxIds);
-  const labelFilter = inList(labels.id, filters.labelIds);
+  const inboxFilter = filters.inboxIds?.length ? inJsonList(inboxes.id, filters.inboxIds) : undefined;
+  const labelFilter = filters.labelIds?.length ? inJsonList(labels.id, filters.labelIds) : undefined;
   const inboxIdsSql = inboxFilter ? sql`AND ${inboxFilter}` : sql``;
   const read = await batchNamed(db, {
     inboxes: db.select({ id: inboxes.id, name: inboxes.name }).from(inboxes).where(and(eq(inboxes.accountId, accountId), inboxFilter)).orderBy(asc(inboxes.name), asc(inboxes.id)),
