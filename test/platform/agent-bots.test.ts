@@ -63,4 +63,18 @@ describe("platform agent bots", () => {
     expect(res.status).toBe(422);
     expect(res.body.errors.map((e: any) => e.field).sort()).toEqual(["avatar_url", "name", "outgoing_url"]);
   });
+
+  it("answers every one of many concurrent updates moving a bot between accounts without a 5xx", async () => {
+    const { body: second } = await post("/platform/api/v1/accounts", appKey, { name: "Bot Co Two" });
+    const bot = await post("/platform/api/v1/agent_bots", appKey, { name: "Mover", account_id: account.id });
+    expect(bot.status).toBe(200);
+    const replies = await Promise.all(
+      Array.from({ length: 24 }, (_, i) => patch(`/platform/api/v1/agent_bots/${bot.body.id}`, appKey, { name: `Mover ${i}`, account_id: i % 2 ? second.id : account.id })),
+    );
+    for (const reply of replies) {
+      expect([200, 409], JSON.stringify(reply.body)).toContain(reply.status);
+      if (reply.status === 409) expect(reply.body.errors[0].code).toBe("changed_meanwhile");
+    }
+    expect(replies.some((r) => r.status === 200)).toBe(true);
+  });
 });

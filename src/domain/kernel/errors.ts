@@ -45,6 +45,9 @@ export const invalid = (errors: ErrorEntry[]) =>
 
 export const invalidField = (field: string, message: string, reason: string) => invalid([{ field, message, code: reason }]);
 
+/** The row changed between the read a request judged and its write: reading it again and retrying works. */
+export const conflict = (message: string, reason: string) => single("conflict", message, reason);
+
 export const malformed = (message: string) => single("malformed_request", message, "malformed_body");
 
 export const tooLarge = (message: string, reason: string) => single("too_large", message, reason);

@@ -5,7 +5,7 @@ import { AGENT_BOT_TYPE } from "../kernel/enums";
 import { randomKey, randomToken, sha256Hex } from "../identity/keys";
 import { grantStatement } from "../identity/platform-apps";
 import { type AccountScope, type TransportScope } from "../kernel/scope";
-import { invalid, notFound } from "../kernel/errors";
+import { conflict, invalid, notFound } from "../kernel/errors";
 import { refusedTarget } from "../kernel/target-url";
 import { type AgentBotRow } from "./rows";
 
@@ -84,6 +84,8 @@ export async function updateAgentBot(scope: TransportScope, bot: AgentBotRow, in
       .returning(),
     botTokenQuery(db, bot.id),
   ]);
+  // another request moved the bot to another account (or deleted it) since it was read
+  if (!rows[0]) throw conflict(`Agent bot ${bot.id} changed while this request ran; read it and try again`, "changed_meanwhile");
   return { bot: rows[0], accessToken: tokens[0]?.token ?? null };
 }
 
