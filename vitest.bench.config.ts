@@ -1,12 +1,13 @@
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
-import { GENEROUS } from "./vitest.config";
+import { GENEROUS, TEST_SHARDS } from "./vitest.config";
+import { shardedConfig } from "./scripts/lib/shards.mjs";
 
 // Benchmarks run like the tests (workerd, real D1) but only with `npm run bench:*`, never in `npm test`.
 export default defineConfig(async () => ({
   plugins: [
     cloudflareTest({
-      wrangler: { configPath: "./wrangler.toml" },
+      wrangler: { configPath: shardedConfig(TEST_SHARDS) },
       // the benches send thousands of requests with one key: rate limits no bench reaches
       // ATTACHMENT_URL_SECRET: signed file URLs (the contact export's download), as the tests have it
       miniflare: { bindings: { TEST_MIGRATIONS: await readD1Migrations("./migrations"), ATTACHMENT_URL_SECRET: "bench-attachment-url-secret", ...GENEROUS } },

@@ -8,7 +8,8 @@
  * after 30 days, and old Idempotency-Key records.
  */
 import type { Database } from "../db/client";
-import { connect } from "../db/connect";
+import { connectDirectory } from "../db/connect";
+import { shardPool } from "../db/shards";
 import { pruneIdempotencyKeys } from "../db/idempotency-keys";
 import { wakeSnoozedConversations } from "../domain/conversations/snoozes";
 import { resumeStalledImports } from "../domain/contacts/imports";
@@ -18,6 +19,7 @@ import { pruneOutbox } from "../events/dispatch";
 import { dispatchEvents } from "../feed/forward";
 import { pruneDeliveryLog, resendOverdueDeliveries } from "../webhooks/sweep";
 import { jobScope } from "./scope";
+import { finishPlacements } from "../domain/identity/accounts";
 import { announceOpenedInboxes } from "./auto-assignment";
 
 /** The minute's sweeps, in order: the wake-ups first, so that the dispatch after them sends their events. */
@@ -36,19 +38,39 @@ const SWEEPS: Array<[name: string, sweep: (db: Database, env: Env) => Promise<un
 ];
 
 /**
- * Runs every sweep, each whatever the others did: one that fails (a database error) is logged, the rest
- * still run, and the invocation fails at the end so the failure shows in the Worker's metrics.
+ * The directory's own sweeps: account creations and deletions cut short, and its Idempotency-Key records
+ * (platform requests keep theirs there).
+ */
+const DIRECTORY_SWEEPS: Array<[name: string, sweep: (db: Database, env: Env) => Promise<unknown>]> = [
+  ["finish account placements", (db, env) => finishPlacements(jobScope(db, env, db))],
+  ["prune the directory's idempotency keys", (db) => pruneIdempotencyKeys(db)],
+];
+
+/**
+ * Runs every sweep on every shard (README "Shards"), the shards side by side and each shard's sweeps in
+ * order, each whatever the others did: one that fails (a database error) is logged, the rest still run,
+ * and the invocation fails at the end so the failure shows in the Worker's metrics.
  */
 export async function runScheduledWork(env: Env) {
-  const { db } = connect(env, { writes: true });
+  const directory = connectDirectory(env).db;
   const failures: unknown[] = [];
-  for (const [name, sweep] of SWEEPS) {
+  const attempt = async (name: string, shard: number | null, sweep: () => Promise<unknown>) => {
     try {
-      await sweep(db, env);
+      await sweep();
     } catch (error) {
       failures.push(error);
-      console.error(JSON.stringify({ level: "error", cron: name, error: String(error) }));
+      console.error(JSON.stringify({ level: "error", cron: name, shard, error: String(error) }));
     }
-  }
+  };
+  const shards = shardPool(env, directory, () => ({ writes: true }));
+  await Promise.all([
+    ...Array.from({ length: shards.count }, async (_, shard) => {
+      const db = shards.open(shard);
+      for (const [name, sweep] of SWEEPS) await attempt(name, shard, () => sweep(db, env));
+    }),
+    (async () => {
+      for (const [name, sweep] of DIRECTORY_SWEEPS) await attempt(name, null, () => sweep(directory, env));
+    })(),
+  ]);
   if (failures.length > 0) throw new AggregateError(failures, `${failures.length} of the cron's sweeps failed`);
 }
