@@ -15,10 +15,16 @@ export const databaseBindings = (count) => ["DIRECTORY", ...Array.from({ length:
 
 const SHARD_ENTRY = /\[\[d1_databases\]\]\nbinding = "SHARD_\d{2}"\n(?:[^\n]+\n)*\n?/g;
 
-/** The D1 bindings wrangler.toml itself declares (the deployed pool). */
-export function declaredBindings(configPath = join(root, "wrangler.toml")) {
-  return [...readFileSync(configPath, "utf8").matchAll(/^binding = "(DIRECTORY|SHARD_\d{2})"$/gm)].map((match) => match[1]);
+/** The D1 databases a wrangler config declares (wrangler.toml: the deployed pool), with their ids. */
+export function declaredDatabases(configPath = join(root, "wrangler.toml")) {
+  return [...readFileSync(configPath, "utf8").matchAll(/^binding = "(DIRECTORY|SHARD_\d{2})"\ndatabase_name = "[^"]*"\ndatabase_id = "([^"]+)"$/gm)].map((match) => ({
+    binding: match[1],
+    id: match[2],
+  }));
 }
+
+/** The D1 bindings a wrangler config declares. */
+export const declaredBindings = (configPath) => declaredDatabases(configPath).map(({ binding }) => binding);
 
 /**
  * Writes wrangler.toml with a pool of `count` shards beside it (relative paths in it stay right) and
