@@ -83,6 +83,8 @@ const ISOLATED = [
   "test/api/schema-missing.test.ts", // drops a table
   "test/notifications/push.test.ts",
   "test/campaigns/campaigns-one-off.test.ts", // the API inbox's callback: an intercepted fetch
+  "test/shards/placement.test.ts", // counts every account of the directory
+  "test/shards/events.test.ts", // a webhook receiver: an intercepted fetch
 ];
 
 export default defineConfig(async () => {
