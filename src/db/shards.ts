@@ -14,6 +14,8 @@ export type Placement = { accountId: number; shard: number; status: number; vers
 /** The shard databases, as a scope carries them: opened on first use, one connection per shard. */
 export type Shards = {
   count: number;
+  /** true when the directory is the only shard (one libSQL database): identity rows need no copies */
+  sharedWithDirectory: boolean;
   /** the database of shard `shard` (a number `isShard` accepted) */
   open(shard: number): Database;
   /** the account's placement, or null for an account the directory does not know */
@@ -47,6 +49,17 @@ export async function readPlacement(directory: Database, accountId: number): Pro
   return placement;
 }
 
+/** One database that is the directory and the only shard at once (a libSQL database outside a Worker). */
+export function singleDatabase(db: Database): Shards {
+  return {
+    count: 1,
+    sharedWithDirectory: true,
+    open: () => db,
+    placementOf: (accountId) => readPlacement(db, accountId),
+    ofAccount: async () => db,
+  };
+}
+
 /**
  * A pool over this Worker's shards that opens each connection once, with `options` (the request's meter,
  * its bookmark for the shard the bookmark names).
@@ -64,6 +77,7 @@ export function shardPool(env: Env, directory: Database, options: (shard: number
   const placementOf = (accountId: number) => readPlacement(directory, accountId);
   return {
     count: shardCount(env),
+    sharedWithDirectory: Boolean(env.LIBSQL_URL),
     connections,
     open,
     placementOf,

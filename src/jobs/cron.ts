@@ -10,6 +10,8 @@
 import type { Database } from "../db/client";
 import { connectDirectory } from "../db/connect";
 import { shardPool } from "../db/shards";
+import { idRangeStatements } from "../db/id-ranges";
+import { write } from "../domain/kernel/batch";
 import { pruneIdempotencyKeys } from "../db/idempotency-keys";
 import { wakeSnoozedConversations } from "../domain/conversations/snoozes";
 import { resumeStalledImports } from "../domain/contacts/imports";
@@ -36,6 +38,9 @@ const SWEEPS: Array<[name: string, sweep: (db: Database, env: Env) => Promise<un
   ["prune the delivery log", (db) => pruneDeliveryLog(db)],
   ["prune idempotency keys", (db) => pruneIdempotencyKeys(db)],
 ];
+
+/** Per shard, before the sweeps: tables a migration added since the last account was placed get the shard's id range. */
+const keepIdRange = (db: Database, shard: number) => write(db, idRangeStatements(db, shard));
 
 /**
  * The directory's own sweeps: account creations and deletions cut short, and its Idempotency-Key records
@@ -66,6 +71,7 @@ export async function runScheduledWork(env: Env) {
   await Promise.all([
     ...Array.from({ length: shards.count }, async (_, shard) => {
       const db = shards.open(shard);
+      await attempt("keep the shard's id range", shard, () => keepIdRange(db, shard));
       for (const [name, sweep] of SWEEPS) await attempt(name, shard, () => sweep(db, env));
     }),
     (async () => {

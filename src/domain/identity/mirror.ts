@@ -109,4 +109,4 @@ export async function copySystemBotsToShards(scope: TransportScope) {
 }
 
 /** On libSQL the directory is the only shard: its rows are the copies. */
-export const sameDatabase = (scope: TransportScope) => scope.env.LIBSQL_URL !== undefined && scope.env.LIBSQL_URL !== "";
+export const sameDatabase = (scope: TransportScope) => scope.shards.sharedWithDirectory;
