@@ -35,7 +35,7 @@ export async function upsertAccountUser(scope: TransportScope, accountId: number
       .onConflictDoUpdate({ target: [accountUsers.accountId, accountUsers.userId], set: { role, updatedAt: at } })
       .returning({ accountId: accountUsers.accountId, userId: accountUsers.userId, role: accountUsers.role }),
   ]);
-  await copyIdentityToShards(scope, [accountId]);
+  await copyIdentityToShards(scope, [accountId], { userIds: [userId] });
   return rows[0];
 }
 

@@ -110,7 +110,7 @@ export async function updateAccount(scope: TransportScope, account: AccountRow, 
       .where(eq(accounts.id, account.id))
       .returning(),
   ]);
-  await copyIdentityToShards(scope, [account.id]);
+  await copyIdentityToShards(scope, [account.id], { userIds: [] });
   return rows[0];
 }
 

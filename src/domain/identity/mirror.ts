@@ -54,16 +54,18 @@ const rawRows = (db: Database, query: SQL) => rawSql<Record<string, unknown>>(db
 
 /**
  * Copies the identity rows of `accountIds` from the directory to each account's shard: the account row,
- * its memberships, their users and the account's own bots. One directory read, then one batch per shard.
+ * the account's own bots, and its memberships with their users (only those of `userIds` when given: a
+ * change of one member copies that member, not the whole team). One directory read, then one batch per shard.
  */
-export async function copyIdentityToShards(scope: TransportScope, accountIds: number[]) {
+export async function copyIdentityToShards(scope: TransportScope, accountIds: number[], { userIds }: { userIds?: number[] } = {}) {
   const ids = [...new Set(accountIds)];
   if (ids.length === 0 || sameDatabase(scope)) return;
   const { directory } = scope;
+  const members = userIds === undefined ? sql`` : sql` AND ${inJsonList(accountUsers.userId, userIds)}`;
   const [accountRows, memberRows, userRows, botRows] = await batch(directory, [
     rawRows(directory, sql`SELECT * FROM ${accounts} WHERE ${inJsonList(accounts.id, ids)}`),
-    rawRows(directory, sql`SELECT * FROM ${accountUsers} WHERE ${inJsonList(accountUsers.accountId, ids)}`),
-    rawRows(directory, sql`SELECT * FROM ${users} WHERE ${users.id} IN (SELECT ${accountUsers.userId} FROM ${accountUsers} WHERE ${inJsonList(accountUsers.accountId, ids)})`),
+    rawRows(directory, sql`SELECT * FROM ${accountUsers} WHERE ${inJsonList(accountUsers.accountId, ids)}${members}`),
+    rawRows(directory, sql`SELECT * FROM ${users} WHERE ${users.id} IN (SELECT ${accountUsers.userId} FROM ${accountUsers} WHERE ${inJsonList(accountUsers.accountId, ids)}${members})`),
     rawRows(directory, sql`SELECT * FROM ${agentBots} WHERE ${inJsonList(agentBots.accountId, ids)}`),
   ]);
   const shardsOf = new Map<number, number[]>();
@@ -92,7 +94,7 @@ export async function copyUserToShards(scope: TransportScope, userId: number) {
   if (sameDatabase(scope)) return;
   const { directory } = scope;
   const [memberships] = await batch(directory, [directory.select({ accountId: accountUsers.accountId }).from(accountUsers).where(eq(accountUsers.userId, userId))]);
-  await copyIdentityToShards(scope, memberships.map((row) => row.accountId));
+  await copyIdentityToShards(scope, memberships.map((row) => row.accountId), { userIds: [userId] });
 }
 
 /** Copies the system bots (no account of their own; any account's inbox may use one) to every shard. */

@@ -128,7 +128,7 @@ export async function setActiveAccount(scope: UserScope, accountId: number): Pro
       .returning({ accountId: accountUsers.accountId }),
   ]);
   if (updated.length === 0) throw notFound("Account", accountId, "account_id");
-  await copyIdentityToShards(scope, [accountId]);
+  await copyIdentityToShards(scope, [accountId], { userIds: [user.id] });
 }
 
 /**
@@ -146,6 +146,6 @@ export async function setOwnAvailability(scope: UserScope, accountId: number, av
       .returning({ accountId: accountUsers.accountId }),
   ]);
   if (updated.length === 0) throw notFound("Account", accountId, "account_id");
-  await copyIdentityToShards(scope, [accountId]);
+  await copyIdentityToShards(scope, [accountId], { userIds: [user.id] });
   await scope.ports.feed.availabilityChanged(accountId, user.id, availability);
 }

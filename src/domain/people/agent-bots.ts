@@ -138,7 +138,7 @@ async function removeBotCopies(scope: TransportScope, bot: AgentBotRow, { releas
 
 /** Copies the bots of `accountId` to its shard, or the system bots to every shard. */
 const copyBotToShards = (scope: TransportScope, accountId: number | null) =>
-  accountId === null ? copySystemBotsToShards(scope) : copyIdentityToShards(scope, [accountId]);
+  accountId === null ? copySystemBotsToShards(scope) : copyIdentityToShards(scope, [accountId], { userIds: [] });
 
 // ---------------------------------------------------------------- inside an account
 

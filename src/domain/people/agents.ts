@@ -131,14 +131,14 @@ export async function createAgent(scope: AccountScope, input: AgentInput & { ema
   const user = existing[0];
   if (user) {
     await write(db, [db.insert(accountUsers).values({ ...member, userId: user.id })]);
-    await copyIdentityToShards(scope, [accountId]);
+    await copyIdentityToShards(scope, [accountId], { userIds: [user.id] });
     return toAgentRow(user, member);
   }
   const name = input.name?.trim();
   if (!name) throw invalidField("name", "must not be blank", "blank");
   const created = await newUserStatements(db, { name, email: input.email, inviterId, confirmedAt: null });
   const [inserted] = await batch(db, [...created.statements, db.insert(accountUsers).values({ ...member, userId: created.userId })]);
-  await copyIdentityToShards(scope, [accountId]);
+  await copyIdentityToShards(scope, [accountId], { userIds: [inserted[0].id] });
   return toAgentRow(inserted[0], member);
 }
 
@@ -220,7 +220,7 @@ export async function updateAgent(scope: AccountScope, userId: number, input: Ag
   await write(directory, [memberUpdate, ...nameUpdate]);
   // a rename reaches the user's other accounts' shards too
   if (name !== undefined) await copyUserToShards(scope, userId);
-  else await copyIdentityToShards(scope, [accountId]);
+  else await copyIdentityToShards(scope, [accountId], { userIds: [userId] });
   const [rows] = await batch(db, [agentsQuery(db, accountId, eq(accountUsers.userId, userId))]);
   const availability = enumName(AVAILABILITIES, input.availability);
   if (availability) await scope.ports.feed.availabilityChanged(accountId, userId, availability);
