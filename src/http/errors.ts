@@ -58,12 +58,13 @@ function fromInputSizeFailure(error: unknown): DomainError | null {
 }
 
 /**
- * A database without its tables (a local `wrangler dev` before its migrations, a deploy ahead of them):
+ * A database without its tables (a local `wrangler dev` before its migrations, a deploy ahead of them, a
+ * shard added to the pool but not migrated):
  * the request cannot be served until someone runs the migrations, and the answer says which command.
  */
 const MISSING_SCHEMA = /no such (table|column)/i;
 export const MIGRATE_HINT =
-  "The database is missing tables or columns this version needs: run `npm run db:migrate` for the local database (npm start does it itself) or `npm run deploy` for Cloudflare's";
+  "A database is missing tables or columns this version needs: run `npm run db:migrate` for the local directory and shards (npm start does it itself) or `npm run deploy` for Cloudflare's";
 
 /** How long a client waits before retrying a 503 of the account's database. */
 const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;

@@ -4,12 +4,20 @@
  * another shard's rows, even where ids coincide. Public routes find their account's shard by their key.
  */
 import { describe, expect, it } from "vitest";
-import { directory, shardNumberOf } from "../support/databases";
+import { allShards, directory, shardNumberOf } from "../support/databases";
 import { call, del, get, post, put } from "../support/http";
 import { addToAccount, createUser } from "../support/world";
 import { timing, worldsOnTwoShards } from "./support";
 
 const [a, b] = await worldsOnTwoShards("Shard Routing");
+
+describe("the pool", () => {
+  it("is reported by GET /api: every shard binding this Worker has", async () => {
+    const res = await get("/api");
+    expect(res.body.shards).toBe(allShards().length);
+    expect(res.body.shards).toBeGreaterThanOrEqual(2);
+  });
+});
 
 describe("an account's requests", () => {
   it("run on the shard the directory placed the account on, with no more round trips than one database", async () => {
