@@ -53,6 +53,8 @@ export const accounts = sqliteTable("accounts", {
   shardStatus: integer("shard_status").notNull().default(1),
   /** bumped when the account moves, so a cached placement can be told stale */
   shardVersion: integer("shard_version").notNull().default(1),
+  /** while moving: the shard it moves to (the cron leaves both shards alone meanwhile) */
+  moveTo: integer("move_to"),
   ...timestamps,
 });
 

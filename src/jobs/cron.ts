@@ -21,7 +21,7 @@ import { pruneOutbox } from "../events/dispatch";
 import { dispatchEvents } from "../feed/forward";
 import { pruneDeliveryLog, resendOverdueDeliveries } from "../webhooks/sweep";
 import { jobScope } from "./scope";
-import { finishPlacements } from "../domain/identity/accounts";
+import { finishPlacements, shardsInMoves } from "../domain/identity/accounts";
 import { announceOpenedInboxes } from "./auto-assignment";
 
 /** The minute's sweeps, in order: the wake-ups first, so that the dispatch after them sends their events. */
@@ -53,7 +53,7 @@ const DIRECTORY_SWEEPS: Array<[name: string, sweep: (db: Database, env: Env) => 
 
 /**
  * Runs every sweep on every shard (README "Shards"), the shards side by side and each shard's sweeps in
- * order, each whatever the others did: one that fails (a database error) is logged, the rest still run,
+ * order (a shard an account is moving from or to waits until the move ends), each whatever the others did: one that fails (a database error) is logged, the rest still run,
  * and the invocation fails at the end so the failure shows in the Worker's metrics.
  */
 export async function runScheduledWork(env: Env) {
@@ -68,8 +68,13 @@ export async function runScheduledWork(env: Env) {
     }
   };
   const shards = shardPool(env, directory, () => ({ writes: true }));
+  const moving = await shardsInMoves(jobScope(directory, env, directory));
   await Promise.all([
     ...Array.from({ length: shards.count }, async (_, shard) => {
+      if (moving.has(shard)) {
+        console.log(JSON.stringify({ level: "info", cron: "an account is moving from or to this shard: its sweeps wait for the next minute", shard }));
+        return;
+      }
       const db = shards.open(shard);
       await attempt("keep the shard's id range", shard, () => keepIdRange(db, shard));
       for (const [name, sweep] of SWEEPS) await attempt(name, shard, () => sweep(db, env));

@@ -70,8 +70,8 @@ const accountOf = (body: QueueMessage): unknown => (body.kind === "live_event" ?
 
 /**
  * Each message runs on its account's shard (README "Shards"): the batch is grouped by shard, one
- * connection each, and the groups run side by side. A message whose account is gone has nothing left to
- * do; one whose account is moving waits for the move to end.
+ * connection each, and the groups run side by side. A message whose account is gone or being deleted
+ * has nothing left to do; one whose account is moving waits for the move to end.
  */
 export async function consumeQueue(batch: MessageBatch<QueueMessage>, env: Env) {
   // metered as a request is, so each shard dispatches only when its handlers wrote events
@@ -85,7 +85,8 @@ export async function consumeQueue(batch: MessageBatch<QueueMessage>, env: Env) 
     const accountId = accountOf(message.body);
     // a message that names no account (queued before messages carried one) is dropped, never run on a guess
     const placement = Number.isInteger(accountId) ? await shards.placementOf(accountId as number) : null;
-    if (!placement || !isShard(env, placement.shard)) {
+    if (!placement || !isShard(env, placement.shard) || placement.status === SHARD_STATUS.deleting || placement.status === SHARD_STATUS.provisioning) {
+      // an account gone, going, or not there yet has nothing for the message to do
       message.ack();
     } else if (placement.status === SHARD_STATUS.moving) {
       message.retry({ delaySeconds: MOVING_RETRY_SECONDS });

@@ -6,8 +6,8 @@
 import { describe, expect, it } from "vitest";
 import { moveAccount } from "../../scripts/lib/move-account.mjs";
 import { allShards, directory, shardNumberOf } from "../support/databases";
-import { get, post } from "../support/http";
-import { createWorld } from "../support/world";
+import { call, del, get, post } from "../support/http";
+import { addToAccount, createUser, createWorld } from "../support/world";
 import { timing } from "./support";
 
 /** An account on a shard below the last, so it has somewhere higher to go. */
@@ -32,6 +32,8 @@ describe("moving an account", () => {
     const firstId = first.body.payload.contact.id;
     const conversation = await post(`${world.base}/conversations`, world.admin.key, { inbox_id: inbox.body.id, contact_id: firstId });
     await post(`${world.base}/conversations/${conversation.body.id}/messages`, world.admin.key, { content: "The parcel went to Zanzibar" });
+    const keyed = await call("POST", `${world.base}/labels`, { key: world.admin.key, body: { title: "keyed" }, headers: { "Idempotency-Key": `move-${world.accountId}` } });
+    expect(keyed.status).toBe(200);
 
     // a client that keeps creating contacts through the move
     const writes: Array<{ email: string; status: number; retryAfter: string | null }> = [];
@@ -44,7 +46,15 @@ describe("moving an account", () => {
       }
     })();
     const lines: string[] = [];
-    await moveAccount({ directory: directory(), shards: allShards(), accountId: world.accountId, to, drainMs: 1_500, log: (line) => lines.push(line) });
+    const move = moveAccount({ directory: directory(), shards: allShards(), accountId: world.accountId, to, drainMs: 1_500, log: (line) => lines.push(line) });
+    // while it moves: the platform adds a member (the directory's change reaches the new shard) and may not delete the account
+    while (!lines.some((line) => line.includes("is moving"))) await new Promise((resolve) => setTimeout(resolve, 20));
+    const newcomer = await createUser(world.platformKey, "Joined Mid Move");
+    await addToAccount(world.platformKey, world.accountId, newcomer.id, "agent");
+    const deleted = await del(`/platform/api/v1/accounts/${world.accountId}`, world.platformKey);
+    expect(deleted.status).toBe(503);
+    expect(deleted.body.errors).toEqual([expect.objectContaining({ code: "account_moving" })]);
+    await move;
     moving = false;
     await writer;
 
@@ -65,6 +75,12 @@ describe("moving an account", () => {
     }
     for (const email of acknowledged) expect(listed).toContain(email);
     expect((await get(`${world.base}/contacts/${firstId}`, world.admin.key)).body.payload.name).toBe("First Customer");
+    expect(((await get(`${world.base}/agents`, world.admin.key)).body as Array<{ id: number }>).map((agent) => agent.id)).toContain(newcomer.id);
+    expect((await get(`${world.base}/conversations`, newcomer.key)).status).toBe(200);
+    // a retry of a change acknowledged before the move is answered from its record, not made again
+    const replayed = await call("POST", `${world.base}/labels`, { key: world.admin.key, body: { title: "keyed" }, headers: { "Idempotency-Key": `move-${world.accountId}` } });
+    expect(replayed.headers.get("idempotent-replayed")).toBe("true");
+    expect(replayed.body).toEqual(keyed.body);
     const found = await get(`${world.base}/search?q=Zanzibar`, world.admin.key);
     expect(found.body.payload.messages.map((m: { content: string }) => m.content)).toEqual(["The parcel went to Zanzibar"]);
 

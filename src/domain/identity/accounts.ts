@@ -1,11 +1,12 @@
-import { and, eq, inArray, lt, sql } from "drizzle-orm";
+import { and, eq, inArray, lt, ne, sql } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { type Database, type Statement, lastInsertedId, now, rawSql, schema } from "../../db/client";
 import { SHARD_STATUS } from "../../db/shard-status";
 import { forgetPlacement } from "../../db/shards";
 import { idRangeStatements } from "../../db/id-ranges";
-import { copyIdentityToShards, sameDatabase } from "./mirror";
+import { copyIdentityToShards, copySystemBotsToShards, sameDatabase } from "./mirror";
 import { batch, write } from "../kernel/batch";
+import { unavailable } from "../kernel/errors";
 import { ACCOUNT_STATUS } from "../kernel/enums";
 import { grantStatement } from "./platform-apps";
 import { type AccountRow } from "./rows";
@@ -83,6 +84,7 @@ export async function finishPlacement(scope: TransportScope, accountId: number):
     // the shard's ids come from its own range before the account writes any (src/db/id-ranges.ts)
     const shard = scope.shards.open(placement.shard);
     await write(shard, idRangeStatements(shard, placement.shard));
+    await copySystemBotsToShards(scope, [placement.shard]);
   }
   await copyIdentityToShards(scope, [accountId]);
   const [, rows] = await batch(db, [
@@ -122,10 +124,19 @@ const ACCOUNT_SCOPED_TABLES = (Object.values(schema) as unknown[]).filter(
     typeof table === "object" && table !== null && "accountId" in table && table !== (accounts as unknown),
 );
 
+/** The full-text tables, each with the table whose ids are its rowids (they carry no account_id of their own). */
+const SEARCH_INDEXES = [
+  ["contact_search", schema.contacts],
+  ["message_search", schema.messages],
+  ["article_search", schema.articles],
+] as const;
+
 /** The statements that remove the account and everything of it from `db` (the directory or its shard). */
 function deleteStatements(db: Database, accountId: number): Statement[] {
   const accountBotIds = db.select({ id: agentBots.id }).from(agentBots).where(eq(agentBots.accountId, accountId));
   return [
+    // first, while the rows they index are there to name them
+    ...SEARCH_INDEXES.map(([index, table]) => rawSql(db, sql`DELETE FROM ${sql.identifier(index)} WHERE rowid IN (SELECT ${table.id} FROM ${table} WHERE ${table.accountId} = ${accountId})`)),
     db.delete(accessTokens).where(and(eq(accessTokens.ownerType, "AgentBot"), inArray(accessTokens.ownerId, accountBotIds))),
     db
       .delete(platformAppPermissibles)
@@ -148,17 +159,20 @@ function deleteStatements(db: Database, accountId: number): Statement[] {
  */
 export async function deleteAccount(scope: TransportScope, accountId: number) {
   const { directory } = scope;
-  const [marked] = await batch(directory, [
+  const [marked, moving] = await batch(directory, [
     directory
       .update(accounts)
       .set({ shardStatus: SHARD_STATUS.deleting, updatedAt: now() })
-      .where(eq(accounts.id, accountId))
+      .where(and(eq(accounts.id, accountId), ne(accounts.shardStatus, SHARD_STATUS.moving)))
       .returning({ shard: accounts.shard }),
+    directory.select({ id: accounts.id }).from(accounts).where(and(eq(accounts.id, accountId), eq(accounts.shardStatus, SHARD_STATUS.moving))),
   ]);
+  if (moving.length > 0) throw unavailable(`Account ${accountId} is moving to another database; delete it once the move ends`, "account_moving");
   if (marked.length === 0) return;
   forgetPlacement(accountId);
   const shard = marked[0].shard;
-  if (scope.shards.count > shard && !sameDatabase(scope)) {
+  if (!sameDatabase(scope)) {
+    // a shard this deployment lacks fails the delete, which the cron then retries: its rows are never forgotten
     const db = scope.shards.open(shard);
     await write(db, deleteStatements(db, accountId));
   }
@@ -186,4 +200,14 @@ export async function finishPlacements(scope: TransportScope, at = now()): Promi
     else await finishPlacement(scope, account.id);
   }
   return stuck.length;
+}
+
+/**
+ * The shards an account is moving from or to (scripts/lib/move-account.mjs). The cron leaves them alone
+ * until the move ends: its sweeps would change rows the mover is copying, or act on half-copied ones.
+ */
+export async function shardsInMoves(scope: TransportScope): Promise<Set<number>> {
+  const { directory: db } = scope;
+  const [moves] = await batch(db, [db.select({ from: accounts.shard, to: accounts.moveTo }).from(accounts).where(eq(accounts.shardStatus, SHARD_STATUS.moving))]);
+  return new Set(moves.flatMap(({ from, to }) => (to === null ? [from] : [from, to])));
 }

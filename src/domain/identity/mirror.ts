@@ -97,13 +97,17 @@ export async function copyUserToShards(scope: TransportScope, userId: number) {
   await copyIdentityToShards(scope, memberships.map((row) => row.accountId), { userIds: [userId] });
 }
 
-/** Copies the system bots (no account of their own; any account's inbox may use one) to every shard. */
-export async function copySystemBotsToShards(scope: TransportScope) {
+/**
+ * Copies the system bots (no account of their own; any account's inbox may use one) to `shards`: every
+ * shard when one changed, or the shard an account was just placed on (a shard added since has none).
+ */
+export async function copySystemBotsToShards(scope: TransportScope, shards = Array.from({ length: scope.shards.count }, (_, shard) => shard)) {
   if (sameDatabase(scope)) return;
   const { directory } = scope;
   const [bots] = await batch(directory, [rawRows(directory, sql`SELECT * FROM ${agentBots} WHERE account_id IS NULL`)]);
+  if (bots.length === 0) return;
   await Promise.all(
-    Array.from({ length: scope.shards.count }, (_, shard) => {
+    shards.map((shard) => {
       const db = scope.shards.open(shard);
       return write(db, copyStatements(db, agentBots, bots));
     }),

@@ -210,9 +210,9 @@ export async function assertCurrentPassword(user: UserRow, currentPassword: stri
 }
 
 /**
- * Deletes the user, its key and memberships; conversations it was assigned to become unassigned. The
- * directory goes first (from then on the user's keys reach nothing), then each shard of the user's
- * accounts loses what the user had there.
+ * Deletes the user, its key and memberships; conversations it was assigned to become unassigned. Each
+ * shard of the user's accounts loses what the user had there first, then the directory: a failure half
+ * way leaves the user in the directory, so repeating the delete finds it and finishes.
  */
 export async function deleteUser(scope: TransportScope, userId: number) {
   const { directory } = scope;
@@ -235,14 +235,15 @@ export async function deleteUser(scope: TransportScope, userId: number) {
       .where(and(eq(platformAppPermissibles.permissibleType, "User"), eq(platformAppPermissibles.permissibleId, userId))),
     db.delete(users).where(eq(users.id, userId)),
   ];
-  await write(directory, removal(directory));
-  if (sameDatabase(scope)) return;
-  const shards = new Set<number>();
-  for (const { accountId } of memberships) {
-    const placement = await scope.shards.placementOf(accountId);
-    if (placement) shards.add(placement.shard);
+  if (!sameDatabase(scope)) {
+    const shards = new Set<number>();
+    for (const { accountId } of memberships) {
+      const placement = await scope.shards.placementOf(accountId);
+      if (placement) shards.add(placement.shard);
+    }
+    await Promise.all([...shards].map((shard) => write(scope.shards.open(shard), removal(scope.shards.open(shard)))));
   }
-  await Promise.all([...shards].map((shard) => write(scope.shards.open(shard), removal(scope.shards.open(shard)))));
+  await write(directory, removal(directory));
 }
 
 const LOGIN_TOKEN_TTL_MS = 5 * 60 * 1000;
