@@ -24,6 +24,9 @@ const KEY_MAX_LENGTH = 255;
 
 const routes = new Map<string, { accountId: number; readAt: number }>();
 
+/** A survey's key is a conversation uuid: anything else is not looked for on every shard (the route answers 422). */
+const CONVERSATION_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 async function accountOfKey(c: AppContext, kind: KeyKind, key: string): Promise<number | null> {
   const cacheKey = `${kind}:${key}`;
   const hit = routes.get(cacheKey);
@@ -40,7 +43,8 @@ async function accountOfKey(c: AppContext, kind: KeyKind, key: string): Promise<
 export const shardOfPublicKey = (kind: KeyKind, param: string) =>
   createMiddleware<AppEnv>(async (c, next) => {
     const key = c.req.param(param) ?? "";
-    if (key !== "" && key.length <= KEY_MAX_LENGTH && c.var.shard === null) {
+    const wellFormed = kind === "csat_survey" ? CONVERSATION_UUID.test(key) : key !== "" && key.length <= KEY_MAX_LENGTH;
+    if (wellFormed && c.var.shard === null) {
       const accountId = await accountOfKey(c, kind, key);
       const placement = accountId === null ? null : await c.var.shards.placementOf(accountId);
       if (placement?.status === SHARD_STATUS.moving && !["GET", "HEAD", "OPTIONS"].includes(c.req.method)) {
