@@ -1,7 +1,7 @@
 // The database bindings of a pool of N shards (README "Shards"): DIRECTORY and SHARD_00 … SHARD_<N-1>.
 // wrangler.toml declares the deployed pool; local servers and the tests run a pool of their own size
 // from a copy of it with only the shard entries changed.
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { root } from "./wrangler.mjs";
 
@@ -41,6 +41,8 @@ export function shardedConfig(count) {
   ).join("");
   const config = declared.slice(0, firstShard) + entries + declared.slice(firstShard).replace(SHARD_ENTRY, "");
   const path = join(root, `wrangler.shards-${count}.toml`);
-  writeFileSync(path, `# Generated from wrangler.toml by scripts/lib/shards.mjs for a pool of ${count} shards; do not edit.\n${config}`);
+  const text = `# Generated from wrangler.toml by scripts/lib/shards.mjs for a pool of ${count} shards; do not edit.\n${config}`;
+  // written only when it changed: a running `wrangler dev` on this file reloads when it is written
+  if (!existsSync(path) || readFileSync(path, "utf8") !== text) writeFileSync(path, text);
   return path;
 }
