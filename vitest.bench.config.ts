@@ -4,13 +4,17 @@ import { GENEROUS, TEST_SHARDS } from "./vitest.config";
 import { shardedConfig } from "./scripts/lib/shards.mjs";
 
 // Benchmarks run like the tests (workerd, real D1) but only with `npm run bench:*`, never in `npm test`.
+// BENCH_SHARDS sets the pool's size (bench/shards.mjs runs 1, 16 and 64); BENCH_ACCOUNTS how many accounts
+// bench/shards.bench.test.ts seeds (10,000 unless given).
+const shards = Number(process.env.BENCH_SHARDS ?? TEST_SHARDS);
+const benchAccounts = process.env.BENCH_ACCOUNTS ?? "10000";
 export default defineConfig(async () => ({
   plugins: [
     cloudflareTest({
-      wrangler: { configPath: shardedConfig(TEST_SHARDS) },
+      wrangler: { configPath: shardedConfig(shards) },
       // the benches send thousands of requests with one key: rate limits no bench reaches
       // ATTACHMENT_URL_SECRET: signed file URLs (the contact export's download), as the tests have it
-      miniflare: { bindings: { TEST_MIGRATIONS: await readD1Migrations("./migrations"), ATTACHMENT_URL_SECRET: "bench-attachment-url-secret", ...GENEROUS } },
+      miniflare: { bindings: { TEST_MIGRATIONS: await readD1Migrations("./migrations"), ATTACHMENT_URL_SECRET: "bench-attachment-url-secret", BENCH_ACCOUNTS: benchAccounts, ...GENEROUS } },
     }),
   ],
   test: {

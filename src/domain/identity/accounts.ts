@@ -60,7 +60,7 @@ export async function createAccount(scope: PlatformScope, input: AccountInput & 
         customAttributes: input.customAttributes ?? {},
         settings: input.settings ?? {},
         features: { ...DEFAULT_FEATURES, ...input.features },
-        shard: sql`(SELECT ${shardStats.shard} FROM ${shardStats} WHERE ${shardStats.shard} < ${pool.length} ORDER BY ${shardStats.accounts}, ${shardStats.shard} LIMIT 1)`,
+        shard: sql`(SELECT ${shardStats.shard} FROM ${shardStats} WHERE ${shardStats.shard} < ${pool.length} ORDER BY ${shardStats.bytes}, ${shardStats.accounts}, ${shardStats.shard} LIMIT 1)`,
         shardStatus: SHARD_STATUS.provisioning,
         createdAt: at,
         updatedAt: at,
