@@ -7,14 +7,17 @@ import { shardedConfig } from "./scripts/lib/shards.mjs";
 // BENCH_SHARDS sets the pool's size (bench/shards.mjs runs 1, 16 and 64); BENCH_ACCOUNTS how many accounts
 // bench/shards.bench.test.ts seeds (10,000 unless given).
 const shards = Number(process.env.BENCH_SHARDS ?? TEST_SHARDS);
-const benchAccounts = process.env.BENCH_ACCOUNTS ?? "10000";
+// BENCH_ZIPF_ACCOUNTS and BENCH_SWEEP_EVERY set its Zipf phase (bench/README.md "Shards").
+const benchVars = Object.fromEntries(
+  ["BENCH_ACCOUNTS", "BENCH_ZIPF_ACCOUNTS", "BENCH_SWEEP_EVERY"].filter((name) => process.env[name] !== undefined).map((name) => [name, process.env[name]!]),
+);
 export default defineConfig(async () => ({
   plugins: [
     cloudflareTest({
       wrangler: { configPath: shardedConfig(shards) },
       // the benches send thousands of requests with one key: rate limits no bench reaches
       // ATTACHMENT_URL_SECRET: signed file URLs (the contact export's download), as the tests have it
-      miniflare: { bindings: { TEST_MIGRATIONS: await readD1Migrations("./migrations"), ATTACHMENT_URL_SECRET: "bench-attachment-url-secret", BENCH_ACCOUNTS: benchAccounts, ...GENEROUS } },
+      miniflare: { bindings: { TEST_MIGRATIONS: await readD1Migrations("./migrations"), ATTACHMENT_URL_SECRET: "bench-attachment-url-secret", ...benchVars, ...GENEROUS } },
     }),
   ],
   test: {

@@ -25,18 +25,21 @@ import { jobScope } from "../src/jobs/scope";
 import { allShards, directory, shardNumberOf, shardOf } from "../test/support/databases";
 import { createInbox } from "../test/support/fixtures";
 import { call, createPlatformApp } from "../test/support/http";
-import { createWorld } from "../test/support/world";
+import { addToAccount, createUser, createWorld } from "../test/support/world";
 
 const SHARDS = allShards().length;
-const ACCOUNTS = Number((env as unknown as { BENCH_ACCOUNTS?: string }).BENCH_ACCOUNTS ?? 10_000);
+/** What vitest.bench.config.ts passes on from the environment. */
+const bench = env as unknown as { BENCH_ACCOUNTS?: string; BENCH_ZIPF_ACCOUNTS?: string; BENCH_SWEEP_EVERY?: string };
+const ACCOUNTS = Number(bench.BENCH_ACCOUNTS ?? 10_000);
 /** Creates in flight at once while seeding (the directory serialises them; a few overlap the shard writes). */
 const CONCURRENCY = 4;
 /** Zipf phase: how many accounts, the exponent, the largest account, the bound on all rows, how often sizes are swept. */
-const ZIPF_ACCOUNTS = Math.min(1_000, Math.ceil(ACCOUNTS / 10));
+const ZIPF_ACCOUNTS = Number(bench.BENCH_ZIPF_ACCOUNTS ?? Math.min(1_000, Math.ceil(ACCOUNTS / 10)));
 const ZIPF_EXPONENT = 1.2;
 const ZIPF_MAX_ROWS = 3_000;
 const ZIPF_TOTAL_ROWS = 300_000;
-const SWEEP_EVERY = 10;
+/** 0: never, and the recorded sizes are set to 0 first, so placement goes by accounts alone (the comparison) */
+const SWEEP_EVERY = Number(bench.BENCH_SWEEP_EVERY ?? 10);
 const RUNS = 15;
 
 const report = (...parts: unknown[]) => console.log(["shards-bench", `shards=${SHARDS}`, ...parts].join(" | "));
@@ -49,11 +52,11 @@ function timingOf(headers: Headers) {
 }
 
 /** A platform app's scope, built the way the jobs build theirs (src/jobs/scope.ts), acting on the directory. */
-async function platformScope(): Promise<PlatformScope> {
-  await createPlatformApp("Shards bench");
+async function platformScope(): Promise<{ scope: PlatformScope; platformKey: string }> {
+  const platformKey = await createPlatformApp("Shards bench");
   const app = await directory().prepare("SELECT max(id) AS id FROM platform_apps").first<{ id: number }>();
   const db = connectDirectory(env).db;
-  return { ...jobScope(db, env, db), actor: { type: "platform_app", platformAppId: app!.id } };
+  return { scope: { ...jobScope(db, env, db), actor: { type: "platform_app", platformAppId: app!.id } }, platformKey };
 }
 
 async function countsPerShard(sql: string): Promise<number[]> {
@@ -124,7 +127,7 @@ async function widgetInbox(accountId: number) {
 }
 
 it("measures the pool", async () => {
-  const scope = await platformScope();
+  const { scope, platformKey } = await platformScope();
 
   // (a) accounts per shard after ACCOUNTS creates, placed by the real createAccount
   let started = performance.now();
@@ -149,8 +152,9 @@ it("measures the pool", async () => {
   const before = await countsPerShard("SELECT count(*) AS n FROM contacts");
   let rows = 0;
   let zipfAccounts = 0;
+  if (SWEEP_EVERY === 0) await directory().prepare("UPDATE shard_stats SET bytes = 0").run();
   for (let i = 0; i < ZIPF_ACCOUNTS && rows < ZIPF_TOTAL_ROWS; i++) {
-    if (i % SWEEP_EVERY === 0) await sweepSizes();
+    if (SWEEP_EVERY > 0 && i % SWEEP_EVERY === 0) await sweepSizes();
     const account = await createAccount(scope, { name: `Zipf ${i}` });
     const n = Math.min(size(), ZIPF_TOTAL_ROWS - rows);
     await fillWithContacts(account.id, n);
@@ -161,24 +165,37 @@ it("measures the pool", async () => {
   const after = await countsPerShard("SELECT count(*) AS n FROM contacts");
   const zipfRows = after.map((n, shard) => n - before[shard]);
   report(
-    `(b) ${zipfAccounts} Zipf accounts (s=${ZIPF_EXPONENT}, 1..${ZIPF_MAX_ROWS} rows), ${rows} rows, sweep every ${SWEEP_EVERY}, ${((performance.now() - started) / 1000).toFixed(0)} s`,
+    `(b) ${zipfAccounts} Zipf accounts (s=${ZIPF_EXPONENT}, 1..${ZIPF_MAX_ROWS} rows), ${rows} rows, ${SWEEP_EVERY ? `sweep every ${SWEEP_EVERY}` : "no sweep (by accounts)"}, ${((performance.now() - started) / 1000).toFixed(0)} s`,
     `rows per shard min ${Math.min(...zipfRows)} max ${Math.max(...zipfRows)}`,
     `max/mean ${maxOverMean(zipfRows).toFixed(3)}`,
   );
 
-  // (c) round trips and rows read per endpoint, on an account with a few of everything
+  // (c) round trips and rows read per endpoint: on a new account (wherever placement put it), and on a
+  // seeded account of shard 0, which a pool of one shares with any pool (shards other than 0 keep an
+  // id range, src/db/id-ranges.ts, and with it an entry per table in sqlite_sequence)
   const world = await createWorld("Shards bench");
-  const identifier = await widgetInbox(world.accountId);
+  const onShardZero = (await directory().prepare("SELECT min(id) AS id FROM accounts WHERE shard = 0 AND name LIKE 'Seeded %'").first<{ id: number }>())!.id;
+  const zeroAdmin = await createUser(platformKey, "Shard zero admin");
+  await addToAccount(platformKey, onShardZero, zeroAdmin.id, "administrator");
   let contact = 0;
-  const endpoints: Array<[string, () => Promise<{ roundTrips: number; rowsRead: number }>]> = [
-    ["GET agents", () => measure("GET", `${world.base}/agents`, world.admin.key)],
-    ["GET conversations", () => measure("GET", `${world.base}/conversations`, world.admin.key)],
-    ["POST contacts", () => measure("POST", `${world.base}/contacts`, world.admin.key, () => ({ name: "Bench", email: `bench.${++contact}@example.com` }))],
-    ["GET public inbox (warm)", () => measure("GET", `/public/api/v1/inboxes/${identifier}`, null)],
-  ];
-  for (const [name, run] of endpoints) {
-    const { roundTrips, rowsRead } = await run();
-    report(`(c) ${name}`, `round trips ${roundTrips}`, `rows read ${rowsRead}`);
+  for (const [accountId, key] of [
+    [world.accountId, world.admin.key],
+    [onShardZero, zeroAdmin.key],
+  ] as const) {
+    const base = `/api/v1/accounts/${accountId}`;
+    const identifier = await widgetInbox(accountId);
+    const shard = await shardNumberOf(accountId);
+    const sequences = (await allShards()[shard].prepare("SELECT count(*) AS n FROM sqlite_sequence").first<{ n: number }>())!.n;
+    const endpoints: Array<[string, () => Promise<{ roundTrips: number; rowsRead: number }>]> = [
+      ["GET agents", () => measure("GET", `${base}/agents`, key)],
+      ["GET conversations", () => measure("GET", `${base}/conversations`, key)],
+      ["POST contacts", () => measure("POST", `${base}/contacts`, key, () => ({ name: "Bench", email: `bench.${++contact}@example.com` }))],
+      ["GET public inbox (warm)", () => measure("GET", `/public/api/v1/inboxes/${identifier}`, null)],
+    ];
+    for (const [name, run] of endpoints) {
+      const { roundTrips, rowsRead } = await run();
+      report(`(c) account on shard ${shard} (${sequences} sqlite_sequence rows): ${name}`, `round trips ${roundTrips}`, `rows read ${rowsRead}`);
+    }
   }
 
   // (d) directory reads per request, caches warm: the widget's public GETs, and placement look-ups

@@ -18,10 +18,13 @@ for (const shards of sizes) {
     stdio: ["ignore", "pipe", "inherit"],
   });
   const tail = [];
-  createInterface({ input: child.stdout }).on("line", (line) => {
+  createInterface({ input: child.stdout }).on("line", (raw) => {
+    // vitest may colour its output: the figure is what follows "shards-bench" on the line
+    const at = raw.indexOf("shards-bench |");
+    const line = at < 0 ? raw : raw.slice(at);
     tail.push(line);
     if (tail.length > 40) tail.shift();
-    if (!line.startsWith("shards-bench")) return;
+    if (at < 0) return;
     console.log(line);
     if (!/ seeded | zipf: /.test(line)) figures.push(line);
   });
