@@ -5,7 +5,7 @@
  * deliveries whose queue message was lost, and the next step of contact imports and exports that
  * stopped moving; delete contact exports older than 30 days; start the one-off campaigns whose time has come (and re-send runs that stopped
  * moving); prune consumed outbox rows, the delivery log
- * after 30 days, and old Idempotency-Key records.
+ * after 30 days, and old Idempotency-Key records; record each shard's size for placing new accounts.
  */
 import type { Database } from "../db/client";
 import { connectDirectory } from "../db/connect";
@@ -22,6 +22,7 @@ import { dispatchEvents } from "../feed/forward";
 import { pruneDeliveryLog, resendOverdueDeliveries } from "../webhooks/sweep";
 import { jobScope } from "./scope";
 import { finishPlacements, shardsInMoves } from "../domain/identity/accounts";
+import { recordShardSize } from "../domain/identity/shard-stats";
 import { announceOpenedInboxes } from "./auto-assignment";
 
 /** The minute's sweeps, in order: the wake-ups first, so that the dispatch after them sends their events. */
@@ -77,6 +78,8 @@ export async function runScheduledWork(env: Env) {
       }
       const db = shards.open(shard);
       await attempt("keep the shard's id range", shard, () => keepIdRange(db, shard));
+      // one tiny query: its answer carries the shard's size, which placement orders by
+      await attempt("record the shard's size", shard, () => recordShardSize(jobScope(db, env, directory), shard));
       for (const [name, sweep] of SWEEPS) await attempt(name, shard, () => sweep(db, env));
     }),
     (async () => {

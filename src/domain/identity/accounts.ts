@@ -38,6 +38,16 @@ const DEFAULT_FEATURES: Record<string, boolean> = {
 };
 
 /**
+ * Shard sizes count in steps of PLACEMENT_SIZE_STEP_BYTES (64 MiB unless configured): a shard a step or
+ * more smaller than the others takes the new accounts; within a step the fewest accounts decide, so a
+ * burst of creates between two of the cron's size readings still spreads over the shards.
+ */
+function placementSizeStep(env: Env): number {
+  const step = Number(env.PLACEMENT_SIZE_STEP_BYTES);
+  return Number.isInteger(step) && step > 0 ? step : 64 * 1024 * 1024;
+}
+
+/**
  * Creates an account that the platform app behind `scope` owns, on the least full shard (README
  * "Shards"): the directory's row first, marked provisioning, which also counts the account on its shard;
  * then the shard's copy of the account; then the directory's row becomes active. An account left
@@ -61,7 +71,7 @@ export async function createAccount(scope: PlatformScope, input: AccountInput & 
         customAttributes: input.customAttributes ?? {},
         settings: input.settings ?? {},
         features: { ...DEFAULT_FEATURES, ...input.features },
-        shard: sql`(SELECT ${shardStats.shard} FROM ${shardStats} WHERE ${shardStats.shard} < ${pool.length} ORDER BY ${shardStats.accounts}, ${shardStats.shard} LIMIT 1)`,
+        shard: sql`(SELECT ${shardStats.shard} FROM ${shardStats} WHERE ${shardStats.shard} < ${pool.length} ORDER BY ${shardStats.bytes} / ${placementSizeStep(scope.env)}, ${shardStats.accounts}, ${shardStats.shard} LIMIT 1)`,
         shardStatus: SHARD_STATUS.provisioning,
         createdAt: at,
         updatedAt: at,
