@@ -79,7 +79,12 @@ export async function createAccount(scope: PlatformScope, input: AccountInput & 
       .returning({ id: accounts.id }),
     db
       .update(shardStats)
-      .set({ accounts: sql`${shardStats.accounts} + 1` })
+      // the new account counts at the pool's mean account size until the cron next reads the shard's size,
+      // so the creates between two readings do not all go to the shard that was smallest at the last one
+      .set({
+        accounts: sql`${shardStats.accounts} + 1`,
+        bytes: sql`${shardStats.bytes} + (SELECT coalesce(sum(${shardStats.bytes}) / max(sum(${shardStats.accounts}), 1), 0) FROM ${shardStats})`,
+      })
       .where(eq(shardStats.shard, sql`(SELECT ${accounts.shard} FROM ${accounts} WHERE ${accounts.id} = ${lastInsertedId(accounts)})`)),
     grantStatement(db, createdBy.platformAppId, "Account", lastInsertedId(accounts)),
   ]);
