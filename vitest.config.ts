@@ -1,6 +1,13 @@
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 import { testNetwork } from "./test/support/test-network.mjs";
+import { shardedConfig } from "./scripts/lib/shards.mjs";
+
+/**
+ * The tests' pool: the directory and three shards (README "Shards"), so every file's accounts land on
+ * several shards, placed as in production (the least full first).
+ */
+export const TEST_SHARDS = 3;
 
 // Tests run inside workerd with the real D1, Durable Object and Queue bindings from wrangler.toml.
 // Storage is isolated per test file. Tests never reach the network: every outbound fetch that a test
@@ -76,6 +83,8 @@ const ISOLATED = [
   "test/api/schema-missing.test.ts", // drops a table
   "test/notifications/push.test.ts",
   "test/campaigns/campaigns-one-off.test.ts", // the API inbox's callback: an intercepted fetch
+  "test/shards/placement.test.ts", // counts every account of the directory
+  "test/shards/events.test.ts", // a webhook receiver: an intercepted fetch
 ];
 
 export default defineConfig(async () => {
@@ -83,7 +92,7 @@ export default defineConfig(async () => {
   const project = (name: string, include: string[], exclude: string[], limits: Record<string, string>, testTimeout: number, isolate = true) => ({
     plugins: [
       cloudflareTest({
-        wrangler: { configPath: "./wrangler.toml" },
+        wrangler: { configPath: shardedConfig(TEST_SHARDS) },
         miniflare: {
           // ATTACHMENT_URL_SECRET: a deployed Worker has it as a secret; `npm start` passes one the same way.
           // PUSH_RELAY_URL: a made-up host that test/notifications/push.test.ts answers (test/support/receivers.ts);

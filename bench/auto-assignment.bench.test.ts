@@ -11,6 +11,7 @@ import { createDb } from "../src/db/client";
 import { QueryMeter, meterD1 } from "../src/db/metering";
 import { autoAssignConversation } from "../src/domain/assignment/auto-assignment";
 import { jobScope } from "../src/jobs/scope";
+import { shardOf } from "../test/support/databases";
 import { get, patch } from "../test/support/http";
 import { addInboxMember } from "../test/support/fixtures";
 import { addToAccount, createUser } from "../test/support/world";
@@ -52,8 +53,9 @@ it("spreads 1,000 conversations arriving at 50 a second over 10 online agents, a
   await Promise.all(inFlight);
   const sentIn = (Date.now() - started) / 1000;
 
+  const shard = await shardOf(w.accountId);
   const unassigned = async () =>
-    (await env.DB.prepare("SELECT count(*) AS n FROM conversations WHERE inbox_id = ? AND assignee_id IS NULL").bind(w.inbox.id).first<{ n: number }>())!.n;
+    (await shard.prepare("SELECT count(*) AS n FROM conversations WHERE inbox_id = ? AND assignee_id IS NULL").bind(w.inbox.id).first<{ n: number }>())!.n;
   for (let left = await unassigned(); left > 0; left = await unassigned()) {
     if (Date.now() - started > 300_000) throw new Error(`${left} conversations still unassigned`);
     console.log(`  waiting for ${left} assignments`);
@@ -61,7 +63,7 @@ it("spreads 1,000 conversations arriving at 50 a second over 10 online agents, a
   }
   const doneIn = (Date.now() - started) / 1000;
 
-  const { results } = await env.DB.prepare("SELECT assignee_id AS id, count(*) AS n FROM conversations WHERE inbox_id = ? GROUP BY assignee_id").bind(w.inbox.id).all<{ id: number; n: number }>();
+  const { results } = await shard.prepare("SELECT assignee_id AS id, count(*) AS n FROM conversations WHERE inbox_id = ? GROUP BY assignee_id").bind(w.inbox.id).all<{ id: number; n: number }>();
   const counts = results.map((r) => r.n);
   const mean = CONVERSATIONS / AGENTS;
   console.log(`\n| agents | conversations | sent in | all assigned after | per agent (min–max) | max ÷ mean |`);
@@ -74,7 +76,7 @@ it("spreads 1,000 conversations arriving at 50 a second over 10 online agents, a
   const waiting: number[] = [];
   for (let i = 0; i < COST_SAMPLES; i++) {
     const c = await visitorConversation(w.inbox);
-    const row = await env.DB.prepare("SELECT id FROM conversations WHERE account_id = ? AND display_id = ?").bind(w.accountId, c.displayId).first<{ id: number }>();
+    const row = await shard.prepare("SELECT id FROM conversations WHERE account_id = ? AND display_id = ?").bind(w.accountId, c.displayId).first<{ id: number }>();
     waiting.push(row!.id);
   }
   await patch(`${w.base}/inboxes/${w.inbox.id}`, w.admin.key, { enable_auto_assignment: true });
@@ -82,7 +84,7 @@ it("spreads 1,000 conversations arriving at 50 a second over 10 online agents, a
   for (const id of waiting) {
     const meter = new QueryMeter();
     const begun = performance.now();
-    const chosen = await autoAssignConversation(jobScope(createDb(meterD1(env.DB, meter)), env), w.accountId, id);
+    const chosen = await autoAssignConversation(jobScope(createDb(meterD1(shard, meter)), env), w.accountId, id);
     // (one an agent's return handed out first is not a sample of this path)
     if (chosen === null) continue;
     samples.push({ ms: performance.now() - begun, roundTrips: meter.roundTrips, rowsRead: meter.rowsRead, rowsWritten: meter.rowsWritten });

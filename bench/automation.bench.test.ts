@@ -11,6 +11,7 @@ import { QueryMeter, meterD1 } from "../src/db/metering";
 import { runAutomationForEvent } from "../src/jobs/automation";
 import { call } from "../test/support/http";
 import { createContact, createInbox } from "../test/support/fixtures";
+import { shardOf } from "../test/support/databases";
 import { createWorld } from "../test/support/world";
 
 const RUNS = 9;
@@ -18,7 +19,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 
 async function measure(accountId: number, eventId: number) {
   const meter = new QueryMeter();
-  const db = createDb(meterD1(env.DB, meter));
+  const db = createDb(meterD1(await shardOf(accountId), meter));
   const started = performance.now();
   await runAutomationForEvent(db, env, { accountId, eventId });
   return { ms: performance.now() - started, roundTrips: meter.roundTrips, rowsRead: meter.rowsRead, rowsWritten: meter.rowsWritten };
@@ -28,6 +29,7 @@ it("records the engine's cost per event at 1, 10 and 50 rules", async () => {
   const lines: string[] = [];
   for (const rules of [1, 10, 50]) {
     const world = await createWorld(`Automation bench ${rules}`);
+    const shard = await shardOf(world.accountId);
     const inboxId = await createInbox(world.accountId);
     const contactId = await createContact(world.accountId, { email: "casey@bigcorp.com" });
     await call("POST", `${world.base}/labels`, { key: world.admin.key, body: { title: "vip" } });
@@ -51,7 +53,7 @@ it("records the engine's cost per event at 1, 10 and 50 rules", async () => {
     const events: number[] = [];
     for (let i = 0; i < RUNS; i++) {
       await call("POST", `${world.base}/conversations/${conversation}/toggle_priority`, { key: world.admin.key, body: { priority: i % 2 ? "low" : "urgent" } });
-      const row = await env.DB.prepare("SELECT max(id) AS id FROM event_outbox WHERE account_id = ? AND event_name = 'conversation_updated'").bind(world.accountId).first<{ id: number }>();
+      const row = await shard.prepare("SELECT max(id) AS id FROM event_outbox WHERE account_id = ? AND event_name = 'conversation_updated'").bind(world.accountId).first<{ id: number }>();
       events.push(row!.id);
     }
     const none = [];
@@ -66,10 +68,10 @@ it("records the engine's cost per event at 1, 10 and 50 rules", async () => {
       await call("POST", `${world.base}/conversations/${conversation}/toggle_priority`, { key: world.admin.key, body: { priority: "low" } });
       await call("POST", `${world.base}/conversations/${conversation}/labels`, { key: world.admin.key, body: { labels: [] } });
       await call("POST", `${world.base}/conversations/${conversation}/toggle_priority`, { key: world.admin.key, body: { priority: "urgent" } });
-      const row = await env.DB.prepare("SELECT max(id) AS id FROM event_outbox WHERE account_id = ? AND event_name = 'conversation_updated' AND caused_by_automation = 0").bind(world.accountId).first<{ id: number }>();
+      const row = await shard.prepare("SELECT max(id) AS id FROM event_outbox WHERE account_id = ? AND event_name = 'conversation_updated' AND caused_by_automation = 0").bind(world.accountId).first<{ id: number }>();
       // the queue consumer may have run it already; measure on a copy of the event so the run is fresh
-      const copy = await env.DB.prepare("INSERT INTO event_outbox (account_id, event_name, subject_type, subject_id, data, caused_by_automation, created_at, dispatched_at) SELECT account_id, event_name, subject_type, subject_id, data, 0, created_at, created_at FROM event_outbox WHERE id = ? RETURNING id").bind(row!.id).first<{ id: number }>();
-      await env.DB.prepare("DELETE FROM taggings WHERE taggable_type = 'Conversation' AND account_id = ?").bind(world.accountId).run();
+      const copy = await shard.prepare("INSERT INTO event_outbox (account_id, event_name, subject_type, subject_id, data, caused_by_automation, created_at, dispatched_at) SELECT account_id, event_name, subject_type, subject_id, data, 0, created_at, created_at FROM event_outbox WHERE id = ? RETURNING id").bind(row!.id).first<{ id: number }>();
+      await shard.prepare("DELETE FROM taggings WHERE taggable_type = 'Conversation' AND account_id = ?").bind(world.accountId).run();
       acting.push(await measure(world.accountId, copy!.id));
     }
     lines.push(`| ${rules} | one match (add_label) | ${median(acting.map((s) => s.roundTrips))} | ${median(acting.map((s) => s.rowsRead))} | ${median(acting.map((s) => s.rowsWritten))} | ${median(acting.map((s) => s.ms)).toFixed(1)} |`);

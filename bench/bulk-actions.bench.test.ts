@@ -6,9 +6,9 @@
  * 1,000 contacts, which go to the queue in slices of 25: the request's cost, and the time until the last
  * is changed (the contacts last, deleted, as that empties the account).
  */
-import { env } from "cloudflare:workers";
 import { it } from "vitest";
 import { call } from "../test/support/http";
+import { shardOf } from "../test/support/databases";
 import { createWorld } from "../test/support/world";
 import { addInboxMember, createInbox, createTeam } from "../test/support/fixtures";
 
@@ -27,20 +27,21 @@ function parseTiming(header: string | null) {
  */
 async function seed(accountId: number, inboxId: number, count: number) {
   const at = Date.now() - count * 1000;
-  await env.DB.prepare(
+  const shard = await shardOf(accountId);
+  await shard.prepare(
     `WITH RECURSIVE seq(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM seq WHERE n < ?1)
      INSERT INTO contacts (account_id, name, email, blocked, resolved, created_at, updated_at)
      SELECT ?2, 'Bench ' || n, 'bench.' || ?2 || '.' || n || '@example.com', 0, 1, ?3, ?3 FROM seq`,
   )
     .bind(count, accountId, at)
     .run();
-  await env.DB.prepare(
+  await shard.prepare(
     `INSERT INTO contact_inboxes (account_id, contact_id, inbox_id, source_id, pubsub_token, created_at, updated_at)
      SELECT account_id, id, ?2, 'bench-' || id, 'bench-pubsub-' || id, created_at, created_at FROM contacts WHERE account_id = ?1`,
   )
     .bind(accountId, inboxId)
     .run();
-  await env.DB.prepare(
+  await shard.prepare(
     `INSERT INTO conversations (account_id, display_id, uuid, inbox_id, contact_id, contact_inbox_id, status, additional_attributes,
        custom_attributes, last_activity_at, waiting_since, created_at, updated_at)
      SELECT account_id, row_number() OVER (ORDER BY id), account_id || '-' || id, inbox_id, contact_id, id, 0, '{}', '{}',
@@ -49,8 +50,8 @@ async function seed(accountId: number, inboxId: number, count: number) {
     .bind(accountId)
     .run();
   const keys = ["conversations.a.0.all", "conversations.a.0.unassigned", `conversations.i:${inboxId}.0.all`, `conversations.i:${inboxId}.0.unassigned`];
-  await env.DB.batch(keys.map((key) => env.DB.prepare("INSERT INTO counters (account_id, key, value) VALUES (?, ?, ?)").bind(accountId, key, count)));
-  const contacts = await env.DB.prepare("SELECT id FROM contacts WHERE account_id = ? ORDER BY id").bind(accountId).all<{ id: number }>();
+  await shard.batch(keys.map((key) => shard.prepare("INSERT INTO counters (account_id, key, value) VALUES (?, ?, ?)").bind(accountId, key, count)));
+  const contacts = await shard.prepare("SELECT id FROM contacts WHERE account_id = ? ORDER BY id").bind(accountId).all<{ id: number }>();
   return contacts.results.map((r) => r.id);
 }
 
@@ -106,7 +107,8 @@ it("records the cost of bulk actions over 1,000 conversations and 1,000 contacts
     }
     lines.push(`| ${name} (queued) | ${t.roundTrips} | ${t.rowsRead} | ${t.rowsWritten} | ${ms.toFixed(0)}; all done after ${(performance.now() - started).toFixed(0)} |`);
   };
-  const count = async (sql: string) => (await env.DB.prepare(sql).bind(world.accountId).first<{ n: number }>())!.n;
+  const shard = await shardOf(world.accountId);
+  const count = async (sql: string) => (await shard.prepare(sql).bind(world.accountId).first<{ n: number }>())!.n;
   await queued("1,000 conversations: status resolved", { type: "Conversation", ids: Array.from({ length: SIZE }, (_, i) => i + 1), fields: { status: "resolved" } }, async () =>
     (await count("SELECT count(*) AS n FROM conversations WHERE account_id = ? AND status = 1")) === SIZE,
   );

@@ -4,9 +4,9 @@
  * the last page by `page` and by `cursor`, with what each answer found (all_count, rows, has_more).
  * Round trips and rows come from the Server-Timing header.
  */
-import { env } from "cloudflare:workers";
 import { it } from "vitest";
 import { call } from "../test/support/http";
+import { shardOf } from "../test/support/databases";
 import { createWorld } from "../test/support/world";
 import { createContact, createContactInbox, createInbox, createTeam } from "../test/support/fixtures";
 
@@ -41,7 +41,8 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
  */
 async function seed(accountId: number, inboxId: number, contactId: number, contactInboxId: number, count: number, teamId: number) {
   const at = Date.now() - count * 1000;
-  await env.DB.prepare(
+  const shard = await shardOf(accountId);
+  await shard.prepare(
     `WITH RECURSIVE seq(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM seq WHERE n < ?1)
      INSERT INTO conversations (account_id, display_id, uuid, inbox_id, contact_id, contact_inbox_id, status, priority, team_id,
        additional_attributes, custom_attributes, last_activity_at, waiting_since, created_at, updated_at)
@@ -53,23 +54,23 @@ async function seed(accountId: number, inboxId: number, contactId: number, conta
   )
     .bind(count, accountId, inboxId, contactId, contactInboxId, at, teamId)
     .run();
-  await env.DB.prepare(
+  await shard.prepare(
     `INSERT INTO messages (account_id, inbox_id, conversation_id, message_type, content, processed_message_content, sender_type, sender_id, created_at, updated_at)
      SELECT account_id, inbox_id, id, 0, 'Order ' || display_id || ' shipped to ' || CASE WHEN display_id % 1000 = 7 THEN 'Zanzibar' ELSE 'Lisbon' END,
        NULL, 'Contact', contact_id, created_at, created_at FROM conversations WHERE account_id = ?1`,
   )
     .bind(accountId)
     .run();
-  await env.DB.prepare(
+  await shard.prepare(
     `INSERT INTO taggings (account_id, taggable_type, taggable_id, tag, created_at)
      SELECT account_id, 'Conversation', id, 'vip', created_at FROM conversations WHERE account_id = ?1 AND display_id % 100 = 0`,
   )
     .bind(accountId)
     .run();
   // the message search index, where this version of the schema has one (the bench also measures the version before it)
-  const fts = await env.DB.prepare("SELECT 1 FROM sqlite_master WHERE name = 'message_search'").first();
+  const fts = await shard.prepare("SELECT 1 FROM sqlite_master WHERE name = 'message_search'").first();
   if (fts) {
-    await env.DB.prepare(
+    await shard.prepare(
       `INSERT INTO message_search (rowid, account_key, conversation_id, content)
        SELECT id, '<a' || account_id || '>', conversation_id, content FROM messages WHERE account_id = ?1`,
     )
@@ -77,9 +78,9 @@ async function seed(accountId: number, inboxId: number, contactId: number, conta
       .run();
   }
   const keys = ["conversations.a.0.all", "conversations.a.0.unassigned", `conversations.i:${inboxId}.0.all`, `conversations.i:${inboxId}.0.unassigned`];
-  await env.DB.batch(
+  await shard.batch(
     keys.map((key) =>
-      env.DB.prepare("INSERT INTO counters (account_id, key, value) VALUES (?, ?, ?) ON CONFLICT (account_id, key) DO UPDATE SET value = value + excluded.value").bind(accountId, key, count),
+      shard.prepare("INSERT INTO counters (account_id, key, value) VALUES (?, ?, ?) ON CONFLICT (account_id, key) DO UPDATE SET value = value + excluded.value").bind(accountId, key, count),
     ),
   );
 }
@@ -128,7 +129,7 @@ it("records the cost of search, labels, each filter key and the last page", asyn
     const { id: contactInboxId } = await createContactInbox(world.accountId, contactId, inboxId);
     const teamId = await createTeam(world.accountId, "bench");
     await seed(world.accountId, inboxId, contactId, contactInboxId, size, teamId);
-    await env.DB.prepare("UPDATE conversations SET assignee_id = ?1 WHERE account_id = ?2 AND display_id % 10 = 0").bind(world.admin.id, world.accountId).run();
+    await (await shardOf(world.accountId)).prepare("UPDATE conversations SET assignee_id = ?1 WHERE account_id = ?2 AND display_id % 10 = 0").bind(world.admin.id, world.accountId).run();
     const lastPage = Math.ceil(size / 25);
     const list = `${world.base}/conversations`;
     const beforeLast = (await call("GET", `${list}?page=${lastPage - 1}`, { key: world.admin.key })).body.data.meta.next_cursor as string | undefined;

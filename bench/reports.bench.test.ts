@@ -18,10 +18,10 @@
  * (k × 12.4 s). The measured window is the week before the anchor hour (summary also reads the week
  * before it); one more request asks for a whole year.
  */
-import { env } from "cloudflare:workers";
 import { afterAll, expect, it, vi } from "vitest";
 import { type Reply, call, get, post } from "../test/support/http";
 import { addToAccount, createUser, createWorld } from "../test/support/world";
+import { shardOf } from "../test/support/databases";
 import { addInboxMember, createContact, createContactInbox, createInbox, createTeam } from "../test/support/fixtures";
 
 const MIN = 60_000;
@@ -113,7 +113,8 @@ async function createDesk(name: string) {
 
 // ---------------------------------------------------------------- the history, seeded in SQL
 
-const run = (sql: string, ...values: unknown[]) => env.DB.prepare(sql).bind(...values).run();
+/** A statement runner on one database (the seeded account's shard). */
+const runOn = (db: D1Database) => (sql: string, ...values: unknown[]) => db.prepare(sql).bind(...values).run();
 
 /**
  * Seeds conversations k = 0 .. count-1 of the plan (planOf, here in SQL; `interval` apart) into `desk`: conversations,
@@ -123,6 +124,7 @@ const run = (sql: string, ...values: unknown[]) => env.DB.prepare(sql).bind(...v
  */
 async function seedHistory(desk: Desk, count: number, progress: (step: string) => void, interval = INTERVAL) {
   const a = desk.accountId;
+  const run = runOn(await shardOf(a));
   const admin = desk.admin.id;
   const json = (ids: number[]) => JSON.stringify(ids);
   const contactInboxes: number[] = [];
@@ -333,7 +335,7 @@ async function snapshot(desk: Desk) {
   desk.labels.forEach((id, i) => names.set(`label:${id}`, LABELS[i]));
   const name = (kind: string, id: number | null) => (id === null ? "-" : (names.get(`${kind}:${id}`) ?? `${kind}?${id}`));
   const rel = (at: number | null) => (at === null ? "-" : `${(at - ANCHOR) / 1000}s`);
-  const all = async <T,>(sql: string) => (await env.DB.prepare(sql).bind(desk.accountId).all<T>()).results;
+  const all = async <T,>(sql: string) => (await (await shardOf(desk.accountId)).prepare(sql).bind(desk.accountId).all<T>()).results;
 
   const rollups = (await all<{ metric: string; dimension: string; dimension_id: number; bucket: number; count: number; total: number }>(
     "SELECT metric, dimension, dimension_id, bucket, count, total FROM report_rollups WHERE account_id = ?1 AND count <> 0",
@@ -459,7 +461,7 @@ function found(path: string, body: unknown): string {
 /** Throws unless the summary of the window agrees with the seeded rows themselves. */
 async function checkSummary(desk: Desk, window: string, since: number, until: number) {
   const reply = await get(`${desk.v2}/reports/summary?${window}`, desk.admin.key);
-  const count = async (sql: string) => (await env.DB.prepare(sql).bind(desk.accountId, since * 1000, until * 1000).first<{ n: number }>())!.n;
+  const count = async (sql: string) => (await (await shardOf(desk.accountId)).prepare(sql).bind(desk.accountId, since * 1000, until * 1000).first<{ n: number }>())!.n;
   const expected = {
     conversations_count: await count("SELECT count(*) AS n FROM conversations WHERE account_id = ?1 AND created_at >= ?2 AND created_at < ?3"),
     incoming_messages_count: await count("SELECT count(*) AS n FROM messages WHERE account_id = ?1 AND message_type = 0 AND created_at >= ?2 AND created_at < ?3"),
@@ -500,7 +502,7 @@ it("records the cost of the reports at 1,000 and 100,000 conversations", async (
       },
       interval,
     );
-    const rows = async (table: string) => (await env.DB.prepare(`SELECT count(*) AS n FROM ${table} WHERE account_id = ?1`).bind(desk.accountId).first<{ n: number }>())!.n;
+    const rows = async (table: string) => (await (await shardOf(desk.accountId)).prepare(`SELECT count(*) AS n FROM ${table} WHERE account_id = ?1`).bind(desk.accountId).first<{ n: number }>())!.n;
     log(
       `${name}: seeded in ${((performance.now() - started) / 1000).toFixed(1)} s: ${await rows("conversations")} conversations, ${await rows("messages")} messages, ` +
         `${await rows("reporting_events")} reporting events, ${await rows("report_rollups")} rollup rows`,

@@ -5,10 +5,10 @@
  * An administrator reaches everything; the agent is a member of one of the two inboxes (half the
  * conversations).
  */
-import { env } from "cloudflare:workers";
 import { it } from "vitest";
 import { call } from "../test/support/http";
 import { createWorld } from "../test/support/world";
+import { shardOf } from "../test/support/databases";
 import { addInboxMember, createContactInbox, createInbox } from "../test/support/fixtures";
 import { seedContacts } from "../test/support/contact-fixtures";
 
@@ -54,8 +54,9 @@ const shown = (body: any) =>
  */
 async function seedConversations(accountId: number, inboxes: [number, number], contactInboxId: number, firstContactId: number) {
   const at = Date.now() - CONVERSATIONS * PER_CONVERSATION * 1000;
+  const shard = await shardOf(accountId);
   for (let from = 1; from <= CONVERSATIONS; from += 1000) {
-    await env.DB.prepare(
+    await shard.prepare(
       `WITH RECURSIVE seq(n) AS (SELECT ?1 UNION ALL SELECT n + 1 FROM seq WHERE n < ?1 + 999)
        INSERT INTO conversations (account_id, display_id, uuid, inbox_id, contact_id, contact_inbox_id, status, last_activity_at, created_at, updated_at)
        SELECT ?2, n, 'search-bench-' || ?2 || '-' || n, CASE WHEN n % 2 = 0 THEN ?3 ELSE ?4 END, ?5 + n - 1, ?6, 0,
@@ -63,7 +64,7 @@ async function seedConversations(accountId: number, inboxes: [number, number], c
     )
       .bind(from, accountId, inboxes[0], inboxes[1], firstContactId, contactInboxId, at)
       .run();
-    await env.DB.prepare(
+    await shard.prepare(
       `WITH RECURSIVE k(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM k WHERE i < ?4)
        INSERT INTO messages (account_id, inbox_id, conversation_id, message_type, content, sender_type, sender_id, created_at, updated_at)
        SELECT c.account_id, c.inbox_id, c.id, 0,
@@ -75,7 +76,7 @@ async function seedConversations(accountId: number, inboxes: [number, number], c
       .run();
     progress(`${(from + 999) * PER_CONVERSATION} messages`);
   }
-  await env.DB.prepare(
+  await shard.prepare(
     `INSERT INTO message_search (rowid, account_key, conversation_id, content)
      SELECT id, '<a' || account_id || '>', conversation_id, content FROM messages WHERE account_id = ?1`,
   )
@@ -91,10 +92,11 @@ it("records the cost of global search at 100,000 messages", async () => {
   await addInboxMember(world.accountId, inboxA, world.agent.id);
   progress("seeding 10,000 contacts");
   await seedContacts(world.accountId, CONVERSATIONS);
-  const first = await env.DB.prepare("SELECT min(id) AS id FROM contacts WHERE account_id = ?").bind(world.accountId).first<{ id: number }>();
+  const shard = await shardOf(world.accountId);
+  const first = await shard.prepare("SELECT min(id) AS id FROM contacts WHERE account_id = ?").bind(world.accountId).first<{ id: number }>();
   // one in 1,000 contacts is a Zanzibar traveller (the seeded names are "Contact <n>")
-  await env.DB.prepare("UPDATE contacts SET name = 'Zanzibar Traveller ' || id WHERE account_id = ?1 AND (id - ?2) % 1000 = 6").bind(world.accountId, first!.id).run();
-  await env.DB.prepare(
+  await shard.prepare("UPDATE contacts SET name = 'Zanzibar Traveller ' || id WHERE account_id = ?1 AND (id - ?2) % 1000 = 6").bind(world.accountId, first!.id).run();
+  await shard.prepare(
     `UPDATE contact_search SET name = (SELECT name FROM contacts WHERE contacts.id = contact_search.rowid)
      WHERE rowid IN (SELECT id FROM contacts WHERE account_id = ?1 AND name LIKE 'Zanzibar%')`,
   )

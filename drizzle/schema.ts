@@ -47,7 +47,40 @@ export const accounts = sqliteTable("accounts", {
   limits: json<JsonObject>("limits").notNull().default({}),
   /** feature flag name -> enabled */
   features: json<Record<string, boolean>>("features").notNull().default({}),
+  /** the shard database that holds the account's rows (README "Shards"); read from the directory's row */
+  shard: integer("shard").notNull().default(0),
+  /** 0 provisioning (its shard rows are being written), 1 active, 2 moving to another shard */
+  shardStatus: integer("shard_status").notNull().default(1),
+  /** bumped when the account moves, so a cached placement can be told stale */
+  shardVersion: integer("shard_version").notNull().default(1),
+  /** while moving: the shard it moves to (the cron leaves both shards alone meanwhile) */
+  moveTo: integer("move_to"),
   ...timestamps,
+});
+
+/**
+ * Directory only: the public keys that lead to an account without a credential (a website inbox's
+ * identifier, a help-center portal's slug), so a public request finds the shard in one indexed read.
+ * The key is unique across all accounts here, which is what keeps portal slugs unique across shards.
+ */
+export const publicRoutes = sqliteTable(
+  "public_routes",
+  {
+    /** "inbox" or "portal" */
+    kind: text("kind").notNull(),
+    key: text("key").notNull(),
+    accountId: integer("account_id").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.kind, t.key] }), index("public_routes_account").on(t.accountId)],
+);
+
+/** Directory only: how full each shard is, for placing new accounts on the least full. */
+export const shardStats = sqliteTable("shard_stats", {
+  shard: integer("shard").primaryKey(),
+  accounts: integer("accounts").notNull().default(0),
+  /** the shard's size when the cron last looked (D1 reports it with every answer) */
+  bytes: integer("bytes").notNull().default(0),
+  updatedAt: integer("updated_at").notNull().default(0),
 });
 
 export const users = sqliteTable(

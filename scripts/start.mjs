@@ -1,8 +1,9 @@
 #!/usr/bin/env node
-// npm start [-- --port N] [--persist-to DIR]
+// npm start [-- --port N] [--persist-to DIR] [--shards N]
 //
-// Serves edgedesk locally with an embedded D1 database: applies the migrations, makes sure the local
-// platform app exists, prints its key, and runs `wrangler dev`. The key is DESK_PLATFORM_TOKEN when that
+// Serves edgedesk locally with embedded D1 databases, the directory and a pool of shards (4 unless
+// --shards says otherwise, up to 64; README "Shards"): applies the migrations to each, makes sure the
+// local platform app exists, prints its key, and runs `wrangler dev`. The key is DESK_PLATFORM_TOKEN when that
 // is set; otherwise one is generated once, kept beside the local data, and printed at every start.
 //
 // A few things differ from a deployed Worker, on purpose:
@@ -16,14 +17,23 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { LOCAL_APP_NAME, ensureAppKeySql, generateKey, sha256Hex } from "./lib/platform-keys.mjs";
-import { executeSql, root, wranglerSpawn, wranglerSync } from "./lib/wrangler.mjs";
+import { executeSql, migrateLocal, root, wranglerSpawn } from "./lib/wrangler.mjs";
+import { LOCAL_SHARDS, MAX_SHARDS, shardedConfig } from "./lib/shards.mjs";
 
 const { values: options } = parseArgs({
   options: {
     port: { type: "string", default: "8787" },
     "persist-to": { type: "string", default: join(root, ".wrangler", "state") },
+    shards: { type: "string", default: String(LOCAL_SHARDS) },
   },
 });
+const shards = Number(options.shards);
+if (!Number.isInteger(shards) || shards < 1 || shards > MAX_SHARDS) {
+  console.error(`--shards must be 1 to ${MAX_SHARDS}, got ${options.shards}`);
+  process.exit(2);
+}
+// wrangler.toml with this pool of shards; the directory and each shard keep their local data between runs
+const config = shardedConfig(shards);
 const port = Number(options.port);
 if (!Number.isInteger(port) || port < 1 || port > 65535) {
   console.error(`--port must be a port number, got ${options.port}`);
@@ -56,11 +66,11 @@ function attachmentUrlSecret() {
   return secret;
 }
 
-console.log("Applying database migrations to the local D1 database...");
-wranglerSync(["d1", "migrations", "apply", "DB", "--local", "--persist-to", persistTo], { quiet: true });
+console.log(`Applying database migrations to the local directory and ${shards} shards...`);
+migrateLocal(config, persistTo);
 
 const key = platformKey();
-executeSql(ensureAppKeySql(LOCAL_APP_NAME, sha256Hex(key)), { persistTo });
+executeSql(ensureAppKeySql(LOCAL_APP_NAME, sha256Hex(key)), { persistTo, config });
 
 /** Local receivers are the point of local development: see the header comment. */
 const WEBHOOK_TARGET_POLICY = "allow-private";
@@ -76,6 +86,7 @@ const LOCAL_RATE_LIMITS = ["ACCOUNT_API", "PLATFORM_API", "PUBLIC_API", "PUBLIC_
 const banner = [
   "",
   `edgedesk is serving on http://localhost:${port}`,
+  `Databases: the directory and ${shards} shards (README "Shards"; --shards N for another pool).`,
   `Platform key (api_access_token for /platform/api/v1): ${key}`,
   `Webhooks may target localhost and private networks here (WEBHOOK_TARGET_POLICY=${WEBHOOK_TARGET_POLICY}); a deployed Worker refuses them.`,
   "The minute cron (event outbox sweep, webhook retries, snooze wake-ups) is triggered by this script every minute.",
@@ -87,6 +98,8 @@ console.log(`Starting wrangler dev on port ${port}...`);
 
 const dev = wranglerSpawn([
   "dev",
+  "-c",
+  config,
   "--port",
   String(port),
   "--persist-to",

@@ -1,4 +1,5 @@
 import { Hono } from "hono";
+import { shardCount } from "./db/connect";
 import pkg from "../package.json";
 import type { AppEnv } from "./http/app-env";
 import { dispatchOutboxAfterResponse, requestDatabase } from "./http/database";
@@ -41,7 +42,8 @@ app.use("*", async (c, next) => {
 
 /**
  * Chatwoot clients probe this to learn the server version: `version` is the Chatwoot API level edgedesk
- * speaks (Chatwoot's mobile app refuses servers below 4.1.0), `edgedesk_version` edgedesk's own.
+ * speaks (Chatwoot's mobile app refuses servers below 4.1.0), `edgedesk_version` edgedesk's own, and
+ * `shards` how many shard databases this deployment spreads accounts over (README "Shards").
  */
 app.get("/api", doc({ summary: "Server version and health", response: ServiceStatus }), (c) =>
   c.json({
@@ -50,6 +52,7 @@ app.get("/api", doc({ summary: "Server version and health", response: ServiceSta
     timestamp: new Date().toISOString(),
     queue_services: "ok",
     data_services: "ok",
+    shards: shardCount(c.env),
   }),
 );
 

@@ -10,7 +10,7 @@ import type { LiveRooms, Ports } from "./domain/kernel/ports";
 import type { ConversationRow } from "./domain/conversations/rows";
 import { roomMessageView } from "./views/widget";
 import { type Delivery, type RoomFrame, conversationRoom } from "./realtime/conversation-room";
-import type { Database } from "./db/client";
+import type { Shards } from "./db/shards";
 import { typingEventRow } from "./events/live";
 import { forwardToFeeds } from "./feed/forward";
 import { accountFeed } from "./realtime/account-feed";
@@ -23,7 +23,7 @@ async function publish(env: Env, conversation: Pick<ConversationRow, "accountId"
   }
 }
 
-function liveRooms(env: Env, db: Database): LiveRooms {
+function liveRooms(env: Env, shards: Shards): LiveRooms {
   return {
     publishMessage(conversation, message, event) {
       const agentsOnly = message.message.private || message.message.messageType === MESSAGE_TYPE.activity;
@@ -42,7 +42,9 @@ function liveRooms(env: Env, db: Database): LiveRooms {
       const { changed, expired } = await conversationRoom(env, context.accountId, context.conversationId).toggleTyping(context, on);
       // the account's feed hears what the room announced: indicators that ran out, then this change
       const rows = [...expired.map((c) => typingEventRow(c, false)), ...(changed ? [typingEventRow(context, on)] : [])];
-      if (rows.length > 0) {
+      // the feed's frames read the conversation on the account's shard
+      const db = rows.length > 0 ? await shards.ofAccount(context.accountId) : null;
+      if (db) {
         await forwardToFeeds(db, env, rows).catch((error) => console.error(JSON.stringify({ level: "error", feed: "typing", error: String(error) })));
       }
       return { changed };
@@ -51,9 +53,9 @@ function liveRooms(env: Env, db: Database): LiveRooms {
 }
 
 /** The ports of a scope in this Worker. */
-export function livePorts(env: Env, db: Database): Ports {
+export function livePorts(env: Env, shards: Shards): Ports {
   return {
-    rooms: liveRooms(env, db),
+    rooms: liveRooms(env, shards),
     feed: {
       async availabilityChanged(accountId, userId, availability) {
         try {

@@ -46,10 +46,31 @@ export function wranglerSpawn(args) {
   return spawn(command, [...prefix, ...args], { cwd: root, env: childEnv(), stdio: ["ignore", "inherit", "inherit"] });
 }
 
-/** Runs SQL against the D1 database `DB`: local (optionally in `persistTo`) or the deployed one. */
-export function executeSql(sql, { remote = false, persistTo } = {}) {
+/**
+ * Runs SQL against the directory database (README "Shards"): local (optionally in `persistTo`, with the
+ * wrangler config `config`) or the deployed one.
+ */
+export function executeSql(sql, { remote = false, persistTo, config } = {}) {
   const target = remote ? ["--remote"] : ["--local", ...(persistTo ? ["--persist-to", persistTo] : [])];
-  return wranglerSync(["d1", "execute", "DB", ...target, "--command", sql], { quiet: true });
+  return wranglerSync(["d1", "execute", "DIRECTORY", ...target, ...(config ? ["-c", config] : []), "--command", sql], { quiet: true });
+}
+
+/**
+ * Applies the migrations to every local database of the wrangler config `config` in one process
+ * (scripts/lib/migrate-local.mjs, on the project's Node); prints its summary, or its whole output on failure.
+ */
+export function migrateLocal(config, persistTo) {
+  const [command, prefix] = wranglerCommand();
+  const node = prefix.length > 0 ? command : process.execPath;
+  const result = spawnSync(node, [join(root, "scripts", "lib", "migrate-local.mjs"), config, persistTo], {
+    cwd: root,
+    env: childEnv({ WRANGLER_SEND_METRICS: "false" }),
+    stdio: ["ignore", "pipe", "pipe"],
+    encoding: "utf8",
+  });
+  if (result.status !== 0) throw new Error(`migrating the local databases failed:\n${result.stdout}\n${result.stderr}`);
+  // the platform proxy's workerd warns about the Durable Objects it does not host: only the summary matters
+  process.stdout.write(result.stdout.split("\n").filter((line) => line.startsWith("Migrations:")).join("\n") + "\n");
 }
 
 export const packageVersion = () => JSON.parse(readFileSync(join(root, "package.json"), "utf8")).version;

@@ -47,6 +47,9 @@ export function createLibsqlDb(client: LibsqlClient): Database {
  * D1 has no interactive transactions, so a change is one `db.batch`, which runs atomically and alone.
  * Ids are AUTOINCREMENT, so right after an insert the new row holds the table's highest id, and later
  * statements of the same batch can refer to it with this subquery (a one-row read of the primary key).
+ * Each shard gives out ids from its own range (src/db/id-ranges.ts), above those of every lower shard;
+ * that is why an account moves only to a shard with a higher number: its rows keep their ids, all below
+ * the new shard's own, so the highest id stays the one the shard gave out last.
  */
 export function lastInsertedId(table: SQLiteTable): SQL<number> {
   return sql<number>`(SELECT max(id) FROM ${table})`;

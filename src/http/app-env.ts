@@ -1,5 +1,7 @@
 import type { Context } from "hono";
 import type { Database } from "../db/client";
+import type { Connection } from "../db/connect";
+import type { Shards } from "../db/shards";
 import type { FirstWriteRider, QueryMeter } from "../db/metering";
 import type { Role } from "../domain/kernel/enums";
 import type { AccountRow, AccountUserRow } from "../domain/identity/rows";
@@ -9,7 +11,16 @@ export type AppEnv = {
   Bindings: Env;
   Variables: {
     requestId: string;
+    /**
+     * The database of the account the request acts in (its shard), chosen by accountAuth or by the public
+     * route's key (src/http/database.ts); the directory until then, and for platform, profile and sign-in
+     * requests.
+     */
     db: Database;
+    /** the shard `db` is, once chosen */
+    shard: number | null;
+    directory: Database;
+    shards: Shards & { connections: Map<number, Connection> };
     meter: QueryMeter;
     /** statements that commit with the request's change (the Idempotency-Key record); null on libSQL */
     rider: FirstWriteRider | null;

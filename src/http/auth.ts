@@ -9,14 +9,16 @@
  * A missing or unknown key is a 401; a valid key without permission is a 403.
  */
 import { createMiddleware } from "hono/factory";
-import { type Credential, resolveAccountAccess, resolveCredential } from "../domain/identity/access";
+import { type Credential, resolveAccountAccess, resolveCredential, systemBotConnected } from "../domain/identity/access";
+import { SHARD_STATUS } from "../db/shard-status";
+import { useShard } from "./database";
 import { ACCOUNT_STATUS, ROLES, enumName } from "../domain/kernel/enums";
 import type { Actor } from "../domain/kernel/scope";
 import { Id } from "../schemas/common";
 import type { AppEnv } from "./app-env";
 import { publicScope } from "./scopes";
 import { routeFlag, routeHasFlag } from "./route-flags";
-import { forbidden, invalidField, notFound, unauthorized } from "../domain/kernel/errors";
+import { forbidden, invalidField, notFound, unauthorized, unavailable } from "../domain/kernel/errors";
 
 /**
  * Chatwoot's `api_access_token` header, its hyphenated spelling `Api-Access-Token` (n8n and other
@@ -86,14 +88,17 @@ export const accountAuth = createMiddleware<AppEnv>(async (c, next) => {
   const { actor, account } = access;
   if (!actor) throw credential.kind === "key" ? unknownKey() : unknownSession();
   if (actor.type !== "user" && actor.type !== "agent_bot") throw forbidden(SURFACE_REFUSALS[actor.type], "wrong_key_type");
-  if (!account) throw notFound("Account", accountId, "account_id");
+  // an account whose shard rows are still being written, or already going, is not there
+  if (!account || account.shardStatus === SHARD_STATUS.provisioning || account.shardStatus === SHARD_STATUS.deleting) throw notFound("Account", accountId, "account_id");
+  // the account's rows are on this shard: the rest of the request runs there
+  useShard(c, account.shard);
 
   if (actor.type === "user") {
     if (!access.membership) throw forbidden(`You are not a member of account ${accountId}`, "not_a_member");
     c.set("membership", access.membership);
     c.set("role", enumName(ROLES, access.membership.role));
   } else {
-    const ownBot = actor.bot.accountId === accountId || (actor.bot.accountId === null && access.botConnected);
+    const ownBot = actor.bot.accountId === accountId || (actor.bot.accountId === null && (await systemBotConnected(publicScope(c), accountId, actor.bot.id)));
     if (!ownBot) throw forbidden(`This agent bot does not belong to account ${accountId}`, "not_a_member");
     if (!routeHasFlag(c, "bots")) {
       throw forbidden("Agent bot keys cannot call this endpoint", "bot_not_allowed");
@@ -102,6 +107,9 @@ export const accountAuth = createMiddleware<AppEnv>(async (c, next) => {
     c.set("role", null);
   }
   if (account.status === ACCOUNT_STATUS.suspended) throw forbidden(`Account ${accountId} is suspended`, "account_suspended");
+  if (account.shardStatus === SHARD_STATUS.moving && !["GET", "HEAD", "OPTIONS"].includes(c.req.method)) {
+    throw unavailable(`Account ${accountId} is moving to another database; its changes wait until the move ends`, "account_moving");
+  }
 
   c.set("actor", actor);
   c.set("account", account);

@@ -1,31 +1,66 @@
 /**
- * The request's database: opened once per request, here and nowhere else, so that the scopes built in
- * scopes.ts are the only way a route reaches it.
+ * The request's databases (README "Shards"): opened here and nowhere else, so that the scopes built in
+ * scopes.ts are the only way a route reaches them. Every request has the directory; the shard of the
+ * account it acts in is chosen once that account is known: by accountAuth from the key's batch, or by
+ * a public route's key (an inbox identifier, a portal slug, a survey's uuid) through src/http/public-route.ts.
  */
 import { createMiddleware } from "hono/factory";
-import { BOOKMARK_HEADER, connect } from "../db/connect";
+import { connectDirectory, isShard } from "../db/connect";
 import { QueryMeter } from "../db/metering";
+import { shardPool } from "../db/shards";
+import { unavailable } from "../domain/kernel/errors";
 import { dispatchEvents } from "../feed/forward";
-import type { AppEnv } from "./app-env";
+import type { AppContext, AppEnv } from "./app-env";
+
+/** The name of the header that carries a shard's D1 bookmark both ways, as `<shard>:<bookmark>`. */
+export const BOOKMARK_HEADER = "x-d1-bookmark";
+
+/** `<shard>:<bookmark>` split; anything else (no shard, a shard number out of range) is no bookmark. */
+function parseBookmark(env: Env, header: string | undefined): { shard: number; bookmark: string } | null {
+  const match = /^(\d{1,2}):(.+)$/.exec(header ?? "");
+  if (!match) return null;
+  const shard = Number(match[1]);
+  return isShard(env, shard) ? { shard, bookmark: match[2] } : null;
+}
 
 /**
- * Every request gets a metered database; the cost goes out in the Server-Timing header. On D1 it is a
- * session that starts from the client's bookmark and hands the new one back (src/db/connect.ts), so a
- * client reads its own writes even when a read replica answers.
+ * Every request gets metered databases; the cost goes out in the Server-Timing header, with the shard
+ * the request ran on. On D1 a shard's connection is a session that starts from the client's bookmark
+ * when the bookmark names that shard (a bookmark of another shard is ignored), and hands the new one
+ * back, so a client reads its own writes even when a read replica answers.
  */
 export const requestDatabase = () =>
   createMiddleware<AppEnv>(async (c, next) => {
     const meter = new QueryMeter();
     const writes = !["GET", "HEAD", "OPTIONS"].includes(c.req.method);
-    const connection = connect(c.env, { meter, bookmark: c.req.header(BOOKMARK_HEADER), writes });
+    const given = parseBookmark(c.env, c.req.header(BOOKMARK_HEADER));
+    const directory = connectDirectory(c.env, { meter });
+    const shards = shardPool(c.env, directory.db, (shard) => ({ meter, writes, bookmark: given?.shard === shard ? given.bookmark : null }));
     c.set("meter", meter);
-    c.set("rider", connection.rider);
-    c.set("db", connection.db);
+    c.set("directory", directory.db);
+    c.set("shards", shards);
+    c.set("db", directory.db);
+    c.set("rider", directory.rider);
+    c.set("shard", null);
     await next();
-    c.header("Server-Timing", meter.serverTiming());
-    const bookmark = connection.bookmark();
-    if (bookmark) c.header(BOOKMARK_HEADER, bookmark);
+    const shard = c.var.shard;
+    c.header("Server-Timing", meter.serverTiming() + (shard === null ? "" : `, db-shard;desc="${shard}"`));
+    const bookmark = shard === null ? null : shards.connections.get(shard)?.bookmark();
+    if (bookmark) c.header(BOOKMARK_HEADER, `${shard}:${bookmark}`);
   });
+
+/** From here on the request acts on shard `shard`: the account's database, as the directory placed it. */
+export function useShard(c: AppContext, shard: number) {
+  if (!isShard(c.env, shard)) {
+    // a directory entry that names a shard this deploy lacks: a configuration fault, never a guess
+    console.error(JSON.stringify({ level: "error", requestId: c.var.requestId, unknownShard: shard }));
+    throw unavailable("The account's database is not reachable from this deployment", "shard_unavailable");
+  }
+  const db = c.var.shards.open(shard);
+  c.set("db", db);
+  c.set("rider", c.var.shards.connections.get(shard)!.rider);
+  c.set("shard", shard);
+}
 
 /**
  * After a change that wrote events, move them from the outbox to the queue once the response is on its
@@ -36,9 +71,11 @@ export const dispatchOutboxAfterResponse = () =>
   createMiddleware<AppEnv>(async (c, next) => {
     await next();
     if (c.var.meter.eventsWritten === 0) return;
-    c.executionCtx.waitUntil(
-      dispatchEvents(c.var.db, c.env).catch((error) =>
-        console.error(JSON.stringify({ level: "error", requestId: c.var.requestId, dispatch: String(error) })),
-      ),
-    );
+    for (const connection of c.var.shards.connections.values()) {
+      c.executionCtx.waitUntil(
+        dispatchEvents(connection.db, c.env).catch((error) =>
+          console.error(JSON.stringify({ level: "error", requestId: c.var.requestId, dispatch: String(error) })),
+        ),
+      );
+    }
   });

@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { DomainError, type ErrorCode, type ErrorEntry, invalidField } from "../domain/kernel/errors";
+import { DomainError, type ErrorCode, type ErrorEntry, invalidField, unavailable } from "../domain/kernel/errors";
 
 /** The status each domain error code answers with. */
 const STATUS: Record<ErrorCode, ContentfulStatusCode> = {
@@ -14,6 +14,7 @@ const STATUS: Record<ErrorCode, ContentfulStatusCode> = {
   unsupported_media_type: 415,
   invalid: 422,
   rate_limited: 429,
+  unavailable: 503,
 };
 
 export const statusOf = (error: DomainError) => STATUS[error.code];
@@ -57,15 +58,38 @@ function fromInputSizeFailure(error: unknown): DomainError | null {
 }
 
 /**
- * A database without its tables (a local `wrangler dev` before its migrations, a deploy ahead of them):
+ * A database without its tables (a local `wrangler dev` before its migrations, a deploy ahead of them, a
+ * shard added to the pool but not migrated):
  * the request cannot be served until someone runs the migrations, and the answer says which command.
  */
 const MISSING_SCHEMA = /no such (table|column)/i;
 export const MIGRATE_HINT =
-  "The database is missing tables or columns this version needs: run `npm run db:migrate` for the local database (npm start does it itself) or `npm run deploy` for Cloudflare's";
+  "A database is missing tables or columns this version needs: run `npm run db:migrate` for the local directory and shards (npm start does it itself) or `npm run deploy` for Cloudflare's";
+
+/** How long a client waits before retrying a 503 of the account's database. */
+const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
+
+/**
+ * D1's own words for a database that cannot answer right now (a network loss, an overloaded or restarting
+ * database). On a shard they concern that shard's accounts alone: their requests get a 503 to retry,
+ * and every other account goes on as before.
+ */
+const DATABASE_DOWN = /Network connection lost|overloaded|object to be reset|Cannot resolve D1|D1_ERROR: (internal error|timed out)/i;
+
+function fromShardFailure(error: unknown, c: Context): DomainError | null {
+  const text = String((error as { message?: unknown })?.message ?? "") + String((error as { cause?: unknown })?.cause ?? "");
+  if (!DATABASE_DOWN.test(text)) return null;
+  console.error(JSON.stringify({ level: "error", requestId: c.get("requestId"), shard: c.get("shard"), message: text }));
+  return unavailable("The account's database is not answering right now; retry shortly", "database_unavailable");
+}
 
 export function renderError(error: unknown, c: Context) {
-  if (error instanceof DomainError) return c.json(errorBody(error.description, error.errors), statusOf(error));
+  if (error instanceof DomainError) {
+    if (error.code === "unavailable") c.header("Retry-After", String(UNAVAILABLE_RETRY_AFTER_SECONDS));
+    return c.json(errorBody(error.description, error.errors), statusOf(error));
+  }
+  const shardDown = fromShardFailure(error, c);
+  if (shardDown) return renderError(shardDown, c);
   if (error instanceof HTTPException) {
     // Hono raises these for malformed JSON and form bodies.
     const message = error.message || "Bad request";

@@ -9,7 +9,7 @@ import type { AppContext } from "./app-env";
 
 /** The request's part of every scope; alone, the scope of the public API before the domain finds the account. */
 export function publicScope(c: AppContext): TransportScope {
-  return { db: c.var.db, env: c.env, ports: livePorts(c.env, c.var.db) };
+  return { db: c.var.db, directory: c.var.directory, shards: c.var.shards, env: c.env, ports: livePorts(c.env, c.var.shards) };
 }
 
 /** The domain scope of an account route: the account and actor come from the auth context. */

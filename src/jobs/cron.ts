@@ -5,10 +5,13 @@
  * deliveries whose queue message was lost, and the next step of contact imports and exports that
  * stopped moving; delete contact exports older than 30 days; start the one-off campaigns whose time has come (and re-send runs that stopped
  * moving); prune consumed outbox rows, the delivery log
- * after 30 days, and old Idempotency-Key records.
+ * after 30 days, and old Idempotency-Key records; record each shard's size for placing new accounts.
  */
 import type { Database } from "../db/client";
-import { connect } from "../db/connect";
+import { connectDirectory } from "../db/connect";
+import { shardPool } from "../db/shards";
+import { idRangeStatements } from "../db/id-ranges";
+import { write } from "../domain/kernel/batch";
 import { pruneIdempotencyKeys } from "../db/idempotency-keys";
 import { wakeSnoozedConversations } from "../domain/conversations/snoozes";
 import { resumeStalledImports } from "../domain/contacts/imports";
@@ -18,6 +21,8 @@ import { pruneOutbox } from "../events/dispatch";
 import { dispatchEvents } from "../feed/forward";
 import { pruneDeliveryLog, resendOverdueDeliveries } from "../webhooks/sweep";
 import { jobScope } from "./scope";
+import { finishPlacements, shardsInMoves } from "../domain/identity/accounts";
+import { recordShardSize } from "../domain/identity/shard-stats";
 import { announceOpenedInboxes } from "./auto-assignment";
 
 /** The minute's sweeps, in order: the wake-ups first, so that the dispatch after them sends their events. */
@@ -35,20 +40,51 @@ const SWEEPS: Array<[name: string, sweep: (db: Database, env: Env) => Promise<un
   ["prune idempotency keys", (db) => pruneIdempotencyKeys(db)],
 ];
 
+/** Per shard, before the sweeps: tables a migration added since the last account was placed get the shard's id range. */
+const keepIdRange = (db: Database, shard: number) => write(db, idRangeStatements(db, shard));
+
 /**
- * Runs every sweep, each whatever the others did: one that fails (a database error) is logged, the rest
- * still run, and the invocation fails at the end so the failure shows in the Worker's metrics.
+ * The directory's own sweeps: account creations and deletions cut short, and its Idempotency-Key records
+ * (platform requests keep theirs there).
+ */
+const DIRECTORY_SWEEPS: Array<[name: string, sweep: (db: Database, env: Env) => Promise<unknown>]> = [
+  ["finish account placements", (db, env) => finishPlacements(jobScope(db, env, db))],
+  ["prune the directory's idempotency keys", (db) => pruneIdempotencyKeys(db)],
+];
+
+/**
+ * Runs every sweep on every shard (README "Shards"), the shards side by side and each shard's sweeps in
+ * order (a shard an account is moving from or to waits until the move ends), each whatever the others did: one that fails (a database error) is logged, the rest still run,
+ * and the invocation fails at the end so the failure shows in the Worker's metrics.
  */
 export async function runScheduledWork(env: Env) {
-  const { db } = connect(env, { writes: true });
+  const directory = connectDirectory(env).db;
   const failures: unknown[] = [];
-  for (const [name, sweep] of SWEEPS) {
+  const attempt = async (name: string, shard: number | null, sweep: () => Promise<unknown>) => {
     try {
-      await sweep(db, env);
+      await sweep();
     } catch (error) {
       failures.push(error);
-      console.error(JSON.stringify({ level: "error", cron: name, error: String(error) }));
+      console.error(JSON.stringify({ level: "error", cron: name, shard, error: String(error) }));
     }
-  }
+  };
+  const shards = shardPool(env, directory, () => ({ writes: true }));
+  const moving = await shardsInMoves(jobScope(directory, env, directory));
+  await Promise.all([
+    ...Array.from({ length: shards.count }, async (_, shard) => {
+      if (moving.has(shard)) {
+        console.log(JSON.stringify({ level: "info", cron: "an account is moving from or to this shard: its sweeps wait for the next minute", shard }));
+        return;
+      }
+      const db = shards.open(shard);
+      await attempt("keep the shard's id range", shard, () => keepIdRange(db, shard));
+      // one tiny query: its answer carries the shard's size, which placement orders by
+      await attempt("record the shard's size", shard, () => recordShardSize(jobScope(db, env, directory), shard));
+      for (const [name, sweep] of SWEEPS) await attempt(name, shard, () => sweep(db, env));
+    }),
+    (async () => {
+      for (const [name, sweep] of DIRECTORY_SWEEPS) await attempt(name, null, () => sweep(directory, env));
+    })(),
+  ]);
   if (failures.length > 0) throw new AggregateError(failures, `${failures.length} of the cron's sweeps failed`);
 }

@@ -17,7 +17,9 @@
  * message is acked once its step is recorded; a failure of our own (database, queue) retries it.
  */
 import type { Database } from "../db/client";
-import { connect } from "../db/connect";
+import { connectDirectory, isShard } from "../db/connect";
+import { shardPool } from "../db/shards";
+import { SHARD_STATUS } from "../db/shard-status";
 import { QueryMeter } from "../db/metering";
 import { configureFileLinks } from "../views/attachments";
 import { type EventMessage, markConsumed } from "../events/dispatch";
@@ -63,17 +65,49 @@ const EVENT_JOBS: Array<(db: Database, env: Env, message: EventMessage) => Promi
   runOutOfOfficeForEvent,
 ];
 
+/** The account a message's work belongs to: every kind names it. */
+const accountOf = (body: QueueMessage): unknown => (body.kind === "live_event" ? body.event?.accountId : (body as { accountId?: unknown }).accountId);
+
+/**
+ * Each message runs on its account's shard (README "Shards"): the batch is grouped by shard, one
+ * connection each, and the groups run side by side. A message whose account is gone or being deleted
+ * has nothing left to do; one whose account is moving waits for the move to end.
+ */
 export async function consumeQueue(batch: MessageBatch<QueueMessage>, env: Env) {
-  // metered as a request is, so the batch dispatches only when its handlers wrote events
+  // metered as a request is, so each shard dispatches only when its handlers wrote events
   const meter = new QueryMeter();
-  const { db } = connect(env, { writes: true, meter });
+  const directory = connectDirectory(env, { meter }).db;
+  const shards = shardPool(env, directory, () => ({ meter, writes: true }));
   // payloads carry signed file URLs; outside a request they point at the configured address
   configureFileLinks(env.ATTACHMENT_URL_SECRET, env.FILES_BASE_URL);
+  const byShard = new Map<number, Array<Message<QueueMessage>>>();
+  for (const message of batch.messages) {
+    const accountId = accountOf(message.body);
+    // a message that names no account (queued before messages carried one) is dropped, never run on a guess
+    const placement = Number.isInteger(accountId) ? await shards.placementOf(accountId as number) : null;
+    if (!placement || !isShard(env, placement.shard) || placement.status === SHARD_STATUS.deleting || placement.status === SHARD_STATUS.provisioning) {
+      // an account gone, going, or not there yet has nothing for the message to do
+      message.ack();
+    } else if (placement.status === SHARD_STATUS.moving) {
+      message.retry({ delaySeconds: MOVING_RETRY_SECONDS });
+    } else {
+      byShard.set(placement.shard, [...(byShard.get(placement.shard) ?? []), message]);
+    }
+  }
+  await Promise.all([...byShard].map(([shard, messages]) => consumeOnShard(jobScope(shards.open(shard), env, directory), batch.queue, messages, meter)));
+}
+
+/** How long a message of a moving account waits before it is tried again. */
+const MOVING_RETRY_SECONDS = 30;
+
+async function consumeOnShard(scope: TransportScope, queue: string, messages: Array<Message<QueueMessage>>, meter: QueryMeter) {
+  const { db, env } = scope;
+  const eventsBefore = meter.eventsWritten;
   const handledEvents: OutboxEventRef[] = [];
-  const views = batch.messages.filter((m) => m.body.kind === "article_view");
+  const views = messages.filter((m) => m.body.kind === "article_view");
   await Promise.all([
-    countViews(jobScope(db, env), batch.queue, views as Array<Message<ArticleViewMessage>>),
-    ...batch.messages.filter((m) => m.body.kind !== "article_view").map(async (message) => {
+    countViews(scope, queue, views as Array<Message<ArticleViewMessage>>),
+    ...messages.filter((m) => m.body.kind !== "article_view").map(async (message) => {
       const body = message.body;
       try {
         if (body.kind === "event") {
@@ -90,17 +124,17 @@ export async function consumeQueue(batch: MessageBatch<QueueMessage>, env: Env) 
         } else if (body.kind === "inbox_opened") {
           await runAutoAssignmentForOpenedInbox(db, env, body);
         } else if (body.kind === "contact_import") {
-          await runContactImportStep(jobScope(db, env), body);
+          await runContactImportStep(scope, body);
         } else if (body.kind === "contact_export") {
-          await runContactExportStep(jobScope(db, env), body);
+          await runContactExportStep(scope, body);
         } else if (body.kind === "campaign_run") {
-          await runCampaignStep(jobScope(db, env), body);
+          await runCampaignStep(scope, body);
         } else if (body.kind === "bulk_action") {
           await runQueuedBulkAction(db, env, body);
         }
         message.ack(); // (an unknown kind is acked too: nothing can ever handle it)
       } catch (error) {
-        console.error(JSON.stringify({ level: "error", queue: batch.queue, message: body, error: String(error) }));
+        console.error(JSON.stringify({ level: "error", queue, message: body, error: String(error) }));
         message.retry({ delaySeconds: backoffAfterFailure(message.attempts) });
       }
     }),
@@ -108,15 +142,14 @@ export async function consumeQueue(batch: MessageBatch<QueueMessage>, env: Env) 
   await markConsumed(db, handledEvents);
   // What the batch changed (automation's actions, auto-assignments, bulk slices, imported contacts,
   // campaign conversations) goes on to webhooks and the live feeds now, not at the cron's next minute.
-  if (meter.eventsWritten > 0) await dispatchEvents(db, env);
+  if (meter.eventsWritten > eventsBefore) await dispatchEvents(db, env);
 }
 
 /** The batch's article views in one write; all acked together, or all retried. */
 async function countViews(scope: TransportScope, queue: string, messages: Array<Message<ArticleViewMessage>>) {
   if (messages.length === 0) return;
   try {
-    // a view queued before views carried their account names none: it is dropped, never counted on a guess
-    await addArticleViews(scope, messages.filter((m) => Number.isInteger(m.body.accountId)).map((m) => ({ accountId: m.body.accountId, articleId: m.body.articleId })));
+    await addArticleViews(scope, messages.map((m) => ({ accountId: m.body.accountId, articleId: m.body.articleId })));
     for (const message of messages) message.ack();
   } catch (error) {
     console.error(JSON.stringify({ level: "error", queue, articleViews: messages.length, error: String(error) }));

@@ -9,6 +9,7 @@ import { openSignedExport } from "../domain/contacts/exports";
 import { servedInline } from "../domain/attachments/kinds";
 import type { AppEnv } from "../http/app-env";
 import { publicScope } from "../http/scopes";
+import { useShardOfAccount } from "../http/public-route";
 import { doc } from "../http/openapi";
 import { validate } from "../http/validate";
 import { Id } from "../schemas/common";
@@ -33,6 +34,7 @@ export const filesApi = new Hono<AppEnv>().get(
   async (c) => {
     const { collection, account_id, file_id } = c.req.valid("param");
     const { expires, signature } = c.req.valid("query");
+    await useShardOfAccount(c, account_id);
     if (collection === "contact_exports") {
       // a contact export's CSV, streamed from its segments; always downloaded
       const opened = await openSignedExport(publicScope(c), account_id, file_id, expires, signature);

@@ -18,7 +18,8 @@ import { type AttemptOutcome, postDelivery } from "./post";
 import { isUsableSecret } from "./signing";
 import { RETRY_WINDOW_MS, hopDelaySeconds, nextAttemptAt } from "./schedule";
 import { FORBIDDEN_TARGET_MESSAGE, isForbiddenTarget, targetPolicy } from "../domain/kernel/target-url";
-import { type TargetType, targetQueries } from "./targets";
+import { type TargetType, pushDeviceRegistered, targetQueries } from "./targets";
+import { connectDirectory } from "../db/connect";
 
 const { webhooks, webhookDeliveries, webhookDeliveryAttempts } = schema;
 
@@ -144,7 +145,7 @@ export async function makeAttempt(db: Database, env: Env, message: DeliveryMessa
     or(isNull(webhookDeliveries.nextAttemptAt), lte(webhookDeliveries.nextAttemptAt, at)),
   );
   // One round trip: claim the attempt, and read the delivery and its target.
-  const [claimed, rows, hookRows, inboxRows, botRows, deviceRows] = await batch(db, [
+  const [claimed, rows, hookRows, inboxRows, botRows] = await batch(db, [
     db
       .update(webhookDeliveries)
       .set({ attempts: sql`${webhookDeliveries.attempts} + 1`, lastAttemptAt: at, updatedAt: at })
@@ -163,6 +164,7 @@ export async function makeAttempt(db: Database, env: Env, message: DeliveryMessa
   }
   const attempts = delivery.attempts; // already counts this attempt
   const hook = hookRows[0];
+  const deviceRegistered = delivery.targetType === "push" && (await pushDeviceRegistered(connectDirectory(env).db, delivery));
   const target =
     delivery.targetType === "url"
       ? { url: delivery.url, secret: delivery.secret }
@@ -171,7 +173,7 @@ export async function makeAttempt(db: Database, env: Env, message: DeliveryMessa
         : delivery.targetType === "api_inbox"
           ? inboxRows[0]
           : delivery.targetType === "push"
-            ? deviceRows[0] && { url: env.PUSH_RELAY_URL || null, secret: env.PUSH_RELAY_SECRET || null }
+            ? deviceRegistered ? { url: env.PUSH_RELAY_URL || null, secret: env.PUSH_RELAY_SECRET || null } : undefined
             : botRows[0];
 
   let outcome: AttemptOutcome;

@@ -155,16 +155,22 @@ export function targetQueries(db: Database, accountId: number, deliveryId: numbe
       .select({ url: agentBots.outgoingUrl, secret: agentBots.secret })
       .from(agentBots)
       .where(and(sql`${agentBots.id} = ${idOf("agent_bot")}`, or(isNull(agentBots.accountId), sql`${agentBots.accountId} = ${accountOf}`))),
-    // a push's device, while it is still registered to the user the push was written for (a token that
-    // another user has taken over since, or that was removed, is nobody to push to)
-    db
+  ] as const;
+}
+
+/**
+ * Whether a push's device is still registered to the user the push was written for (a token that
+ * another user has taken over since, or that was removed, is nobody to push to). Devices belong to
+ * users, so the directory holds them (README "Shards").
+ */
+export async function pushDeviceRegistered(directory: Database, delivery: { targetId: number | null; body: string }): Promise<boolean> {
+  const userId = (JSON.parse(delivery.body) as { user_id?: unknown }).user_id;
+  if (delivery.targetId === null || typeof userId !== "number") return false;
+  const [rows] = await batch(directory, [
+    directory
       .select({ id: notificationSubscriptions.id })
       .from(notificationSubscriptions)
-      .where(
-        and(
-          sql`${notificationSubscriptions.id} = ${idOf("push")}`,
-          sql`${notificationSubscriptions.userId} = (SELECT json_extract(${d.body}, '$.user_id') FROM ${d} WHERE ${d.id} = ${deliveryId})`,
-        ),
-      ),
-  ] as const;
+      .where(and(eq(notificationSubscriptions.id, delivery.targetId), eq(notificationSubscriptions.userId, userId))),
+  ]);
+  return rows.length > 0;
 }

@@ -6,6 +6,7 @@ import { jobScope } from "../../src/jobs/scope";
 import { createAccountAgentBot, updateAccountAgentBot } from "../../src/domain/people/agent-bots";
 import { FORBIDDEN_TARGET_MESSAGE } from "../../src/domain/kernel/target-url";
 import { del, get, patch, post, put } from "../support/http";
+import { shardOf } from "../support/databases";
 import { createWorld } from "../support/world";
 
 const world = await createWorld("Bots");
@@ -165,7 +166,7 @@ describe("an agent bot's outgoing_url and the target policy", () => {
   });
 
   it("accepts loopback and private URLs where the policy allows them (npm start), and nowhere else", async () => {
-    const db = createDb(env.DB);
+    const db = createDb(await shardOf(world.accountId));
     const local = systemScope(jobScope(db, { ...env, WEBHOOK_TARGET_POLICY: "allow-private" }), world.accountId);
     const strict = systemScope(jobScope(db, env), world.accountId);
     const created = await createAccountAgentBot(local, { name: "Local bot", outgoingUrl: "http://localhost:4000/bot" });

@@ -2,9 +2,9 @@
  * POST /agents/bulk_create {emails} (Chatwoot's agents#bulk_create): each e-mail invited as creating an
  * agent does, members skipped; every e-mail checked before anyone is invited; administrators only.
  */
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, get, post } from "../support/http";
+import { directory } from "../support/databases";
 import { createUser, createWorld, uniqueEmail } from "../support/world";
 
 let world: Awaited<ReturnType<typeof createWorld>>;
@@ -17,7 +17,7 @@ beforeAll(async () => {
 
 const members = async (accountId = world.accountId) =>
   (
-    await env.DB.prepare("SELECT u.email AS email, au.role AS role, au.inviter_id AS inviter FROM account_users au JOIN users u ON u.id = au.user_id WHERE au.account_id = ? ORDER BY au.id")
+    await directory().prepare("SELECT u.email AS email, au.role AS role, au.inviter_id AS inviter FROM account_users au JOIN users u ON u.id = au.user_id WHERE au.account_id = ? ORDER BY au.id")
       .bind(accountId)
       .all<{ email: string; role: number; inviter: number | null }>()
   ).results;

@@ -1,5 +1,5 @@
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { directory } from "../support/databases";
 import { del, get, patch, post, put } from "../support/http";
 import { createUser, createWorld, uniqueEmail } from "../support/world";
 
@@ -53,7 +53,7 @@ describe("POST /agents", () => {
     const list = await get(`${world.base}/agents`, world.admin.key);
     expect(list.body.map((a: { email: string }) => a.email)).toContain(email);
     // Its own API key, which reaches the account it was invited to.
-    const key = await env.DB.prepare("SELECT token FROM access_tokens WHERE owner_type = 'User' AND owner_id = ?").bind(res.body.id).first<{ token: string }>();
+    const key = await directory().prepare("SELECT token FROM access_tokens WHERE owner_type = 'User' AND owner_id = ?").bind(res.body.id).first<{ token: string }>();
     expect((await get(`${world.base}/agents`, key!.token)).status).toBe(200);
   });
 

@@ -2,9 +2,9 @@
  * Signing in as Chatwoot's agent apps do (POST /auth/sign_in, then access-token, client and uid on every
  * request), signing out, and the password reset by mail.
  */
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { sha256Hex } from "../../src/domain/identity/keys";
+import { allShards, directory } from "../support/databases";
 import { call, get, post, put } from "../support/http";
 import { createUser, createWorld, uniqueEmail } from "../support/world";
 
@@ -23,12 +23,15 @@ async function signIn(email: string, password = PASSWORD) {
 const as = (session: Session, method: string, path: string, body?: unknown) => call(method, path, { headers: session, body });
 
 async function sessionRows(userId: number) {
-  const { results } = await env.DB.prepare("SELECT * FROM auth_sessions WHERE user_id = ? ORDER BY id").bind(userId).all<Record<string, unknown>>();
+  const { results } = await directory().prepare("SELECT * FROM auth_sessions WHERE user_id = ? ORDER BY id").bind(userId).all<Record<string, unknown>>();
   return results;
 }
 
+/** The rows of `table` in every database (directory and shards), so a stray write anywhere shows. */
 async function countRows(table: string) {
-  return (await env.DB.prepare(`SELECT count(*) AS n FROM ${table}`).first<{ n: number }>())!.n;
+  let total = 0;
+  for (const db of [directory(), ...allShards()]) total += (await db.prepare(`SELECT count(*) AS n FROM ${table}`).first<{ n: number }>())!.n;
+  return total;
 }
 
 describe("POST /auth/sign_in", () => {
@@ -163,7 +166,7 @@ describe("the sign-in headers", () => {
   it("stop working when the session expires", async () => {
     const { session } = await signIn(world.agent.email);
     expect((await as(session, "GET", "/auth/validate_token")).status).toBe(200);
-    await env.DB.prepare("UPDATE auth_sessions SET expires_at = ? WHERE client_id = ?").bind(Date.now() - 1, session.client).run();
+    await directory().prepare("UPDATE auth_sessions SET expires_at = ? WHERE client_id = ?").bind(Date.now() - 1, session.client).run();
     const res = await as(session, "GET", "/auth/validate_token");
     expect(res.status).toBe(401);
     expect(res.body.errors[0].code).toBe("invalid_session");
@@ -233,7 +236,7 @@ describe("a new password", () => {
 
 describe("password reset", () => {
   async function resetMails(address: string) {
-    const { results } = await env.DB.prepare("SELECT * FROM outgoing_emails WHERE kind = 'password_reset' AND recipients = ? ORDER BY id DESC")
+    const { results } = await directory().prepare("SELECT * FROM outgoing_emails WHERE kind = 'password_reset' AND recipients = ? ORDER BY id DESC")
       .bind(JSON.stringify([address]))
       .all<{ body: string; subject: string; status: string }>();
     return results;
@@ -252,7 +255,7 @@ describe("password reset", () => {
     const [mail] = await resetMails(user.email);
     expect(mail.status).toBe("pending");
     const token = tokenIn(mail.body);
-    const row = (await env.DB.prepare("SELECT * FROM users WHERE id = ?").bind(user.id).first<Record<string, unknown>>())!;
+    const row = (await directory().prepare("SELECT * FROM users WHERE id = ?").bind(user.id).first<Record<string, unknown>>())!;
     expect(row.reset_password_token_digest).toBe(await sha256Hex(token));
     expect(JSON.stringify(row)).not.toContain(token);
   });
@@ -291,7 +294,7 @@ describe("password reset", () => {
       expect(res.status).toBe(422);
       expect(res.body.errors.map((e: { field: string }) => e.field)).toContain(field);
     }
-    await env.DB.prepare("UPDATE users SET reset_password_expires_at = ? WHERE id = ?").bind(Date.now() - 1, user.id).run();
+    await directory().prepare("UPDATE users SET reset_password_expires_at = ? WHERE id = ?").bind(Date.now() - 1, user.id).run();
     const expired = await put("/auth/password", null, { reset_password_token: token, password: "Fresh-Passw0rd!", password_confirmation: "Fresh-Passw0rd!" });
     expect(expired.status).toBe(422);
     expect(expired.body.errors[0].code).toBe("invalid_token");

@@ -3,9 +3,9 @@
  * (same events and activity messages as one by one), contacts deleted or labelled; ids of another
  * account or out of the caller's reach skipped and reported; strict validation that changes nothing.
  */
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { addInboxMember, createContact, createTeam, conversationRowId, outboxFor } from "../support/fixtures";
+import { shardOf } from "../support/databases";
 import { call, get, post } from "../support/http";
 import { createWorld } from "../support/world";
 
@@ -49,11 +49,11 @@ const activities = async (id: number, w = world) =>
     .map((m) => m.content);
 /** What a change leaves for webhooks: the event names and the attributes each says changed. */
 const events = async (id: number, w = world) =>
-  (await outboxFor("Conversation", await conversationRowId(w.accountId, id))).map((e) => [e.event, (e.data.changed_attributes ?? []).flatMap((c: object) => Object.keys(c))]);
+  (await outboxFor(w.accountId, "Conversation", await conversationRowId(w.accountId, id))).map((e) => [e.event, (e.data.changed_attributes ?? []).flatMap((c: object) => Object.keys(c))]);
 /** The stored state a refused request must leave alone. */
 const stateOf = async (accountId: number) =>
   (
-    await env.DB.prepare(
+    await (await shardOf(accountId)).prepare(
       `SELECT display_id, status, priority, assignee_id, team_id, snoozed_until, updated_at,
          (SELECT group_concat(tag) FROM taggings t WHERE t.taggable_type = 'Conversation' AND t.taggable_id = c.id) AS tags,
          (SELECT count(*) FROM messages m WHERE m.conversation_id = c.id) AS messages,
@@ -65,7 +65,7 @@ const stateOf = async (accountId: number) =>
   ).results;
 const contactsOf = async (accountId: number) =>
   (
-    await env.DB.prepare(
+    await (await shardOf(accountId)).prepare(
       `SELECT id, (SELECT group_concat(tag) FROM taggings t WHERE t.taggable_type = 'Contact' AND t.taggable_id = c.id) AS tags FROM contacts c WHERE account_id = ? ORDER BY id`,
     )
       .bind(accountId)
@@ -246,7 +246,7 @@ describe("bulk actions on contacts", () => {
     expect((await get(`${world.base}/contacts/${a}`, world.admin.key)).status).toBe(404);
     expect((await get(`${world.base}/contacts/${b}`, world.admin.key)).status).toBe(404);
     expect((await get(`${world.base}/conversations/${conv}`, world.admin.key)).status).toBe(404);
-    expect((await outboxFor("Contact", a)).map((e) => e.event)).toContain("contact_deleted");
+    expect((await outboxFor(world.accountId, "Contact", a)).map((e) => e.event)).toContain("contact_deleted");
     expect((await get(`${other.base}/contacts/${theirs}`, other.admin.key)).status).toBe(200);
   });
 

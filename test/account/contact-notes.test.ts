@@ -1,6 +1,6 @@
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createContact } from "../support/fixtures";
+import { shardOf } from "../support/databases";
 import { del, get, patch, post, put } from "../support/http";
 import { createWorld } from "../support/world";
 
@@ -15,7 +15,7 @@ beforeAll(async () => {
 
 /** The account's stored notes of a contact: what a refusal must leave alone. */
 async function storedNotes(accountId: number, contactId: number) {
-  const { results } = await env.DB.prepare("SELECT id, content, user_id, updated_at FROM contact_notes WHERE account_id = ? AND contact_id = ? ORDER BY id")
+  const { results } = await (await shardOf(accountId)).prepare("SELECT id, content, user_id, updated_at FROM contact_notes WHERE account_id = ? AND contact_id = ? ORDER BY id")
     .bind(accountId, contactId)
     .all<{ id: number; content: string; user_id: number; updated_at: number }>();
   return results;

@@ -192,7 +192,7 @@ describe("update", () => {
     expect(roundTrips(res.headers)).toBeLessThanOrEqual(3);
 
     // The outbox row is the event's contract; delivery (webhooks) reads it.
-    const events = await outboxFor("Contact", id);
+    const events = await outboxFor(world.accountId, "Contact", id);
     expect(events.map((e) => e.event)).toEqual(["contact_created", "contact_updated"]);
     const changed = events[1].data.changed_attributes;
     expect(changed).toEqual(
@@ -205,7 +205,7 @@ describe("update", () => {
 
     // an update that changes nothing records no event
     await patch(`${world.base}/contacts/${id}`, world.agent.key, { name: "Grace Hopper" });
-    expect(await outboxFor("Contact", id)).toHaveLength(2);
+    expect(await outboxFor(world.accountId, "Contact", id)).toHaveLength(2);
   });
 
   it("clears email with an empty string and refuses to take another contact's email", async () => {

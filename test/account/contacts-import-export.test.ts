@@ -11,6 +11,7 @@ import { createDb } from "../../src/db/client";
 import { EXPORT_RETENTION_MS, deleteExpiredExports } from "../../src/domain/contacts/exports";
 import { resumeStalledImports } from "../../src/domain/contacts/imports";
 import { jobScope } from "../../src/jobs/scope";
+import { shardOf } from "../support/databases";
 import { createContact } from "../support/fixtures";
 import { get, post } from "../support/http";
 import { file, postForm, samples } from "../support/files";
@@ -44,7 +45,7 @@ async function finished(path: string, key: string) {
 }
 
 async function storedContacts(accountId: number) {
-  const { results } = await env.DB.prepare(
+  const { results } = await (await shardOf(accountId)).prepare(
     "SELECT id, name, email, phone_number, identifier, additional_attributes, custom_attributes, resolved FROM contacts WHERE account_id = ? ORDER BY id",
   )
     .bind(accountId)
@@ -53,7 +54,7 @@ async function storedContacts(accountId: number) {
 }
 
 const countOf = async (table: string, accountId: number) =>
-  (await env.DB.prepare(`SELECT count(*) AS n FROM ${table} WHERE account_id = ?`).bind(accountId).first<{ n: number }>())!.n;
+  (await (await shardOf(accountId)).prepare(`SELECT count(*) AS n FROM ${table} WHERE account_id = ?`).bind(accountId).first<{ n: number }>())!.n;
 
 describe("contact import", () => {
   it("imports the good rows, refuses the bad ones with their row numbers and reasons, and updates contacts it names", async () => {
@@ -115,7 +116,7 @@ describe("contact import", () => {
     const result = await finished(`${base}/contacts/imports/${started.body.id}`, admin.key);
     expect(result).toMatchObject({ status: "completed", total_records: 1_201, processed_records: 1_201, refused_records: 0, refused_rows: [] });
     expect(await countOf("contacts", accountId)).toBe(1_200);
-    const first = await env.DB.prepare("SELECT name FROM contacts WHERE account_id = ? AND email = 'bulk1@example.com'").bind(accountId).first<{ name: string }>();
+    const first = await (await shardOf(accountId)).prepare("SELECT name FROM contacts WHERE account_id = ? AND email = 'bulk1@example.com'").bind(accountId).first<{ name: string }>();
     expect(first!.name).toBe("Bulk One Again");
     expect((await get(`${base}/contacts`, admin.key)).body.meta.count).toBe(1_200);
     expect((await get(`${base}/contacts/search?q=bulk1200`, admin.key)).body.payload).toHaveLength(1);
@@ -153,7 +154,7 @@ describe("contact import", () => {
     const insert = async (name: string, offset: number, row: number, columns: string | null) => {
       const key = `accounts/${accountId}/contact_imports/${name}`;
       await env.FILES.put(key, text);
-      return env.DB.prepare(
+      return (await shardOf(accountId)).prepare(
         `INSERT INTO contact_imports (account_id, status, file_name, file_size, storage_key, columns, next_offset, next_row, total_records, processed_records, created_at, updated_at)
          VALUES (?, 1, 'contacts.csv', ?, ?, ?, ?, ?, 0, 0, ?, ?) RETURNING id`,
       )
@@ -165,7 +166,7 @@ describe("contact import", () => {
     await env.EVENTS.send({ kind: "contact_import", accountId, importId: atEnd, offset: text.length });
     expect(await finished(`${base}/contacts/imports/${atEnd}`, admin.key)).toMatchObject({ status: "completed", processed_records: 0 });
 
-    expect(await resumeStalledImports(jobScope(createDb(env.DB), env))).toBeGreaterThanOrEqual(1);
+    expect(await resumeStalledImports(jobScope(createDb(await shardOf(accountId)), env))).toBeGreaterThanOrEqual(1);
     expect(await finished(`${base}/contacts/imports/${stalled}`, admin.key)).toMatchObject({ status: "completed", processed_records: 1, refused_records: 0 });
     expect((await storedContacts(accountId)).map((c) => c.email)).toEqual(["late@example.com"]);
     // both uploads are deleted once their imports have ended
@@ -263,8 +264,8 @@ describe("contact export", () => {
     // 30 days after it ended, the minute sweep deletes the export and its file: the link and the record are gone
     const files = () => env.FILES.list({ prefix: `accounts/${accountId}/contact_exports/` });
     expect((await files()).objects.length).toBeGreaterThan(0);
-    await env.DB.prepare("UPDATE contact_exports SET completed_at = ? WHERE account_id = ?").bind(Date.now() - EXPORT_RETENTION_MS - 1000, accountId).run();
-    expect(await deleteExpiredExports(jobScope(createDb(env.DB), env))).toBeGreaterThanOrEqual(1);
+    await (await shardOf(accountId)).prepare("UPDATE contact_exports SET completed_at = ? WHERE account_id = ?").bind(Date.now() - EXPORT_RETENTION_MS - 1000, accountId).run();
+    expect(await deleteExpiredExports(jobScope(createDb(await shardOf(accountId)), env))).toBeGreaterThanOrEqual(1);
     expect((await files()).objects).toEqual([]);
     expect((await get(`${base}/contacts/exports/${started.body.id}`, admin.key)).status).toBe(404);
     expect((await exports.default.fetch(new Request(`https://desk.test${url.pathname}${url.search}`))).status).toBe(404);

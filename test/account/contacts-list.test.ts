@@ -1,5 +1,5 @@
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
+import { shardOf } from "../support/databases";
 import { type Reply, get, post } from "../support/http";
 import { seedContacts } from "../support/contact-fixtures";
 import { createWorld } from "../support/world";
@@ -109,14 +109,14 @@ beforeAll(async () => {
     const id: number = res.body.payload.contact.id;
     // Test setup: times no API sets.
     if (lastActivityAt !== undefined || createdAt !== undefined) {
-      await env.DB.prepare("UPDATE contacts SET last_activity_at = coalesce(?, last_activity_at), created_at = coalesce(?, created_at) WHERE id = ?")
+      await (await shardOf(world.accountId)).prepare("UPDATE contacts SET last_activity_at = coalesce(?, last_activity_at), created_at = coalesce(?, created_at) WHERE id = ?")
         .bind(lastActivityAt ?? null, createdAt ?? null, id)
         .run();
     }
     if (!UNLISTED.includes(seed)) listed.push({ id, seed: { ...seed, createdAt: createdAt ?? 100_000 + id } });
   }
   // created_at of the contacts without a set time: what the server stored, so ties and order are real.
-  const rows = await env.DB.prepare("SELECT id, created_at FROM contacts WHERE account_id = ?").bind(world.accountId).all<{ id: number; created_at: number }>();
+  const rows = await (await shardOf(world.accountId)).prepare("SELECT id, created_at FROM contacts WHERE account_id = ?").bind(world.accountId).all<{ id: number; created_at: number }>();
   const stored = new Map(rows.results.map((r) => [r.id, r.created_at]));
   listed = listed.map((c) => ({ ...c, seed: { ...c.seed, createdAt: stored.get(c.id)! } }));
 });
@@ -216,7 +216,7 @@ describe("cost at scale", () => {
       ["-company", "company_sort IS NULL, company_sort DESC, id DESC"],
     ] as const) {
       const { ids, rowsRead } = await cursorWalk(`${big.base}/contacts?sort=${sort}&include_contact_inboxes=false`, big.agent.key);
-      const stored = await env.DB.prepare(`SELECT id FROM contacts WHERE account_id = ? AND resolved = 1 ORDER BY ${order}`).bind(big.accountId).all<{ id: number }>();
+      const stored = await (await shardOf(big.accountId)).prepare(`SELECT id FROM contacts WHERE account_id = ? AND resolved = 1 ORDER BY ${order}`).bind(big.accountId).all<{ id: number }>();
       expect(ids, sort).toEqual(stored.results.map((r) => r.id));
       // (a descending page after a cursor may also look at up to a page of entries without a value)
       expect(Math.max(...rowsRead), sort).toBeLessThanOrEqual(rowsRead[0] + 20);

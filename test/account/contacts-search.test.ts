@@ -1,5 +1,5 @@
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
+import { shardOf } from "../support/databases";
 import { call, get, post } from "../support/http";
 import { insertContactAttributeDefinition, seedContacts } from "../support/contact-fixtures";
 import { createWorld } from "../support/world";
@@ -37,7 +37,7 @@ beforeAll(async () => {
   }
   await post(`${world.base}/contacts/${ids["Ada Lovelace"]}/labels`, world.admin.key, { labels: ["vip"] });
   // Test setup: an old last activity for one contact.
-  await env.DB.prepare("UPDATE contacts SET last_activity_at = ? WHERE id = ?").bind(Date.parse("2020-01-01"), ids["Alan Turing"]).run();
+  await (await shardOf(world.accountId)).prepare("UPDATE contacts SET last_activity_at = ? WHERE id = ?").bind(Date.parse("2020-01-01"), ids["Alan Turing"]).run();
 });
 
 describe("search", () => {

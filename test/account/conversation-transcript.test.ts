@@ -1,6 +1,6 @@
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createContact, createInbox } from "../support/fixtures";
+import { shardOf } from "../support/databases";
 import { call, post } from "../support/http";
 import { createWorld } from "../support/world";
 
@@ -13,7 +13,7 @@ type Mail = { kind: string; recipients: string; subject: string; body: string; s
 
 /** The account's recorded mail: what a refusal must leave alone. */
 async function mails(accountId: number) {
-  const { results } = await env.DB.prepare("SELECT kind, recipients, subject, body, status, conversation_id, automation_rule_id FROM outgoing_emails WHERE account_id = ? ORDER BY id")
+  const { results } = await (await shardOf(accountId)).prepare("SELECT kind, recipients, subject, body, status, conversation_id, automation_rule_id FROM outgoing_emails WHERE account_id = ? ORDER BY id")
     .bind(accountId)
     .all<Mail>();
   return results;
@@ -42,7 +42,7 @@ describe("POST /conversations/:id/transcript", () => {
     expect(res.status).toBe(200);
     const recorded = (await mails(world.accountId)).slice(before);
     expect(recorded).toHaveLength(1);
-    const conversationRow = await env.DB.prepare("SELECT id FROM conversations WHERE account_id = ? AND display_id = ?").bind(world.accountId, displayId).first<{ id: number }>();
+    const conversationRow = await (await shardOf(world.accountId)).prepare("SELECT id FROM conversations WHERE account_id = ? AND display_id = ?").bind(world.accountId, displayId).first<{ id: number }>();
     expect(recorded[0]).toMatchObject({
       kind: "transcript",
       recipients: JSON.stringify(["boss@example.com"]),

@@ -1,5 +1,5 @@
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { shardOf } from "../support/databases";
 import { call, get, post } from "../support/http";
 import { createUser, addToAccount, createWorld } from "../support/world";
 import { addInboxMember, createContact, createContactInbox, createInbox, createTeam, outboxFor, conversationRowId, defineConversationAttribute } from "../support/fixtures";
@@ -67,7 +67,7 @@ describe("who may see and act on conversations", () => {
     expect(toggled.body.payload).toMatchObject({ success: true, current_status: "pending" });
     const handoff = await post(`${world.base}/conversations/${id}/toggle_status`, botKey, { status: "open" });
     expect(handoff.body.payload).toMatchObject({ success: null, current_status: "open" });
-    const events = (await outboxFor("Conversation", await conversationRowId(world.accountId, id))).map((e) => e.event);
+    const events = (await outboxFor(world.accountId, "Conversation", await conversationRowId(world.accountId, id))).map((e) => e.event);
     expect(events).toContain("conversation_bot_handoff");
     expect((await get(`${world.base}/conversations`, botKey)).status).toBe(403);
     expect((await get(`${world.base}/conversations/${id}/messages`, botKey)).status).toBe(403);
@@ -131,7 +131,7 @@ describe("status, priority and attributes", () => {
     await post(`${world.base}/conversations/${id}/custom_attributes`, world.agent.key, { custom_attributes: { plan: "pro", note: "x" } });
     const ok = await post(`${world.base}/conversations/${id}/custom_attributes`, world.agent.key, { custom_attributes: { plan: "free" } });
     expect(ok.body).toEqual({ custom_attributes: { plan: "free" } });
-    const updates = (await outboxFor("Conversation", await conversationRowId(world.accountId, id))).filter((e) => e.event === "conversation_updated");
+    const updates = (await outboxFor(world.accountId, "Conversation", await conversationRowId(world.accountId, id))).filter((e) => e.event === "conversation_updated");
     expect(updates.at(-1)!.data.changed_attributes[0]).toEqual({ custom_attributes: { previous_value: { plan: "pro", note: "x" }, current_value: { plan: "free" } } });
   });
 
@@ -166,7 +166,7 @@ describe("status, priority and attributes", () => {
     expect(unknown.body.errors[0]).toMatchObject({ field: "source_id", code: "not_found" });
     const none = await post(`${world.base}/conversations`, world.agent.key, {});
     expect(none.body.errors[0].field).toBe("source_id");
-    const rows = await env.DB.prepare("SELECT count(*) AS n FROM contact_inboxes WHERE source_id = 'crm-42'").first<{ n: number }>();
+    const rows = await (await shardOf(world.accountId)).prepare("SELECT count(*) AS n FROM contact_inboxes WHERE source_id = 'crm-42'").first<{ n: number }>();
     expect(rows!.n).toBe(1);
   });
 });

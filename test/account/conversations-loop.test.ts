@@ -170,7 +170,7 @@ describe("the conversation loop", () => {
     shown = await get(`${world.base}/conversations/${id}`, world.agent.key);
     expect(shown.body).toMatchObject({ status: "resolved", waiting_since: null });
 
-    const events = (await outboxFor("Conversation", rowId)).map((e) => e.event);
+    const events = (await outboxFor(world.accountId, "Conversation", rowId)).map((e) => e.event);
     expect(events).toEqual([
       "conversation_created",
       "conversation_updated", // the first reply (first_reply_created_at, waiting_since)

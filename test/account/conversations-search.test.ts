@@ -3,8 +3,8 @@
  * write), `labels[]` through the taggings' label index, `/conversations/filter` through an index per key
  * or a paged scan that says `has_more`, and cursor paging beside `page`.
  */
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
+import { shardOf } from "../support/databases";
 import { call, del, get, post } from "../support/http";
 import { createWorld } from "../support/world";
 import { createContact, createContactInbox, createInbox, createTeam, defineConversationAttribute } from "../support/fixtures";
@@ -15,6 +15,8 @@ let inboxId: number;
 let contactId: number;
 let contactInboxId: number;
 
+/** The database of the world's account. */
+const shard = () => shardOf(world.accountId);
 const list = (query: string, key = world.admin.key) => get(`${world.base}/conversations?${query}`, key);
 const ids = async (query: string, key = world.admin.key) => (await list(query, key)).body.data.payload.map((c: { id: number }) => c.id);
 const meta = async (query: string) => (await get(`${world.base}/conversations/meta?${query}`, world.admin.key)).body.meta;
@@ -36,14 +38,14 @@ const say = (id: number, content: string, extra: object = {}) => post(`${world.b
  * times run from `base`, one second apart, newest last.
  */
 async function seedConversations(from: number, count: number, base: number) {
-  await env.DB.prepare(
+  await (await shard()).prepare(
     `WITH RECURSIVE seq(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM seq WHERE n < ?1 - 1)
      INSERT INTO conversations (account_id, display_id, uuid, inbox_id, contact_id, contact_inbox_id, status, last_activity_at, created_at, updated_at)
      SELECT ?2, ?3 + n, 'seed-' || ?3 || '-' || n, ?4, ?5, ?6, 0, ?7 + n * 1000, ?7 + n * 1000, ?7 + n * 1000 FROM seq`,
   )
     .bind(count, world.accountId, from, inboxId, contactId, contactInboxId, base)
     .run();
-  await env.DB.prepare(
+  await (await shard()).prepare(
     `INSERT INTO messages (account_id, inbox_id, conversation_id, message_type, content, sender_type, sender_id, created_at, updated_at)
      SELECT account_id, inbox_id, id, 0, 'filler ' || display_id, 'Contact', contact_id, created_at, created_at
      FROM conversations WHERE account_id = ?1 AND display_id >= ?2 AND display_id < ?2 + ?3`,
@@ -63,20 +65,20 @@ beforeAll(async () => {
   // The oldest conversation of the account, through the API, with a message the index holds ...
   oldest = await open();
   await say(oldest, "The parcel reached Zanzibar safely");
-  await env.DB.prepare("UPDATE conversations SET last_activity_at = ?, created_at = ? WHERE account_id = ? AND display_id = ?")
+  await (await shard()).prepare("UPDATE conversations SET last_activity_at = ?, created_at = ? WHERE account_id = ? AND display_id = ?")
     .bind(YEAR_AGO - 1_000, YEAR_AGO - 1_000, world.accountId, oldest)
     .run();
   // ... then 6,000 newer messages in 1,100 conversations: more than any former window (5,000 messages,
   // 2,000 conversations, 1,000 taggings) and more than one scan budget (1,000 conversations).
   await seedConversations(100_000, 1_100, YEAR_AGO);
-  await env.DB.prepare(
+  await (await shard()).prepare(
     `WITH RECURSIVE seq(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM seq WHERE n < 4900)
      INSERT INTO messages (account_id, inbox_id, conversation_id, message_type, content, created_at, updated_at)
      SELECT ?1, ?2, (SELECT id FROM conversations WHERE account_id = ?1 AND display_id = 100000), 1, 'more filler', ?3 + n, ?3 + n FROM seq`,
   )
     .bind(world.accountId, inboxId, YEAR_AGO)
     .run();
-  await env.DB.prepare(
+  await (await shard()).prepare(
     `INSERT INTO taggings (account_id, taggable_type, taggable_id, tag, created_at)
      SELECT account_id, 'Conversation', id, 'bulk', created_at FROM conversations WHERE account_id = ?1 AND display_id >= 100000 AND display_id < 101050`,
   )
@@ -135,7 +137,7 @@ describe("q: the message search index", () => {
     expect(await ids("q=axolotl")).toEqual([dropped]);
     expect((await del(`${world.base}/conversations/${dropped}`, world.admin.key)).status).toBe(200);
     expect(await ids("q=axolotl")).toEqual([]);
-    const orphans = await env.DB.prepare("SELECT count(*) AS n FROM message_search WHERE rowid NOT IN (SELECT id FROM messages)").first<{ n: number }>();
+    const orphans = await (await shard()).prepare("SELECT count(*) AS n FROM message_search WHERE rowid NOT IN (SELECT id FROM messages)").first<{ n: number }>();
     expect(orphans!.n).toBe(0);
   });
 

@@ -5,6 +5,7 @@ import { createDb } from "../../src/db/client";
 import { wakeSnoozedConversations } from "../../src/domain/conversations/snoozes";
 import { jobScope } from "../../src/jobs/scope";
 import { conversationRowId, createContact, createContactInbox, createInbox, outboxFor } from "../support/fixtures";
+import { shardOf } from "../support/databases";
 import { get, post } from "../support/http";
 import { createWorld } from "../support/world";
 
@@ -30,7 +31,7 @@ describe("the scheduled wake-up", () => {
     const before = await get(`${world.base}/conversations/meta?status=snoozed`, world.admin.key);
     expect(before.body.meta.all_count).toBe(3);
 
-    const woke = await wakeSnoozedConversations(jobScope(createDb(env.DB), env), (nowSeconds + 120) * 1000);
+    const woke = await wakeSnoozedConversations(jobScope(createDb(await shardOf(world.accountId)), env), (nowSeconds + 120) * 1000);
     expect(woke).toBe(1);
 
     const reopened = await get(`${world.base}/conversations/${due}`, world.admin.key);
@@ -40,7 +41,7 @@ describe("the scheduled wake-up", () => {
     const after = await get(`${world.base}/conversations/meta?status=snoozed`, world.admin.key);
     expect(after.body.meta.all_count).toBe(2);
 
-    const events = (await outboxFor("Conversation", await conversationRowId(world.accountId, due))).map((e) => e.event);
+    const events = (await outboxFor(world.accountId, "Conversation", await conversationRowId(world.accountId, due))).map((e) => e.event);
     expect(events).toEqual(expect.arrayContaining(["conversation_status_changed", "conversation_opened"]));
   });
 });

@@ -2,8 +2,8 @@
  * `sort_by` on the conversation list: Chatwoot's names for activity, creation, priority and waiting-time
  * order, each walked through a list index with cursors; counts do not move; unknown names are a 422.
  */
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { shardOf } from "../support/databases";
 import { get, post } from "../support/http";
 import { createWorld } from "../support/world";
 import { addInboxMember, connectAgentBot, createContact, createInbox } from "../support/fixtures";
@@ -70,7 +70,7 @@ type Stored = { display_id: number; id: number; inbox_id: number; status: number
 
 /** The account's conversations as stored, to order them here by Chatwoot's rules independently of the service. */
 async function stored(accountId: number) {
-  const { results } = await env.DB.prepare(
+  const { results } = await (await shardOf(accountId)).prepare(
     "SELECT display_id, id, inbox_id, status, priority, waiting_since, last_activity_at, created_at FROM conversations WHERE account_id = ?",
   )
     .bind(accountId)
@@ -202,8 +202,8 @@ describe("priority and waiting-time orders over mixed conversations", async () =
   }
   // long ties: the conversations of no priority share one activity time, those nobody waits on one creation
   // time, so pages end inside ties of the sort key and of the tie column alike
-  await env.DB.prepare("UPDATE conversations SET last_activity_at = 1700000000000 WHERE account_id = ? AND priority IS NULL").bind(mixed.accountId).run();
-  await env.DB.prepare("UPDATE conversations SET created_at = 1600000000000 WHERE account_id = ? AND waiting_since IS NULL").bind(mixed.accountId).run();
+  await (await shardOf(mixed.accountId)).prepare("UPDATE conversations SET last_activity_at = 1700000000000 WHERE account_id = ? AND priority IS NULL").bind(mixed.accountId).run();
+  await (await shardOf(mixed.accountId)).prepare("UPDATE conversations SET created_at = 1600000000000 WHERE account_id = ? AND waiting_since IS NULL").bind(mixed.accountId).run();
   // some resolved (resolving ends the wait), for status=all
   for (const id of ids.slice(30, 34)) await post(`${mixed.base}/conversations/${id}/toggle_status`, mixed.admin.key, { status: "resolved" });
 
@@ -237,10 +237,11 @@ describe("priority and waiting-time orders over mixed conversations", async () =
 
   it("reads each order's page through its index, with the cursor as an index range", async () => {
     // the page query as the list builds it (order.ts's walk, ORDER BY and cursor range), planned by SQLite
-    const db = createDb(env.DB);
+    const shard = await shardOf(mixed.accountId);
+    const db = createDb(shard);
     const c = schema.conversations;
     const planOf = async (query: { sql: string; params: unknown[] }) =>
-      (await env.DB.prepare(`EXPLAIN QUERY PLAN ${query.sql}`).bind(...query.params).all<{ detail: string }>()).results.map((r) => r.detail);
+      (await shard.prepare(`EXPLAIN QUERY PLAN ${query.sql}`).bind(...query.params).all<{ detail: string }>()).results.map((r) => r.detail);
     const variants = [
       [and(eq(c.accountId, mixed.accountId), eq(c.status, 0)), "conversations_account_status_"],
       [eq(c.accountId, mixed.accountId), "conversations_account_"],

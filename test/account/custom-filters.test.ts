@@ -1,5 +1,5 @@
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
+import { shardOf } from "../support/databases";
 import { del, get, patch, post, put } from "../support/http";
 import { createWorld } from "../support/world";
 
@@ -79,10 +79,11 @@ describe("custom filters", () => {
 
   it("allows at most 1000 filters per user per account", async () => {
     const { base, admin, accountId } = world;
-    const insert = env.DB.prepare(
+    const shard = await shardOf(accountId);
+    const insert = shard.prepare(
       "INSERT INTO custom_filters (account_id, user_id, name, filter_type, query, created_at, updated_at) VALUES (?, ?, ?, 0, '{}', 0, 0)",
     );
-    await env.DB.batch(Array.from({ length: 999 }, (_, i) => insert.bind(accountId, admin.id, `f${i}`)));
+    await shard.batch(Array.from({ length: 999 }, (_, i) => insert.bind(accountId, admin.id, `f${i}`)));
     expect((await post(`${base}/custom_filters`, admin.key, { name: "1000th", query: {} })).status).toBe(200);
     const over = await post(`${base}/custom_filters`, admin.key, { name: "1001st", query: {} });
     expect(over.status).toBe(422);

@@ -2,9 +2,9 @@
  * A user's own e-mail change (PUT /api/v1/profile): the current password, then a confirmation link to the
  * new address (GET /auth/confirmation); until it is followed, the user keeps the old address.
  */
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { sha256Hex } from "../../src/domain/identity/keys";
+import { directory } from "../support/databases";
 import { call, get, post, put } from "../support/http";
 import { createUser, createWorld, uniqueEmail } from "../support/world";
 
@@ -14,12 +14,12 @@ const PASSWORD = "Passw0rd!long";
 type UserRow = { email: string; unconfirmed_email: string | null; confirmation_token_digest: string | null; password_hash: string; name: string };
 
 async function userRow(id: number) {
-  return (await env.DB.prepare("SELECT * FROM users WHERE id = ?").bind(id).first<UserRow>())!;
+  return (await directory().prepare("SELECT * FROM users WHERE id = ?").bind(id).first<UserRow>())!;
 }
 
 /** The confirmation e-mails written for `address`, newest first. */
 async function confirmationMails(address: string) {
-  const { results } = await env.DB.prepare(
+  const { results } = await directory().prepare(
     "SELECT kind, recipients, subject, body, status, account_id FROM outgoing_emails WHERE kind = 'email_confirmation' AND recipients = ? ORDER BY id DESC",
   )
     .bind(JSON.stringify([address]))
@@ -80,7 +80,7 @@ describe("PUT /api/v1/profile with a new email", () => {
     const second = uniqueEmail("second");
     await put("/api/v1/profile", user.key, { email: second, current_password: PASSWORD });
     const expiring = await tokenSentTo(second);
-    await env.DB.prepare("UPDATE users SET confirmation_expires_at = ? WHERE id = ?").bind(Date.now() - 1000, user.id).run();
+    await directory().prepare("UPDATE users SET confirmation_expires_at = ? WHERE id = ?").bind(Date.now() - 1000, user.id).run();
 
     const answers = await Promise.all([confirm("0".repeat(64)), confirm(replaced), confirm(expiring), confirm("short")]);
     for (const res of answers) {

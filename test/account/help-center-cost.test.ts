@@ -1,6 +1,7 @@
 /**
  * Every help-center request costs at most three database round trips, authentication included, and
- * reads only through batches (Server-Timing reports round trips and unmetered reads).
+ * reads only through batches (Server-Timing reports round trips and unmetered reads). Creating a portal
+ * costs one more: its slug is claimed in the directory, where slugs are unique across shards.
  */
 import { expect, it } from "vitest";
 import { type Reply, call, get, post } from "../support/http";
@@ -44,7 +45,7 @@ it("keeps each route within three round trips", async () => {
 
   for (const [label, reply] of replies) {
     expect(reply.status, label).toBe(200);
-    expect(roundTrips(reply), label).toBeLessThanOrEqual(3);
+    expect(roundTrips(reply), label).toBeLessThanOrEqual(label === "create portal" ? 4 : 3);
     expect(reply.headers.get("server-timing"), label).not.toContain("db-unmetered");
   }
 });

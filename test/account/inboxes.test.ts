@@ -5,7 +5,8 @@ import { createDb, schema } from "../../src/db/client";
 import { createInbox, updateInbox } from "../../src/domain/inboxes/inboxes";
 import type { AccountScope } from "../../src/domain/kernel/scope";
 import { FORBIDDEN_TARGET_MESSAGE } from "../../src/domain/kernel/target-url";
-import { livePorts } from "../../src/ports";
+import { jobScope } from "../../src/jobs/scope";
+import { shardOf } from "../support/databases";
 import { del, get, patch, post, put } from "../support/http";
 import { createWorld } from "../support/world";
 
@@ -327,16 +328,14 @@ describe("an API inbox's webhook_url and the target policy", () => {
   });
 
   it("accepts loopback and private callbacks where the policy allows them (npm start), and nowhere else", async () => {
-    const db = createDb(env.DB);
+    const db = createDb(await shardOf(world.accountId));
     const [user] = await db.select().from(schema.users).where(eq(schema.users.id, world.admin.id));
     // the administrator, as the inboxes API would call the domain, under each policy
     const asAdministrator = (policy: string): AccountScope => ({
-      db,
+      ...jobScope(db, { ...env, WEBHOOK_TARGET_POLICY: policy }),
       accountId: world.accountId,
       actor: { type: "user", user },
       role: "administrator",
-      env: { ...env, WEBHOOK_TARGET_POLICY: policy },
-      ports: livePorts(env, db),
     });
     const local = asAdministrator("allow-private");
     const strict = asAdministrator("public");
@@ -359,7 +358,7 @@ describe("DELETE /inboxes/:id", () => {
     const bot = (await post(`${world.base}/agent_bots`, world.admin.key, { name: "Doomed bot" })).body;
     await post(`${inboxes}/${inbox.id}/set_agent_bot`, world.admin.key, { agent_bot: bot.id });
     const at = Date.now();
-    await env.DB.prepare(
+    await (await shardOf(world.accountId)).prepare(
       `INSERT INTO conversations (account_id, display_id, uuid, inbox_id, contact_id, contact_inbox_id, last_activity_at, created_at, updated_at)
        VALUES (?, 7001, ?, ?, 1, 1, ?, ?, ?)`,
     )
@@ -372,7 +371,7 @@ describe("DELETE /inboxes/:id", () => {
     expect(res.body).toEqual({ message: expect.any(String) });
     expect((await get(`${inboxes}/${inbox.id}`, world.admin.key)).status).toBe(404);
     expect((await get(`${world.base}/inbox_members/${inbox.id}`, world.admin.key)).status).toBe(404);
-    const leftovers = await env.DB.prepare(
+    const leftovers = await (await shardOf(world.accountId)).prepare(
       `SELECT (SELECT count(*) FROM inbox_members WHERE inbox_id = ?1) AS seats,
               (SELECT count(*) FROM agent_bot_inboxes WHERE inbox_id = ?1) AS bots,
               (SELECT count(*) FROM api_channels WHERE id = ?2) AS channels,

@@ -1,5 +1,5 @@
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
+import { shardOf } from "../support/databases";
 import { del, get, patch, post, put } from "../support/http";
 import { createWorld } from "../support/world";
 
@@ -13,7 +13,7 @@ beforeAll(async () => {
 });
 
 async function tagsOf(accountId: number, type: string, id: number): Promise<string[]> {
-  const { results } = await env.DB.prepare(
+  const { results } = await (await shardOf(accountId)).prepare(
     "SELECT tag FROM taggings WHERE account_id = ? AND taggable_type = ? AND taggable_id = ? ORDER BY tag",
   )
     .bind(accountId, type, id)
@@ -22,7 +22,7 @@ async function tagsOf(accountId: number, type: string, id: number): Promise<stri
 }
 
 async function tag(accountId: number, type: string, id: number, title: string) {
-  await env.DB.prepare("INSERT INTO taggings (account_id, taggable_type, taggable_id, tag, created_at) VALUES (?, ?, ?, ?, ?)")
+  await (await shardOf(accountId)).prepare("INSERT INTO taggings (account_id, taggable_type, taggable_id, tag, created_at) VALUES (?, ?, ?, ?, ?)")
     .bind(accountId, type, id, title, Date.now())
     .run();
 }

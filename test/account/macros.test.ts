@@ -3,9 +3,9 @@
  * to list and run, administrators change global ones), actions checked at save as automation rules'
  * are, and execute running them through the engine's actions with the macro as the actor.
  */
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { addInboxMember, createContact, createTeam } from "../support/fixtures";
+import { shardOf } from "../support/databases";
 import { call, del, get, patch, post, put } from "../support/http";
 import { addToAccount, createUser, createWorld, type Person } from "../support/world";
 
@@ -34,7 +34,7 @@ beforeAll(async () => {
 });
 
 const macrosOf = async () =>
-  (await env.DB.prepare("SELECT id, name, visibility, actions FROM macros WHERE account_id = ? ORDER BY id").bind(world.accountId).all<Record<string, unknown>>()).results;
+  (await (await shardOf(world.accountId)).prepare("SELECT id, name, visibility, actions FROM macros WHERE account_id = ? ORDER BY id").bind(world.accountId).all<Record<string, unknown>>()).results;
 const conversation = async (inbox = inboxId) => {
   const res = await post(`${world.base}/conversations`, world.admin.key, { inbox_id: inbox, contact_id: contactId });
   if (res.status !== 200) throw new Error(JSON.stringify(res.body));
@@ -196,8 +196,9 @@ describe("macro execution", () => {
       expect(sent).toMatchObject({ message_type: 1, private: false, sender: expect.objectContaining({ id: agent.id }) });
       const activity = messages.filter((m) => m.message_type === 2).map((m) => m.content);
       expect(activity).toContain(`Conversation was marked resolved by macro "Escalate and close" by Macros Agent`);
-      const row = await env.DB.prepare("SELECT id FROM conversations WHERE account_id = ? AND display_id = ?").bind(accountId, id).first<{ id: number }>();
-      const events = (await env.DB.prepare("SELECT data FROM event_outbox WHERE subject_type = 'Conversation' AND subject_id = ? AND event_name = 'conversation_status_changed'").bind(row!.id).all<{ data: string }>()).results;
+      const shard = await shardOf(accountId);
+      const row = await shard.prepare("SELECT id FROM conversations WHERE account_id = ? AND display_id = ?").bind(accountId, id).first<{ id: number }>();
+      const events = (await shard.prepare("SELECT data FROM event_outbox WHERE subject_type = 'Conversation' AND subject_id = ? AND event_name = 'conversation_status_changed'").bind(row!.id).all<{ data: string }>()).results;
       expect(JSON.parse(events.at(-1)!.data).performer).toEqual({ type: "Macro", id: macro.id, name: `macro "Escalate and close" by Macros Agent`, user_id: agent.id });
     }
   });

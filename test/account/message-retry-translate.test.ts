@@ -1,6 +1,6 @@
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createContact, createInbox, outboxFor } from "../support/fixtures";
+import { shardOf } from "../support/databases";
 import { patch, post } from "../support/http";
 import { createWorld } from "../support/world";
 
@@ -10,7 +10,7 @@ let other: World;
 let displayId: number;
 
 const stored = async (id: number) =>
-  env.DB.prepare("SELECT status, content_attributes FROM messages WHERE account_id = ? AND id = ?").bind(world.accountId, id).first<{ status: number; content_attributes: string }>();
+  (await shardOf(world.accountId)).prepare("SELECT status, content_attributes FROM messages WHERE account_id = ? AND id = ?").bind(world.accountId, id).first<{ status: number; content_attributes: string }>();
 
 beforeAll(async () => {
   world = await createWorld("Retries");
@@ -30,13 +30,13 @@ async function failedMessage(content: string) {
 describe("POST .../messages/:id/retry", () => {
   it("sets a failed message back to sent, drops its error and emits message_updated for the inbox's callback", async () => {
     const id = await failedMessage("Your parcel is on its way");
-    const eventsBefore = (await outboxFor("Message", id)).length;
+    const eventsBefore = (await outboxFor(world.accountId, "Message", id)).length;
     const res = await post(`${world.base}/conversations/${displayId}/messages/${id}/retry`, world.admin.key);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ id, status: "sent", content: "Your parcel is on its way" });
     expect(res.body.content_attributes?.external_error).toBeUndefined();
     expect(JSON.parse((await stored(id))!.content_attributes).external_error).toBeUndefined();
-    const events = (await outboxFor("Message", id)).slice(eventsBefore);
+    const events = (await outboxFor(world.accountId, "Message", id)).slice(eventsBefore);
     expect(events.map((e) => e.event)).toEqual(["message_updated"]);
     expect(JSON.stringify(events[0].data)).toContain('"current_value":"sent"');
   });
@@ -44,12 +44,12 @@ describe("POST .../messages/:id/retry", () => {
   it("answers 422 not_failed for a message that has not failed, changing nothing", async () => {
     const message = (await post(`${world.base}/conversations/${displayId}/messages`, world.admin.key, { content: "Fine", message_type: "outgoing" })).body;
     const before = await stored(message.id);
-    const eventsBefore = (await outboxFor("Message", message.id)).length;
+    const eventsBefore = (await outboxFor(world.accountId, "Message", message.id)).length;
     const res = await post(`${world.base}/conversations/${displayId}/messages/${message.id}/retry`, world.admin.key);
     expect(res.status).toBe(422);
     expect(res.body.errors[0]).toMatchObject({ field: "message_id", code: "not_failed" });
     expect(await stored(message.id)).toEqual(before);
-    expect((await outboxFor("Message", message.id)).length).toBe(eventsBefore);
+    expect((await outboxFor(world.accountId, "Message", message.id)).length).toBe(eventsBefore);
   });
 
   it("is 404 for an unknown message, 403 for an agent outside the inbox or another account's member, changing nothing", async () => {

@@ -1,5 +1,5 @@
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { shardOf } from "../support/databases";
 import { call, del, get, patch, post } from "../support/http";
 import { createWorld } from "../support/world";
 import { addInboxMember, createContact, createInbox, outboxFor } from "../support/fixtures";
@@ -128,7 +128,7 @@ describe("listing, updating and deleting messages", () => {
     expect(shown(between)).toEqual(ids.slice(1, 44));
     expect(between.body.meta).not.toHaveProperty("next_cursor");
     // newer: past the 100 an `after` window holds (test setup: 150 more messages written straight to the database)
-    await env.DB.prepare(
+    await (await shardOf(world.accountId)).prepare(
       `WITH RECURSIVE seq(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM seq WHERE n < 150)
        INSERT INTO messages (account_id, inbox_id, conversation_id, message_type, content, created_at, updated_at)
        SELECT account_id, inbox_id, conversation_id, 1, 'bulk ' || n, created_at, created_at FROM messages, seq WHERE messages.id = ?1`,
@@ -163,7 +163,7 @@ describe("listing, updating and deleting messages", () => {
     expect(deleted.body).toMatchObject({ id: message.id, content: "This message was deleted", content_attributes: { deleted: true }, content_type: "text" });
     const listed = await get(messagesOf(id), world.agent.key);
     expect(listed.body.payload.find((m: { id: number }) => m.id === message.id).content).toBe("This message was deleted");
-    expect((await outboxFor("Message", message.id)).map((e) => e.event)).toEqual(["message_created", "message_updated", "message_updated"]);
+    expect((await outboxFor(world.accountId, "Message", message.id)).map((e) => e.event)).toEqual(["message_created", "message_updated", "message_updated"]);
 
     const widget = await open(widgetInbox);
     const w = (await post(messagesOf(widget), world.admin.key, { content: "Hi" })).body;

@@ -4,8 +4,8 @@
  * Every account here is this file's own (the indexes confine a search to its account), so the
  * assertions name only rows this file made.
  */
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
+import { shardOf } from "../support/databases";
 import { get, post } from "../support/http";
 import { createWorld } from "../support/world";
 import { addInboxMember, createInbox, createTeam } from "../support/fixtures";
@@ -85,15 +85,16 @@ describe("what each kind finds and shows", () => {
 
   it("conversations: those whose display id contains the text", async () => {
     // TEST SETUP: display ids 1000 to 1129 written straight to the database (contact and inbox reused)
-    const row = await env.DB.prepare("SELECT contact_id, contact_inbox_id FROM conversations WHERE account_id = ? AND display_id = ?").bind(world.accountId, conversation).first<{ contact_id: number; contact_inbox_id: number }>();
-    await env.DB.prepare(
+    const shard = await shardOf(world.accountId);
+    const row = await shard.prepare("SELECT contact_id, contact_inbox_id FROM conversations WHERE account_id = ? AND display_id = ?").bind(world.accountId, conversation).first<{ contact_id: number; contact_inbox_id: number }>();
+    await shard.prepare(
       `WITH RECURSIVE seq(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM seq WHERE n < 129)
        INSERT INTO conversations (account_id, display_id, uuid, inbox_id, contact_id, contact_inbox_id, status, last_activity_at, created_at, updated_at)
        SELECT ?1, 1000 + n, 'search-seed-' || ?1 || '-' || n, ?2, ?3, ?4, 0, 1000 + n, 1000 + n, 1000 + n FROM seq`,
     )
       .bind(world.accountId, shared, row!.contact_id, row!.contact_inbox_id)
       .run();
-    const all = (await env.DB.prepare("SELECT display_id FROM conversations WHERE account_id = ?").bind(world.accountId).all<{ display_id: number }>()).results.map((r) => r.display_id);
+    const all = (await shard.prepare("SELECT display_id FROM conversations WHERE account_id = ?").bind(world.accountId).all<{ display_id: number }>()).results.map((r) => r.display_id);
     const expected = all.filter((id) => String(id).includes("112")).sort((a, b) => b - a);
     expect(expected).toEqual([1129, 1128, 1127, 1126, 1125, 1124, 1123, 1122, 1121, 1120, 1112]);
     expect((await found("/conversations?q=112", "conversations")).map((c) => c.id)).toEqual(expected);

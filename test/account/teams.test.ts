@@ -1,5 +1,5 @@
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { shardOf } from "../support/databases";
 import { del, get, patch, post, put } from "../support/http";
 import { createUser, createWorld } from "../support/world";
 
@@ -84,7 +84,8 @@ describe("teams", () => {
     const team = await newTeam();
     await post(`${teams}/${team.id}/team_members`, world.admin.key, { user_ids: [world.agent.id] });
     const at = Date.now();
-    await env.DB.prepare(
+    const shard = await shardOf(world.accountId);
+    await shard.prepare(
       `INSERT INTO conversations (account_id, display_id, uuid, inbox_id, contact_id, contact_inbox_id, team_id, last_activity_at, created_at, updated_at)
        VALUES (?, 9001, ?, 1, 1, 1, ?, ?, ?, ?)`,
     )
@@ -95,11 +96,11 @@ describe("teams", () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({});
     expect((await get(`${teams}/${team.id}`, world.admin.key)).status).toBe(404);
-    const conversation = await env.DB.prepare("SELECT team_id FROM conversations WHERE display_id = 9001 AND account_id = ?")
+    const conversation = await shard.prepare("SELECT team_id FROM conversations WHERE display_id = 9001 AND account_id = ?")
       .bind(world.accountId)
       .first();
     expect(conversation).toEqual({ team_id: null });
-    const seats = await env.DB.prepare("SELECT count(*) AS n FROM team_members WHERE team_id = ?").bind(team.id).first();
+    const seats = await shard.prepare("SELECT count(*) AS n FROM team_members WHERE team_id = ?").bind(team.id).first();
     expect(seats).toEqual({ n: 0 });
   });
 

@@ -4,6 +4,7 @@ import { createDb } from "../../src/db/client";
 import { systemScope } from "../../src/domain/kernel/scope";
 import { jobScope } from "../../src/jobs/scope";
 import { createWebhook, updateWebhook } from "../../src/domain/settings/webhooks";
+import { shardOf } from "../support/databases";
 import { del, get, patch, post, put } from "../support/http";
 import { createWorld } from "../support/world";
 
@@ -24,7 +25,7 @@ const DEFAULT_EVENTS = [
 
 /** An inbox row, as the inboxes API would leave it (that API is not part of this test). */
 async function createInbox(accountId: number, name: string): Promise<number> {
-  const row = await env.DB.prepare(
+  const row = await (await shardOf(accountId)).prepare(
     `INSERT INTO inboxes (account_id, name, channel_type, channel_id, identifier, hmac_token, created_at, updated_at)
      VALUES (?, ?, 'Channel::Api', 1, ?, 'hmac', 0, 0) RETURNING id`,
   )
@@ -129,7 +130,7 @@ describe("webhooks", () => {
   });
 
   it("accepts loopback and private receivers where the policy allows them (npm start), and nowhere else", async () => {
-    const db = createDb(env.DB);
+    const db = createDb(await shardOf(world.accountId));
     const local = systemScope(jobScope(db, { ...env, WEBHOOK_TARGET_POLICY: "allow-private" }), world.accountId);
     const strict = systemScope(jobScope(db, env), world.accountId);
     const created = await createWebhook(local, { url: "http://localhost:4000/hook" });

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { createDb } from "../../src/db/client";
 import { pruneIdempotencyKeys } from "../../src/db/idempotency-keys";
 import { runScheduledWork } from "../../src/jobs/cron";
+import { allShards, directory, shardOf } from "../support/databases";
 import { call, get } from "../support/http";
 import { createWorld } from "../support/world";
 import { addInboxMember, createContact, createInbox } from "../support/fixtures";
@@ -29,8 +30,14 @@ async function openConversation() {
 const messagesPath = (id: number) => `${world.base}/conversations/${id}/messages`;
 const contentsOf = async (id: number) => ((await get(messagesPath(id), world.admin.key)).body.payload as any[]).map((m) => m.content);
 
-const storedKeys = async (key: string) =>
-  (await env.DB.prepare("SELECT scope, request_digest, response_status FROM idempotency_keys WHERE key = ?").bind(key).all()).results;
+/** The rows stored under `key` in any database: the directory (platform requests) or a shard (an account's requests). */
+const storedKeys = async (key: string) => {
+  const rows: Record<string, unknown>[] = [];
+  for (const db of [directory(), ...allShards()]) rows.push(...(await db.prepare("SELECT scope, request_digest, response_status FROM idempotency_keys WHERE key = ?").bind(key).all()).results);
+  return rows;
+};
+/** The database of the world's account, where its requests' keys are kept. */
+const worldShard = () => shardOf(world.accountId);
 
 describe("Idempotency-Key", () => {
   it("replays the first answer of a retried create, with Idempotent-Replayed, and creates once", async () => {
@@ -89,12 +96,12 @@ describe("Idempotency-Key", () => {
     const key = freshKey();
     await send(path, world.agent.key, { content: "Slow" }, key);
     // the state between the change's batch and the answer's write
-    await env.DB.prepare("UPDATE idempotency_keys SET response_status = NULL, response_body = NULL WHERE key = ?").bind(key).run();
+    await (await worldShard()).prepare("UPDATE idempotency_keys SET response_status = NULL, response_body = NULL WHERE key = ?").bind(key).run();
     const running = await send(path, world.agent.key, { content: "Slow" }, key);
     expect(running.status).toBe(409);
     expect(running.body.errors[0]).toMatchObject({ field: "Idempotency-Key", code: "in_progress" });
 
-    await env.DB.prepare("UPDATE idempotency_keys SET created_at = created_at - 120000 WHERE key = ?").bind(key).run();
+    await (await worldShard()).prepare("UPDATE idempotency_keys SET created_at = created_at - 120000 WHERE key = ?").bind(key).run();
     const lost = await send(path, world.agent.key, { content: "Slow" }, key);
     expect(lost.status).toBe(409);
     expect(lost.body.errors[0].code).toBe("answer_lost");
@@ -105,7 +112,7 @@ describe("Idempotency-Key", () => {
     const id = await openConversation();
     const key = freshKey();
     await send(messagesPath(id), world.agent.key, { content: "Durable" }, key);
-    await env.DB.prepare("DELETE FROM idempotency_keys WHERE key = ?").bind(key).run();
+    await (await worldShard()).prepare("DELETE FROM idempotency_keys WHERE key = ?").bind(key).run();
     const again = await send(messagesPath(id), world.agent.key, { content: "Durable" }, key);
     expect(again.headers.get("idempotent-replayed")).toBeNull();
     expect((await contentsOf(id)).filter((c) => c === "Durable")).toHaveLength(2);
@@ -177,7 +184,7 @@ describe("Idempotency-Key", () => {
     const sendFiles = (content: Uint8Array) =>
       call("POST", messagesPath(id), { key: world.agent.key, rawBody: messageForm([file(content, "scan.pdf")], { content: "With a file" }), headers: { "Idempotency-Key": key } });
     const storedFiles = async () =>
-      (await env.DB.prepare("SELECT count(*) AS n FROM attachments WHERE account_id = ?").bind(world.accountId).first<{ n: number }>())!.n;
+      (await (await worldShard()).prepare("SELECT count(*) AS n FROM attachments WHERE account_id = ?").bind(world.accountId).first<{ n: number }>())!.n;
     const before = await storedFiles();
 
     const first = await sendFiles(samples.pdf());
@@ -206,19 +213,20 @@ describe("Idempotency-Key", () => {
     const id = await openConversation();
     const key = freshKey();
     await send(messagesPath(id), world.agent.key, { content: "Ephemeral" }, key);
-    expect(await pruneIdempotencyKeys(createDb(env.DB))).toBe(0);
-    await env.DB.prepare("UPDATE idempotency_keys SET expires_at = ? WHERE key = ?").bind(Date.now() - 1, key).run();
+    expect(await pruneIdempotencyKeys(createDb(await worldShard()))).toBe(0);
+    await (await worldShard()).prepare("UPDATE idempotency_keys SET expires_at = ? WHERE key = ?").bind(Date.now() - 1, key).run();
     await runScheduledWork(env);
     expect(await storedKeys(key)).toEqual([]);
   });
 });
 
 describe("FirstWriteRider", () => {
+  // any D1 database does: the rider is the metering wrapper's, not a table's
   it("joins the first batch that writes, not a read, and leaves the batch's own results where they were", async () => {
     const { FirstWriteRider, QueryMeter, meterD1 } = await import("../../src/db/metering");
     const rider = new FirstWriteRider();
-    const d1 = meterD1(env.DB, new QueryMeter(), rider);
-    await env.DB.prepare("CREATE TABLE IF NOT EXISTS rider_probe (n INTEGER)").run();
+    const d1 = meterD1(directory(), new QueryMeter(), rider);
+    await directory().prepare("CREATE TABLE IF NOT EXISTS rider_probe (n INTEGER)").run();
     rider.attach(d1.prepare("INSERT INTO rider_probe (n) VALUES (99)"));
 
     const reads = await d1.batch([d1.prepare("SELECT 1 AS one")]);
@@ -230,21 +238,21 @@ describe("FirstWriteRider", () => {
     expect(writes[1].results).toEqual([{ c: 1 }]); // the rider runs after the domain's statements
     expect(rider.committed).toBe(true);
     await d1.batch([d1.prepare("INSERT INTO rider_probe (n) VALUES (2)")]);
-    expect((await env.DB.prepare("SELECT n FROM rider_probe ORDER BY rowid").all()).results).toEqual([{ n: 1 }, { n: 99 }, { n: 2 }]);
+    expect((await directory().prepare("SELECT n FROM rider_probe ORDER BY rowid").all()).results).toEqual([{ n: 1 }, { n: 99 }, { n: 2 }]);
   });
 
   it("rolls back with a failed batch and rides the next one", async () => {
     const { FirstWriteRider, QueryMeter, meterD1 } = await import("../../src/db/metering");
     const rider = new FirstWriteRider();
-    const d1 = meterD1(env.DB, new QueryMeter(), rider);
-    await env.DB.prepare("CREATE TABLE IF NOT EXISTS rider_unique (n INTEGER UNIQUE)").run();
-    await env.DB.prepare("INSERT INTO rider_unique (n) VALUES (1)").run();
+    const d1 = meterD1(directory(), new QueryMeter(), rider);
+    await directory().prepare("CREATE TABLE IF NOT EXISTS rider_unique (n INTEGER UNIQUE)").run();
+    await directory().prepare("INSERT INTO rider_unique (n) VALUES (1)").run();
     rider.attach(d1.prepare("INSERT INTO rider_unique (n) VALUES (50)"));
     await expect(d1.batch([d1.prepare("INSERT INTO rider_unique (n) VALUES (1)")])).rejects.toThrow(/UNIQUE/);
     expect(rider.committed).toBe(false);
-    expect((await env.DB.prepare("SELECT n FROM rider_unique ORDER BY n").all()).results).toEqual([{ n: 1 }]);
+    expect((await directory().prepare("SELECT n FROM rider_unique ORDER BY n").all()).results).toEqual([{ n: 1 }]);
     await d1.prepare("INSERT INTO rider_unique (n) VALUES (2)").run();
     expect(rider.committed).toBe(true);
-    expect((await env.DB.prepare("SELECT n FROM rider_unique ORDER BY n").all()).results).toEqual([{ n: 1 }, { n: 2 }, { n: 50 }]);
+    expect((await directory().prepare("SELECT n FROM rider_unique ORDER BY n").all()).results).toEqual([{ n: 1 }, { n: 2 }, { n: 50 }]);
   });
 });

@@ -1,7 +1,7 @@
 /** Real answers match the schemas the API document gives for them (a sample of operations, and errors). */
-import { env } from "cloudflare:workers";
 import { Validator } from "@cfworker/json-schema";
 import { describe, expect, it } from "vitest";
+import { directory } from "../support/databases";
 import { call, get, patch, post } from "../support/http";
 import { createUser, createWorld } from "../support/world";
 import { addInboxMember, createInbox } from "../support/fixtures";
@@ -335,7 +335,7 @@ describe("answers match their documented schemas", () => {
     const user = await createUser(world.platformKey, "Mover");
     const wanted = "mover.new@example.com";
     expect(await conforms("PUT", "/api/v1/profile", "/api/v1/profile", { key: user.key, body: { email: wanted, current_password: "Passw0rd!long" } })).toMatchObject(ok);
-    const mail = await env.DB.prepare("SELECT body FROM outgoing_emails WHERE kind = 'email_confirmation' AND recipients = ?").bind(JSON.stringify([wanted])).first<{ body: string }>();
+    const mail = await directory().prepare("SELECT body FROM outgoing_emails WHERE kind = 'email_confirmation' AND recipients = ?").bind(JSON.stringify([wanted])).first<{ body: string }>();
     const token = /confirmation_token=([0-9a-f]+)/.exec(mail!.body)![1];
     expect(await conforms("GET", `/auth/confirmation?confirmation_token=${token}`, "/auth/confirmation")).toMatchObject(ok);
     expect(await conforms("GET", `/auth/confirmation?confirmation_token=${token}`, "/auth/confirmation")).toMatchObject({ status: 422, errors: [] });

@@ -5,6 +5,7 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { shardOf } from "../support/databases";
 import { get, post } from "../support/http";
 import { createWorld } from "../support/world";
 import { runScheduledWork } from "../../src/jobs/cron";
@@ -14,7 +15,7 @@ const world = await createWorld();
 describe("a database without the tables a route needs", () => {
   it("answers 503 with Retry-After and the command that migrates it", async () => {
     expect((await get(`${world.base}/canned_responses`, world.admin.key)).status).toBe(200);
-    await env.DB.exec("DROP TABLE canned_responses");
+    await (await shardOf(world.accountId)).exec("DROP TABLE canned_responses");
     for (const res of [
       await get(`${world.base}/canned_responses`, world.admin.key),
       await post(`${world.base}/canned_responses`, world.admin.key, { short_code: "hi", content: "Hello" }),
@@ -33,10 +34,11 @@ describe("the minute's cron with one sweep failing", () => {
   it("runs the sweeps after it, then fails", async () => {
     // the campaigns' table is gone, so that sweep fails; the idempotency keys are pruned after it
     const scope = `cron-test:${world.accountId}`;
-    await env.DB.prepare("INSERT INTO idempotency_keys (scope, key, request_digest, created_at, expires_at) VALUES (?, 'old', 'x', 0, ?)").bind(scope, Date.now() - 1000).run();
-    await env.DB.exec("DROP TABLE campaign_recipients");
-    await env.DB.exec("DROP TABLE campaigns");
+    const shard = await shardOf(world.accountId);
+    await shard.prepare("INSERT INTO idempotency_keys (scope, key, request_digest, created_at, expires_at) VALUES (?, 'old', 'x', 0, ?)").bind(scope, Date.now() - 1000).run();
+    await shard.exec("DROP TABLE campaign_recipients");
+    await shard.exec("DROP TABLE campaigns");
     await expect(runScheduledWork(env)).rejects.toThrow(/1 of the cron's sweeps failed/);
-    expect(await env.DB.prepare("SELECT count(*) AS n FROM idempotency_keys WHERE scope = ?").bind(scope).first("n")).toBe(0);
+    expect(await shard.prepare("SELECT count(*) AS n FROM idempotency_keys WHERE scope = ?").bind(scope).first("n")).toBe(0);
   });
 });

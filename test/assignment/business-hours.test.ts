@@ -10,7 +10,8 @@ import { patch } from "../support/http";
 import { settle, subscribe } from "../feed/cable-support";
 import { visitorConversation, widgetWorld } from "../public/widget-support";
 import { assignedTo, assigneeOf } from "./assignment-support";
-import { connect } from "../../src/db/connect";
+import { connectShard } from "../../src/db/connect";
+import { shardNumberOf } from "../support/databases";
 import { jobScope } from "../../src/jobs/scope";
 import { inboxesOpenedBetween } from "../../src/domain/assignment/auto-assignment";
 import { announceInboxOpened } from "../../src/events/inbox-opened";
@@ -67,7 +68,8 @@ describe("auto-assignment and business hours", () => {
   it("the cron notices the inboxes that opened within its minute, on the inbox's clock", async () => {
     const w = await widgetWorld("Mondays Co");
     await withHours(w, mondaysNineToFive, "Asia/Kolkata");
-    const scope = jobScope(connect(env, { writes: true }).db, env);
+    // the cron's scope on the shard of this account
+    const scope = jobScope(connectShard(env, await shardNumberOf(w.accountId), { writes: true }).db, env);
     const opened = async (from: string, to: string) =>
       (await inboxesOpenedBetween(scope, Date.parse(from), Date.parse(to))).some((i) => i.inboxId === w.inbox.id && i.accountId === w.accountId);
     // 09:00 on Monday 2026-11-30 in Kolkata is 03:30 UTC

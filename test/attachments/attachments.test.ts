@@ -5,6 +5,7 @@
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { fileSignature } from "../../src/domain/attachments/signing";
+import { shardOf } from "../support/databases";
 import { call, del, get, post } from "../support/http";
 import { createWorld } from "../support/world";
 import { addInboxMember, createContact, createInbox } from "../support/fixtures";
@@ -20,7 +21,7 @@ const messagesOf = (id: number) => `${world.base}/conversations/${id}/messages`;
 
 /** What the account holds: attachment rows and R2 objects. */
 async function stored(accountId = world.accountId) {
-  const rows = await env.DB.prepare("SELECT count(*) AS n FROM attachments WHERE account_id = ?").bind(accountId).first<{ n: number }>();
+  const rows = await (await shardOf(accountId)).prepare("SELECT count(*) AS n FROM attachments WHERE account_id = ?").bind(accountId).first<{ n: number }>();
   const objects = await env.FILES.list({ prefix: `accounts/${accountId}/` });
   return { rows: rows!.n, objects: objects.objects.length };
 }
@@ -251,7 +252,7 @@ describe("deleting", () => {
     expect((await get(`${world.base}/conversations/${id}`, world.admin.key)).status).toBe(404);
     expect((await get(`${world.base}/conversations/meta?status=all`, world.admin.key)).body.meta.all_count).toBe(countBefore - 1);
     expect(await stored()).toEqual({ rows: before.rows - 1, objects: before.objects - 1 });
-    const leftovers = await env.DB.prepare(
+    const leftovers = await (await shardOf(world.accountId)).prepare(
       "SELECT (SELECT count(*) FROM messages m JOIN conversations c ON c.id = m.conversation_id WHERE c.account_id = ?1 AND c.display_id = ?2) AS messages",
     )
       .bind(world.accountId, id)

@@ -6,6 +6,7 @@ import { env, exports } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import { call, del, get, post } from "../support/http";
 import { createWorld } from "../support/world";
+import { shardOf } from "../support/databases";
 import { createContact } from "../support/fixtures";
 import { file, messageForm, postForm, samples } from "../support/files";
 
@@ -66,7 +67,7 @@ describe("send_attachment", () => {
 
     // the message's copy is its own: deleting the message keeps the rule's file
     await del(`${base}/conversations/${conversation}/messages/${message.id}`, admin.key);
-    const ruleFile = await env.DB.prepare("SELECT storage_key FROM automation_rule_files WHERE id = ?").bind(blob.blob_id).first<{ storage_key: string }>();
+    const ruleFile = await (await shardOf(world.accountId)).prepare("SELECT storage_key FROM automation_rule_files WHERE id = ?").bind(blob.blob_id).first<{ storage_key: string }>();
     expect(await env.FILES.head(ruleFile!.storage_key)).not.toBeNull();
   });
 

@@ -11,8 +11,8 @@ import { hmacSha256Hex } from "../../src/domain/identity/keys";
 import { addInboxMember, createContact, createTeam } from "../support/fixtures";
 import { get, post } from "../support/http";
 import { createWorld } from "../support/world";
+import { shardOf } from "../support/databases";
 
-const db = createDb(env.DB);
 afterEach(() => vi.restoreAllMocks());
 
 async function setup(name: string) {
@@ -41,13 +41,14 @@ async function setup(name: string) {
 const until = (check: () => Promise<boolean>) => vi.waitUntil(check, { timeout: 10_000, interval: 50 });
 const always = { attribute_key: "status", filter_operator: "equal_to", values: ["open", "resolved", "pending", "snoozed"], query_operator: null };
 
-async function rows<T = any>(query: string, ...values: unknown[]) {
-  return (await env.DB.prepare(query).bind(...values).all<T>()).results;
+/** Rows of the account's shard (its rules, runs, conversations and outbox live there). */
+async function rows<T = any>(accountId: number, query: string, ...values: unknown[]) {
+  return (await (await shardOf(accountId)).prepare(query).bind(...values).all<T>()).results;
 }
-const runsOf = (ruleId: number) => rows<{ account_id: number; event_id: number; actions_done: number; finished: number; outcomes: string }>("SELECT * FROM automation_rule_runs WHERE rule_id = ? ORDER BY id", ruleId);
-const conversationRow = async (accountId: number, displayId: number) => (await rows<{ id: number }>("SELECT id FROM conversations WHERE account_id = ? AND display_id = ?", accountId, displayId))[0].id;
-const outboxOf = (conversationId: number) =>
-  rows<{ id: number; event_name: string; data: string; caused_by_automation: number }>("SELECT * FROM event_outbox WHERE subject_type = 'Conversation' AND subject_id = ? ORDER BY id", conversationId);
+const runsOf = (accountId: number, ruleId: number) => rows<{ account_id: number; event_id: number; actions_done: number; finished: number; outcomes: string }>(accountId, "SELECT * FROM automation_rule_runs WHERE rule_id = ? ORDER BY id", ruleId);
+const conversationRow = async (accountId: number, displayId: number) => (await rows<{ id: number }>(accountId, "SELECT id FROM conversations WHERE account_id = ? AND display_id = ?", accountId, displayId))[0].id;
+const outboxOf = (accountId: number, conversationId: number) =>
+  rows<{ id: number; event_name: string; data: string; caused_by_automation: number }>(accountId, "SELECT * FROM event_outbox WHERE subject_type = 'Conversation' AND subject_id = ? ORDER BY id", conversationId);
 
 describe("a matching rule's actions", () => {
   it("change the conversation as the rule, with the rule in events and messages", async () => {
@@ -67,11 +68,11 @@ describe("a matching rule's actions", () => {
       ],
     });
     const id = await s.conversation();
-    await until(async () => (await runsOf(rule.id)).some((r) => r.finished));
+    await until(async () => (await runsOf(s.accountId, rule.id)).some((r) => r.finished));
     const conversation = await s.show(id);
     expect(conversation).toMatchObject({ labels: ["vip"], priority: "high", meta: { team: { id: s.teamId } } });
     // an automation message is no person's first reply
-    const stored = await rows("SELECT first_reply_created_at FROM conversations WHERE id = ?", await conversationRow(s.accountId, id));
+    const stored = await rows(s.accountId, "SELECT first_reply_created_at FROM conversations WHERE id = ?", await conversationRow(s.accountId, id));
     expect(stored[0].first_reply_created_at).toBeNull();
     const sent = (await s.messages(id)).filter((m) => m.content_attributes?.automation_rule_id === rule.id);
     expect(sent.map((m) => [m.content, m.private, m.sender_type])).toEqual([
@@ -79,7 +80,7 @@ describe("a matching rule's actions", () => {
       ["Big customer", true, null],
     ]);
 
-    const events = await outboxOf(await conversationRow(s.accountId, id));
+    const events = await outboxOf(s.accountId, await conversationRow(s.accountId, id));
     const byRule = events.filter((e) => JSON.parse(e.data).performer?.type === "AutomationRule");
     expect(byRule.length).toBeGreaterThanOrEqual(3);
     for (const e of byRule) {
@@ -88,7 +89,7 @@ describe("a matching rule's actions", () => {
     }
     const changes = byRule.flatMap((e) => JSON.parse(e.data).changed_attributes ?? []).flatMap((c: object) => Object.keys(c));
     expect(changes).toEqual(expect.arrayContaining(["label_list", "team_id", "priority"]));
-    expect(JSON.parse((await runsOf(rule.id))[0].outcomes)).toEqual(rule.actions.map((a: any) => ({ action_name: a.action_name, status: "done" })));
+    expect(JSON.parse((await runsOf(s.accountId, rule.id))[0].outcomes)).toEqual(rule.actions.map((a: any) => ({ action_name: a.action_name, status: "done" })));
   });
 
   it("move the status and mute, each with its activity message naming the rule", async () => {
@@ -108,7 +109,7 @@ describe("a matching rule's actions", () => {
       ],
     });
     const id = await s.conversation();
-    await until(async () => (await runsOf(rule.id)).some((r) => r.finished));
+    await until(async () => (await runsOf(s.accountId, rule.id)).some((r) => r.finished));
     const conversation = await s.show(id);
     expect(conversation).toMatchObject({ status: "resolved", labels: ["vip"], muted: true, meta: { assignee: { id: s.admin.id } } });
     const activities = (await s.messages(id)).filter((m) => m.message_type === 2).map((m) => m.content);
@@ -131,7 +132,7 @@ describe("a matching rule's actions", () => {
       ],
     });
     const id = await s.conversation();
-    await until(async () => (await runsOf(rule.id)).some((r) => r.finished));
+    await until(async () => (await runsOf(s.accountId, rule.id)).some((r) => r.finished));
     expect((await s.show(id)).labels).toEqual(["from-sdk", "unplanned"]);
     // no Label record was made for them
     expect((await get(`${s.base}/labels`, s.admin.key)).body.payload.map((l: { title: string }) => l.title).sort()).toEqual(["billing", "vip"]);
@@ -152,13 +153,13 @@ describe("a matching rule's actions", () => {
       ],
     });
     const id = await s.conversation({ assignee_id: s.admin.id, message: { content: "Hello from the desk" } });
-    await until(async () => (await runsOf(rule.id)).some((r) => r.finished));
+    await until(async () => (await runsOf(s.accountId, rule.id)).some((r) => r.finished));
     const conversation = await s.show(id);
     expect(conversation.priority).toBeNull();
     expect(conversation.meta.assignee).toBeUndefined();
     expect(conversation.meta.team).toBeUndefined();
-    const emails = await rows("SELECT kind, recipients, subject, body, status, automation_rule_id FROM outgoing_emails WHERE account_id = ? ORDER BY id", s.accountId);
-    const contactEmail = (await rows<{ email: string }>("SELECT email FROM contacts WHERE id = ?", s.contactId))[0].email;
+    const emails = await rows(s.accountId, "SELECT kind, recipients, subject, body, status, automation_rule_id FROM outgoing_emails WHERE account_id = ? ORDER BY id", s.accountId);
+    const contactEmail = (await rows<{ email: string }>(s.accountId, "SELECT email FROM contacts WHERE id = ?", s.contactId))[0].email;
     expect(emails).toHaveLength(2);
     expect(emails[0]).toMatchObject({ kind: "team_notification", recipients: JSON.stringify([s.agent.email]), body: "Please look at this one", status: "pending", automation_rule_id: rule.id });
     expect(emails[1]).toMatchObject({ kind: "transcript", recipients: JSON.stringify([contactEmail, "boss@example.com"]), status: "pending" });
@@ -192,14 +193,14 @@ describe("what a rule does not do", () => {
     const second = await s.rule({ ...onUpdate, actions: [{ action_name: "change_priority", action_params: ["medium"] }] });
     const id = await s.conversation();
     await post(`${s.base}/conversations/${id}/toggle_priority`, s.admin.key, { priority: "urgent" });
-    await until(async () => (await runsOf(second.id)).some((r) => r.finished));
+    await until(async () => (await runsOf(s.accountId, second.id)).some((r) => r.finished));
     // give any looping event time to come round
     await new Promise((resolve) => setTimeout(resolve, 1500));
-    expect(await runsOf(first.id)).toHaveLength(1);
-    expect(await runsOf(second.id)).toHaveLength(1);
+    expect(await runsOf(s.accountId, first.id)).toHaveLength(1);
+    expect(await runsOf(s.accountId, second.id)).toHaveLength(1);
     // the second rule saw the first one's change (rules run in id order on the current conversation)
     expect((await s.show(id)).priority).toBe("medium");
-    const events = await outboxOf(await conversationRow(s.accountId, id));
+    const events = await outboxOf(s.accountId, await conversationRow(s.accountId, id));
     expect(events.filter((e) => e.caused_by_automation === 1 && e.event_name === "conversation_updated").length).toBeGreaterThanOrEqual(3);
   });
 
@@ -211,10 +212,10 @@ describe("what a rule does not do", () => {
     const sentinel = await s.rule({ conditions: [always], actions: [{ action_name: "add_label", action_params: ["vip"] }] });
     const theirs = await neighbour.rule({ conditions: [always], actions: [{ action_name: "add_label", action_params: ["vip"] }] });
     const id = await s.conversation();
-    await until(async () => (await runsOf(sentinel.id)).some((r) => r.finished));
-    expect(await runsOf(inactive.id)).toEqual([]);
-    expect(await runsOf(unmatched.id)).toEqual([]);
-    expect(await runsOf(theirs.id)).toEqual([]);
+    await until(async () => (await runsOf(s.accountId, sentinel.id)).some((r) => r.finished));
+    expect(await runsOf(s.accountId, inactive.id)).toEqual([]);
+    expect(await runsOf(s.accountId, unmatched.id)).toEqual([]);
+    expect([...(await runsOf(s.accountId, theirs.id)), ...(await runsOf(neighbour.accountId, theirs.id))]).toEqual([]);
     expect(await s.show(id)).toMatchObject({ labels: ["vip"], status: "open" });
   });
 });
@@ -230,21 +231,22 @@ describe("delivery and failures", () => {
       ],
     });
     const id = await s.conversation();
-    await until(async () => (await runsOf(rule.id)).some((r) => r.finished));
-    const [run] = await runsOf(rule.id);
+    await until(async () => (await runsOf(s.accountId, rule.id)).some((r) => r.finished));
+    const [run] = await runsOf(s.accountId, rule.id);
     const contents = async () => (await s.messages(id)).filter((m) => m.content_attributes?.automation_rule_id).map((m) => m.content);
     expect(await contents()).toEqual(["one", "two"]);
 
+    const db = createDb(await shardOf(s.accountId));
     await runAutomationForEvent(db, env, { accountId: run.account_id, eventId: run.event_id });
     await runAutomationForEvent(db, env, { accountId: run.account_id, eventId: run.event_id });
     expect(await contents()).toEqual(["one", "two"]);
-    expect(await runsOf(rule.id)).toHaveLength(1);
+    expect(await runsOf(s.accountId, rule.id)).toHaveLength(1);
 
     // as if the worker stopped after the first action's batch
-    await env.DB.prepare("UPDATE automation_rule_runs SET actions_done = 1, finished = 0 WHERE id = (SELECT id FROM automation_rule_runs WHERE rule_id = ?)").bind(rule.id).run();
+    await (await shardOf(s.accountId)).prepare("UPDATE automation_rule_runs SET actions_done = 1, finished = 0 WHERE id = (SELECT id FROM automation_rule_runs WHERE rule_id = ?)").bind(rule.id).run();
     await runAutomationForEvent(db, env, { accountId: run.account_id, eventId: run.event_id });
     expect(await contents()).toEqual(["one", "two", "two"]);
-    expect((await runsOf(rule.id))[0]).toMatchObject({ actions_done: 2, finished: 1 });
+    expect((await runsOf(s.accountId, rule.id))[0]).toMatchObject({ actions_done: 2, finished: 1 });
   });
 
   it("records a failing action and still runs the others", async () => {
@@ -258,17 +260,17 @@ describe("delivery and failures", () => {
       ],
     });
     const id = await s.conversation();
-    await until(async () => (await runsOf(rule.id)).some((r) => r.finished));
+    await until(async () => (await runsOf(s.accountId, rule.id)).some((r) => r.finished));
     expect(await s.show(id)).toMatchObject({ labels: ["vip"] });
     expect((await s.show(id)).meta.assignee).toBeUndefined();
-    const outcomes = JSON.parse((await runsOf(rule.id))[0].outcomes);
+    const outcomes = JSON.parse((await runsOf(s.accountId, rule.id))[0].outcomes);
     expect(outcomes[0]).toMatchObject({ action_name: "assign_agent", status: "failed", error: expect.stringContaining("not a member of the conversation's inbox") });
     expect(outcomes[1]).toEqual({ action_name: "add_label", status: "done" });
 
     // once the agent joins the inbox, the same rule assigns them
     await addInboxMember(s.accountId, s.inbox.id, s.agent.id);
     const next = await s.conversation();
-    await until(async () => (await runsOf(rule.id)).filter((r) => r.finished).length === 2);
+    await until(async () => (await runsOf(s.accountId, rule.id)).filter((r) => r.finished).length === 2);
     expect((await s.show(next)).meta.assignee).toMatchObject({ id: s.agent.id });
   });
 
@@ -286,9 +288,9 @@ describe("delivery and failures", () => {
     await post(`${s.base}/conversations/${id}/messages`, s.admin.key, { content: "About your refund", message_type: "outgoing" });
     await post(`${s.base}/conversations/${id}/messages`, s.admin.key, { content: "hello", message_type: "incoming" });
     await post(`${s.base}/conversations/${id}/messages`, s.admin.key, { content: "I want a REFUND", message_type: "incoming" });
-    await until(async () => (await runsOf(rule.id)).some((r) => r.finished));
+    await until(async () => (await runsOf(s.accountId, rule.id)).some((r) => r.finished));
     await new Promise((resolve) => setTimeout(resolve, 500));
-    expect(await runsOf(rule.id)).toHaveLength(1);
+    expect(await runsOf(s.accountId, rule.id)).toHaveLength(1);
     expect(await s.show(id)).toMatchObject({ labels: ["billing"], status: "resolved" });
   });
 });

@@ -12,6 +12,7 @@ import { jobScope } from "../../src/jobs/scope";
 import { createContact, defineConversationAttribute, createTeam } from "../support/fixtures";
 import { del, get, patch, post, put } from "../support/http";
 import { createWorld } from "../support/world";
+import { shardOf } from "../support/databases";
 
 const world = await createWorld("Rules Co");
 const { base, admin, agent } = world;
@@ -193,7 +194,7 @@ describe("save-time validation", () => {
   });
 
   it.each(["public", "allow-private"])("judges a send_webhook_event receiver as an account webhook under the %s target policy", async (policy) => {
-    const scope = systemScope(jobScope(createDb(env.DB), { ...env, WEBHOOK_TARGET_POLICY: policy }), world.accountId);
+    const scope = systemScope(jobScope(createDb(await shardOf(world.accountId)), { ...env, WEBHOOK_TARGET_POLICY: policy }), world.accountId);
     const url = `http://127.0.0.1:4000/hook-${policy}`;
     const outcome = (p: Promise<unknown>) =>
       p.then(

@@ -4,10 +4,10 @@
  * sender, labels, URL rule, times), what changes once a campaign is completed, and that every route is
  * an administrator's.
  */
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { del, get, patch, post, put } from "../support/http";
 import { createWorld } from "../support/world";
+import { shardOf } from "../support/databases";
 
 const w = await createWorld("Campaign Co");
 const other = await createWorld("Campaign Elsewhere");
@@ -79,7 +79,7 @@ describe("campaign type from the inbox", () => {
   it("refuses a channel campaigns do not serve with the specification's error body", async () => {
     const id = (await made(`${w.base}/inboxes`, w.admin.key, { name: "Odd", channel: { type: "api" } })).id;
     // a channel this build does not create, as an inbox of another kind would be stored
-    await env.DB.prepare("UPDATE inboxes SET channel_type = 'Channel::Email' WHERE id = ?").bind(id).run();
+    await (await shardOf(w.accountId)).prepare("UPDATE inboxes SET channel_type = 'Channel::Email' WHERE id = ?").bind(id).run();
     const res = await post(campaigns, w.admin.key, { ...oneOff, inbox_id: id });
     expect(res.status).toBe(422);
     expect(res.body).toMatchObject({ description: expect.any(String), errors: [{ field: "inbox_id", code: "unsupported_inbox", message: expect.any(String) }] });
@@ -134,7 +134,7 @@ describe("validation", () => {
 
   it("refuses any change to a completed campaign", async () => {
     const created = (await post(campaigns, w.admin.key, { ...oneOff, enabled: false })).body;
-    await env.DB.prepare("UPDATE campaigns SET campaign_status = 1 WHERE account_id = ? AND display_id = ?").bind(w.accountId, created.id).run();
+    await (await shardOf(w.accountId)).prepare("UPDATE campaigns SET campaign_status = 1 WHERE account_id = ? AND display_id = ?").bind(w.accountId, created.id).run();
     const res = await patch(`${campaigns}/${created.id}`, w.admin.key, { title: "Again" });
     expect(res.status).toBe(422);
     expect(res.body.errors[0]).toMatchObject({ field: "campaign_status", code: "completed" });

@@ -12,8 +12,11 @@ import { CAMPAIGN_STEP_CONTACTS } from "../../src/domain/campaigns/runs";
 import { del, get, patch, post } from "../support/http";
 import { receiver } from "../support/receivers";
 import { addToAccount, createUser, createWorld } from "../support/world";
+import { shardOf } from "../support/databases";
 
 const w = await createWorld("One-off Co");
+/** The database holding this account's rows. */
+const shard = await shardOf(w.accountId);
 const callback = receiver();
 const made = async (path: string, key: string | null, body: unknown) => {
   const res = await post(path, key, body);
@@ -83,7 +86,7 @@ describe("a one-off campaign", () => {
     }
     expect(await conversationsOf(plain)).toEqual([]);
     expect(await conversationsOf(blocked)).toEqual([]);
-    const { results } = await env.DB.prepare("SELECT count(*) AS n, count(DISTINCT contact_id) AS contacts FROM conversations WHERE campaign_id = (SELECT id FROM campaigns WHERE account_id = ? AND display_id = ?)")
+    const { results } = await shard.prepare("SELECT count(*) AS n, count(DISTINCT contact_id) AS contacts FROM conversations WHERE campaign_id = (SELECT id FROM campaigns WHERE account_id = ? AND display_id = ?)")
       .bind(w.accountId, sale.id)
       .all<{ n: number; contacts: number }>();
     expect(results[0]).toEqual({ n: audience.length, contacts: audience.length });
@@ -107,8 +110,8 @@ describe("a one-off campaign", () => {
     await completed(again.id);
     await runScheduledWork(env);
     // the job run again from the start, as if it had never finished, and its first step sent three times
-    const row = await env.DB.prepare("SELECT id FROM campaigns WHERE account_id = ? AND display_id = ?").bind(w.accountId, again.id).first<{ id: number }>();
-    await env.DB.prepare("UPDATE campaigns SET campaign_status = 0, run_cursor = 0, run_due_at = ?, completed_at = NULL WHERE id = ?").bind(Date.now() - 1000, row!.id).run();
+    const row = await shard.prepare("SELECT id FROM campaigns WHERE account_id = ? AND display_id = ?").bind(w.accountId, again.id).first<{ id: number }>();
+    await shard.prepare("UPDATE campaigns SET campaign_status = 0, run_cursor = 0, run_due_at = ?, completed_at = NULL WHERE id = ?").bind(Date.now() - 1000, row!.id).run();
     await runScheduledWork(env);
     const step = { kind: "campaign_run", accountId: w.accountId, campaignId: row!.id, cursor: 0 };
     await env.EVENTS.sendBatch([{ body: step }, { body: step }]);
@@ -118,7 +121,7 @@ describe("a one-off campaign", () => {
     for (const id of [both, golden]) {
       expect(await conversationsOf(id)).toHaveLength(2); // the sale's and this one's
     }
-    const { results } = await env.DB.prepare("SELECT contact_id, count(*) AS n FROM conversations WHERE campaign_id = ? GROUP BY contact_id").bind(row!.id).all<{ n: number }>();
+    const { results } = await shard.prepare("SELECT contact_id, count(*) AS n FROM conversations WHERE campaign_id = ? GROUP BY contact_id").bind(row!.id).all<{ n: number }>();
     expect(results.map((r) => r.n)).toEqual([1, 1]);
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(campaignMessages("Only once, please")).toHaveLength(2);
@@ -142,7 +145,7 @@ describe("a one-off campaign", () => {
 
     await patch(`${w.base}/inboxes/${api.id}`, w.admin.key, { working_hours: open });
     // looked at again a minute later: the test moves the hold's time instead of waiting
-    await env.DB.prepare("UPDATE campaigns SET run_due_at = ? WHERE account_id = ? AND display_id = ?").bind(Date.now() - 1, w.accountId, held.id).run();
+    await shard.prepare("UPDATE campaigns SET run_due_at = ? WHERE account_id = ? AND display_id = ?").bind(Date.now() - 1, w.accountId, held.id).run();
     await runScheduledWork(env);
     expect((await completed(held.id)).sent_count).toBe(2);
     await patch(`${w.base}/inboxes/${api.id}`, w.admin.key, { working_hours_enabled: false });
@@ -167,7 +170,7 @@ describe("a one-off campaign", () => {
 
   it("once started, changes only its title, description and enabled", async () => {
     const paused = await made(`${w.base}/campaigns`, w.admin.key, { title: "Paused", message: "x", inbox_id: api.id, audience: [{ type: "Label", id: gold.id }], scheduled_at: 4_000_000_000 });
-    await env.DB.prepare("UPDATE campaigns SET run_started_at = ? WHERE account_id = ? AND display_id = ?").bind(Date.now(), w.accountId, paused.id).run();
+    await shard.prepare("UPDATE campaigns SET run_started_at = ? WHERE account_id = ? AND display_id = ?").bind(Date.now(), w.accountId, paused.id).run();
     const refused = await patch(campaignPath(paused.id), w.admin.key, { message: "changed" });
     expect(refused.status).toBe(422);
     expect(refused.body.errors[0]).toMatchObject({ field: "message", code: "campaign_running" });
@@ -179,7 +182,7 @@ describe("a one-off campaign", () => {
     await addToAccount(w.platformKey, w.accountId, sender.id, "agent");
     const label = await made(`${w.base}/labels`, w.admin.key, { title: "short-lived" });
     const running = await made(`${w.base}/campaigns`, w.admin.key, { title: "Running", message: "y", inbox_id: api.id, sender_id: sender.id, audience: [{ type: "Label", id: label.id }], scheduled_at: 4_000_000_000 });
-    await env.DB.prepare("UPDATE campaigns SET run_started_at = ? WHERE account_id = ? AND display_id = ?").bind(Date.now(), w.accountId, running.id).run();
+    await shard.prepare("UPDATE campaigns SET run_started_at = ? WHERE account_id = ? AND display_id = ?").bind(Date.now(), w.accountId, running.id).run();
     expect((await del(`${w.base}/labels/${label.id}`, w.admin.key)).status).toBe(200);
     expect((await del(`${w.base}/agents/${sender.id}`, w.admin.key)).status).toBe(200);
     const paused = await patch(campaignPath(running.id), w.admin.key, { enabled: false });

@@ -3,10 +3,10 @@
  * (Chatwoot's widget's matching rule), business hours, and `campaign.triggered` opening the visitor's
  * first conversation with the campaign's message, from its sender, for that visitor only.
  */
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { get, patch, post } from "../support/http";
 import { createWorld } from "../support/world";
+import { shardOf } from "../support/databases";
 import { pageMatchesRule } from "../../src/domain/campaigns/url-rules";
 
 const w = await createWorld("Widget Campaigns");
@@ -102,10 +102,10 @@ describe("a triggered campaign", () => {
     expect(messages[0]).toMatchObject({ content: "Questions about pricing?", message_type: 1 });
     expect(messages[0].sender).toMatchObject({ id: w.admin.id });
 
-    const stored = await env.DB.prepare("SELECT campaign_id, additional_attributes FROM conversations WHERE account_id = ? AND display_id = ?")
+    const stored = await (await shardOf(w.accountId)).prepare("SELECT campaign_id, additional_attributes FROM conversations WHERE account_id = ? AND display_id = ?")
       .bind(w.accountId, displayId)
       .first<{ campaign_id: number; additional_attributes: string }>();
-    const row = await env.DB.prepare("SELECT id FROM campaigns WHERE account_id = ? AND display_id = ?").bind(w.accountId, pricing.id).first<{ id: number }>();
+    const row = await (await shardOf(w.accountId)).prepare("SELECT id FROM campaigns WHERE account_id = ? AND display_id = ?").bind(w.accountId, pricing.id).first<{ id: number }>();
     expect(stored!.campaign_id).toBe(row!.id);
     expect(JSON.parse(stored!.additional_attributes)).toEqual({ referer: "https://shop.example/pricing" });
     const agentView = (await get(`${w.base}/conversations/${displayId}`, w.admin.key)).body;

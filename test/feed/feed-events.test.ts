@@ -6,6 +6,7 @@ import { dispatchEvents } from "../../src/feed/forward";
 import { accountFeed } from "../../src/realtime/account-feed";
 import { del, patch, post } from "../support/http";
 import { addToAccount, createUser } from "../support/world";
+import { shardOf } from "../support/databases";
 import { createTeam } from "../support/fixtures";
 import { visitorConversation, widgetWorld } from "../public/widget-support";
 import { type Listener, settle, subscribe } from "./cable-support";
@@ -187,7 +188,7 @@ describe("the live account feed", () => {
     const c = await visitorConversation(w.inbox);
     await post(`${c.path}/messages`, null, { content: "only once" });
     await admin.next((m) => m.data.content === "only once");
-    const db = createDb(env.DB);
+    const db = createDb(await shardOf(w.accountId));
     // this account's rows were claimed; make them look lost on the way (dispatched long ago, never
     // consumed). Only this account's: the database is shared with other files, whose events would go
     // round the queue again after those files have ended.

@@ -4,18 +4,19 @@
  */
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { connect } from "../../src/db/connect";
+import { connectShard } from "../../src/db/connect";
 import { QueryMeter } from "../../src/db/metering";
 import { addArticleViews } from "../../src/domain/help-center/public";
 import { consumeQueue } from "../../src/jobs/queue";
-import { livePorts } from "../../src/ports";
+import { jobScope } from "../../src/jobs/scope";
 import { post } from "../support/http";
 import { createWorld } from "../support/world";
+import { shardNumberOf, shardOf } from "../support/databases";
 
 let world: Awaited<ReturnType<typeof createWorld>>;
 const ids: number[] = [];
 
-const viewsOf = async (id: number) => (await env.DB.prepare("SELECT views FROM articles WHERE id = ?").bind(id).first<{ views: number }>())?.views;
+const viewsOf = async (id: number) => (await (await shardOf(world.accountId)).prepare("SELECT views FROM articles WHERE id = ?").bind(id).first<{ views: number }>())?.views;
 
 beforeAll(async () => {
   world = await createWorld("Views");
@@ -29,10 +30,11 @@ beforeAll(async () => {
 describe("article views", () => {
   it("adds up many views of several articles in one round trip", async () => {
     const meter = new QueryMeter();
-    const { db } = connect(env, { meter, writes: true });
+    // the account's shard, as the queue consumer opens it for this account's views
+    const { db } = connectShard(env, await shardNumberOf(world.accountId), { meter, writes: true });
     const views = [ids[0], ids[1], ids[0], ids[0], 999_999].map((articleId) => ({ accountId: world.accountId, articleId }));
     // the same article id under another account changes nothing
-    await addArticleViews({ db, env, ports: livePorts(env, db) }, [...views, { accountId: world.accountId + 1_000_000, articleId: ids[1] }]);
+    await addArticleViews(jobScope(db, env), [...views, { accountId: world.accountId + 1_000_000, articleId: ids[1] }]);
     expect(meter.roundTrips).toBe(1);
     expect(await viewsOf(ids[0])).toBe(3);
     expect(await viewsOf(ids[1])).toBe(1);

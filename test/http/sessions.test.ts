@@ -1,6 +1,6 @@
 /**
- * D1 sessions: every request runs in a session, answers its bookmark in `x-d1-bookmark`, and accepts one
- * back, at no extra round trip.
+ * D1 sessions: every request runs in a session, answers its bookmark in `x-d1-bookmark` (prefixed with
+ * the account's shard, README "Shards"), and accepts one back, at no extra round trip.
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, get, post } from "../support/http";
@@ -20,7 +20,7 @@ describe("D1 sessions", () => {
     const created = await post(`${world.base}/contacts`, world.admin.key, { name: "Read me", email: "read.me@example.com" });
     expect(created.status).toBe(200);
     const bookmark = created.headers.get("x-d1-bookmark");
-    expect(bookmark).toMatch(/^[0-9a-f-]+$/i);
+    expect(bookmark).toMatch(/^\d+:[0-9a-f-]+$/i);
     const id = created.body.payload.contact.id;
     const read = await call("GET", `${world.base}/contacts/${id}`, { key: world.agent.key, headers: { "x-d1-bookmark": bookmark! } });
     expect(read.status).toBe(200);
@@ -40,10 +40,10 @@ describe("D1 sessions", () => {
   });
 
   it("ignores a bookmark that is not one, rather than failing the request", async () => {
-    for (const bogus of ["not a bookmark!", "deadbeef", "0", "00000000-00000000-00000000-00000000000000000000000000000000", "x".repeat(500), "'; DROP TABLE contacts; --"]) {
+    for (const bogus of ["not a bookmark!", "deadbeef", "0", "0:", "7:not-hex!", "99999:0000", "00000000-00000000-00000000-00000000000000000000000000000000", "x".repeat(500), "'; DROP TABLE contacts; --"]) {
       const res = await call("GET", `${world.base}/contacts`, { key: world.agent.key, headers: { "x-d1-bookmark": bogus } });
       expect(res.status, bogus).toBe(200);
-      expect(res.headers.get("x-d1-bookmark")).toMatch(/^[0-9a-f-]+$/i);
+      expect(res.headers.get("x-d1-bookmark")).toMatch(/^\d+:[0-9a-f-]+$/i);
     }
   });
 });

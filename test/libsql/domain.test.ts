@@ -16,6 +16,7 @@ import { filterConversations, listConversations } from "../../src/domain/convers
 import { type AccountScope, systemScope } from "../../src/domain/kernel/scope";
 import { UNREACHABLE_PORTS } from "../../src/domain/kernel/ports";
 import { libsqlDatabase } from "./database";
+import { singleDatabase } from "../../src/db/shards";
 
 let database: Awaited<ReturnType<typeof libsqlDatabase>>;
 let scope: AccountScope;
@@ -26,7 +27,8 @@ const page = (extra: object = {}) => ({ page: 1, sort: BY_ID, withInboxes: false
 beforeAll(async () => {
   database = await libsqlDatabase();
   // a scope with no Worker behind it: no bindings, and live rooms nobody can reach
-  const transport = { db: database.db, env: {} as Env, ports: UNREACHABLE_PORTS };
+  // one database that is the directory and the only shard, as LIBSQL_URL makes it in a Worker
+  const transport = { db: database.db, directory: database.db, shards: singleDatabase(database.db), env: {} as Env, ports: UNREACHABLE_PORTS };
   const account = await createAccount({ ...transport, actor: { type: "platform_app", platformAppId: 1 } }, { name: "On libSQL" });
   scope = systemScope(transport, account.id);
 });

@@ -1,7 +1,7 @@
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { call, post } from "../support/http";
 import { createWorld } from "../support/world";
+import { shardOf } from "../support/databases";
 import { publicInbox } from "../public/widget-support";
 
 // TIGHT limits (vitest.config.ts): public 8 per 2 s per address and inbox, public creation 3 per 3 s.
@@ -97,6 +97,6 @@ describe("public rate limits count per inbox however the path spells it", () => 
 });
 
 async function contactsOf(inboxId: number) {
-  const row = await env.DB.prepare("SELECT count(*) AS n FROM contact_inboxes WHERE inbox_id = ?").bind(inboxId).first<{ n: number }>();
+  const row = await (await shardOf(world.accountId)).prepare("SELECT count(*) AS n FROM contact_inboxes WHERE inbox_id = ?").bind(inboxId).first<{ n: number }>();
   return row!.n;
 }

@@ -3,10 +3,10 @@
  * project runs with the TIGHT limits of vitest.config.ts: 3 failures per 3 s). Successful sign-ins do
  * not count.
  */
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { call } from "../support/http";
 import { createWorld } from "../support/world";
+import { directory } from "../support/databases";
 
 const world = await createWorld("Lockout Co");
 const PASSWORD = "Passw0rd!long";
@@ -15,7 +15,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const signIn = (address: string, email: string, password: string) =>
   call("POST", "/auth/sign_in", { headers: { "cf-connecting-ip": address }, body: { email, password } });
 
-const sessions = async () => (await env.DB.prepare("SELECT count(*) AS n FROM auth_sessions").first<{ n: number }>())!.n;
+const sessions = async () => (await directory().prepare("SELECT count(*) AS n FROM auth_sessions").first<{ n: number }>())!.n;
 
 describe("failed sign-ins", () => {
   it("lock one e-mail out, from every address, with 429, Retry-After and the error body, until the window ends", async () => {

@@ -13,6 +13,7 @@ import { jobScope } from "../../src/jobs/scope";
 import { notificationFeedPayload } from "../../src/views/notifications";
 import { del, get, post, put } from "../support/http";
 import { createWorld } from "../support/world";
+import { shardOf } from "../support/databases";
 import { addInboxMember, createContact, createInbox } from "../support/fixtures";
 import { WEBHOOK_EVENTS } from "../../src/domain/settings/webhooks";
 
@@ -22,14 +23,15 @@ const inbox = await createInbox(world.accountId, { name: "Feed desk" });
 await addInboxMember(world.accountId, inbox, agent.id);
 await put(`${base}/notification_settings`, agent.key, { notification_settings: { selected_push_flags: ["push_conversation_creation", "push_conversation_mention"] } });
 const contactId = await createContact(world.accountId);
-const db = createDb(env.DB);
+const shard = await shardOf(world.accountId);
+const db = createDb(shard);
 const scope = systemScope(jobScope(db, env), world.accountId);
 
 type OutboxRow = { id: number; event_name: string; subject_type: string; subject_id: number; data: string };
 /** This account's outbox rows of one event (other files' accounts share the database). */
 const outbox = async (eventName: string) =>
   (
-    await env.DB.prepare("SELECT id, event_name, subject_type, subject_id, data FROM event_outbox WHERE account_id = ? AND event_name = ? ORDER BY id")
+    await shard.prepare("SELECT id, event_name, subject_type, subject_id, data FROM event_outbox WHERE account_id = ? AND event_name = ? ORDER BY id")
       .bind(world.accountId, eventName)
       .all<OutboxRow>()
   ).results;

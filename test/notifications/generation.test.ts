@@ -4,15 +4,17 @@
  * turn it off, never a user who cannot see the conversation; each new notification writes its
  * `notification_created` event in the change's batch.
  */
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { get, post, put } from "../support/http";
 import { addToAccount, createUser, createWorld, type Person } from "../support/world";
+import { shardOf } from "../support/databases";
 import { addInboxMember, connectAgentBot, createContact, createInbox, createTeam } from "../support/fixtures";
 
 const ALL_EMAIL = ["email_conversation_creation", "email_conversation_assignment", "email_conversation_mention", "email_assigned_conversation_new_message", "email_participating_conversation_new_message"];
 
 const world = await createWorld("Notify Co");
+/** The database holding this account's rows. */
+const shard = await shardOf(world.accountId);
 const { base, admin, agent } = world;
 const inbox = await createInbox(world.accountId, { name: "Front desk" });
 const otherInbox = await createInbox(world.accountId, { name: "Back office" });
@@ -72,7 +74,7 @@ describe("conversation creation", () => {
     const [n] = (await notificationsOf(agent)).filter((x) => x.primary_actor?.id === id);
     expect(n.push_message_title).toBe(`[New conversation] - #${id} has been created in Front desk`);
     expect(n.secondary_actor).toMatchObject({ id: admin.id, type: "user" });
-    const events = await env.DB.prepare("SELECT event_name, data FROM event_outbox WHERE subject_type = 'Notification' AND subject_id = ?").bind(n.id).all<{ event_name: string; data: string }>();
+    const events = await shard.prepare("SELECT event_name, data FROM event_outbox WHERE subject_type = 'Notification' AND subject_id = ?").bind(n.id).all<{ event_name: string; data: string }>();
     expect(events.results.map((e) => [e.event_name, JSON.parse(e.data)])).toEqual([["notification_created", { user_id: agent.id }]]);
   });
 
@@ -162,8 +164,8 @@ describe("mentions", () => {
     expect(n.push_message_title).toBe(`[#${id}] Please look @Team Mate and @Agent`);
     const participants = await get(`${base}/conversations/${id}/participants`, admin.key);
     expect(participants.body.map((a: { id: number }) => a.id).sort()).toEqual([agent.id, teamMate.id].sort());
-    const conversationRow = await env.DB.prepare("SELECT id FROM conversations WHERE account_id = ? AND display_id = ?").bind(world.accountId, id).first<{ id: number }>();
-    const mentioned = await env.DB.prepare("SELECT data FROM event_outbox WHERE event_name = 'conversation_mentioned' AND subject_id = ?").bind(conversationRow!.id).all<{ data: string }>();
+    const conversationRow = await shard.prepare("SELECT id FROM conversations WHERE account_id = ? AND display_id = ?").bind(world.accountId, id).first<{ id: number }>();
+    const mentioned = await shard.prepare("SELECT data FROM event_outbox WHERE event_name = 'conversation_mentioned' AND subject_id = ?").bind(conversationRow!.id).all<{ data: string }>();
     expect(mentioned.results.map((r) => JSON.parse(r.data).user_id).sort()).toEqual([agent.id, teamMate.id].sort());
   });
 

@@ -14,10 +14,13 @@ import { pushDeliveries } from "../../src/jobs/fan-out";
 import { del, get, post, put } from "../support/http";
 import { type Received, receiver } from "../support/receivers";
 import { addToAccount, createUser, createWorld, type Person } from "../support/world";
+import { shardOf } from "../support/databases";
 import { addInboxMember, createContact, createInbox } from "../support/fixtures";
 
-const db = createDb(env.DB);
 const world = await createWorld("Push Relay Co");
+/** The database holding this account's rows. */
+const shard = await shardOf(world.accountId);
+const db = createDb(shard);
 const { base, admin, agent } = world;
 const inbox = await createInbox(world.accountId, { name: "Front desk" });
 await addInboxMember(world.accountId, inbox, agent.id);
@@ -63,13 +66,13 @@ async function assignTo(person: Person) {
 /** The notification's `notification_created` event, once the queue has handled it (its fan-out is done). */
 async function handledEvent(notificationId: number) {
   const query = "SELECT * FROM event_outbox WHERE event_name = 'notification_created' AND subject_id = ?";
-  await vi.waitUntil(async () => (await env.DB.prepare(query).bind(notificationId).first<{ consumed_at: number | null }>())?.consumed_at, { timeout: 10_000, interval: 20 });
-  const row = (await env.DB.prepare(query).bind(notificationId).first<Record<string, any>>())!;
+  await vi.waitUntil(async () => (await shard.prepare(query).bind(notificationId).first<{ consumed_at: number | null }>())?.consumed_at, { timeout: 10_000, interval: 20 });
+  const row = (await shard.prepare(query).bind(notificationId).first<Record<string, any>>())!;
   return { id: row.id, accountId: row.account_id, eventName: row.event_name, subjectType: row.subject_type, subjectId: row.subject_id, data: JSON.parse(row.data), causedByAutomation: Boolean(row.caused_by_automation), createdAt: row.created_at, dispatchedAt: row.dispatched_at, consumedAt: row.consumed_at };
 }
 
 const pushRows = async (notificationId: number) =>
-  (await env.DB.prepare("SELECT * FROM webhook_deliveries WHERE target_type = 'push' AND subject_id = ? ORDER BY id").bind(notificationId).all<Record<string, any>>()).results;
+  (await shard.prepare("SELECT * FROM webhook_deliveries WHERE target_type = 'push' AND subject_id = ? ORDER BY id").bind(notificationId).all<Record<string, any>>()).results;
 
 const sentTo = (token: string) => relay.received.filter((r) => JSON.parse(r.body).push_token === token);
 
@@ -169,7 +172,7 @@ describe("push notifications", () => {
     let rows: Array<Record<string, any>> = [];
     await vi.waitUntil(async () => (rows = await pushRows(notificationId)).length > 0 && rows.every((r) => r.status === "delivered"), { timeout: 10_000, interval: 20 });
     const row = rows[0];
-    await env.DB.prepare("UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = ? WHERE id = ?").bind(Date.now(), row.id).run();
+    await shard.prepare("UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = ? WHERE id = ?").bind(Date.now(), row.id).run();
     const privateRelay = { ...env, PUSH_RELAY_URL: "http://10.0.0.5/push" };
     expect(await attemptDelivery(db, privateRelay, { kind: "delivery", deliveryId: row.id, accountId: row.account_id, attempt: row.attempts })).toEqual({ done: true });
     const [after] = (await pushRows(notificationId)).filter((r) => r.id === row.id);
@@ -192,7 +195,7 @@ describe("push notifications", () => {
     const before = relay.received.length;
     for (const token of ["shared-phone", "old-phone"]) {
       const row = rowFor(token);
-      await env.DB.prepare("UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = ? WHERE id = ?").bind(Date.now(), row.id).run();
+      await shard.prepare("UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = ? WHERE id = ?").bind(Date.now(), row.id).run();
       expect(await attemptDelivery(db, env, { kind: "delivery", deliveryId: row.id, accountId: row.account_id, attempt: row.attempts })).toEqual({ done: true });
     }
     expect(relay.received.length).toBe(before);

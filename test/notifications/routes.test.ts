@@ -3,13 +3,15 @@
  * user's own notifications in one account, listed, counted, read, snoozed and deleted; every refusal is
  * the error body and changes nothing.
  */
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { call, del, get, patch, post, put } from "../support/http";
 import { addToAccount, createUser, createWorld, type Person } from "../support/world";
+import { shardOf } from "../support/databases";
 import { addInboxMember, createContact, createInbox } from "../support/fixtures";
 
 const world = await createWorld("Bell Co");
+/** The database holding this account's rows. */
+const shard = await shardOf(world.accountId);
 const { base, admin, agent } = world;
 const inbox = await createInbox(world.accountId, { name: "Desk" });
 const colleague = await createUser(world.platformKey, "Colleague");
@@ -33,9 +35,9 @@ const list = async (person: Person, query = "") => {
   return res.body.data as { meta: { unread_count: number; count: number; current_page: number | string }; payload: Array<Record<string, any>> };
 };
 const unreadCount = async (person: Person) => (await get(`${base}/notifications/unread_count`, person.key)).body as number;
-const stored = (id: number) => env.DB.prepare("SELECT * FROM notifications WHERE id = ?").bind(id).first<Record<string, any>>();
+const stored = (id: number) => shard.prepare("SELECT * FROM notifications WHERE id = ?").bind(id).first<Record<string, any>>();
 const eventsOf = async (id: number) =>
-  (await env.DB.prepare("SELECT event_name, data FROM event_outbox WHERE subject_type = 'Notification' AND subject_id = ? ORDER BY id").bind(id).all<{ event_name: string; data: string }>()).results.map((r) => [
+  (await shard.prepare("SELECT event_name, data FROM event_outbox WHERE subject_type = 'Notification' AND subject_id = ? ORDER BY id").bind(id).all<{ event_name: string; data: string }>()).results.map((r) => [
     r.event_name,
     JSON.parse(r.data),
   ]);
@@ -209,7 +211,7 @@ describe("a deleted conversation", () => {
     expect((await call("DELETE", `${base}/conversations/${id}`, { key: admin.key })).status).toBe(200);
     expect(await stored(n.id)).toBeNull();
     expect((await eventsOf(n.id)).at(-1)).toEqual(["notification_deleted", { user_id: agent.id, notification_id: n.id }]);
-    const left = await env.DB.prepare("SELECT count(*) AS n FROM conversation_participants WHERE conversation_id = ?").bind(n.primary_actor_id).first<{ n: number }>();
+    const left = await shard.prepare("SELECT count(*) AS n FROM conversation_participants WHERE conversation_id = ?").bind(n.primary_actor_id).first<{ n: number }>();
     expect(left!.n).toBe(0);
   });
 });
@@ -226,7 +228,7 @@ describe("a user who leaves the account", () => {
     const removed = await del(`/platform/api/v1/accounts/${world.accountId}/account_users`, world.platformKey, { user_id: leaver.id });
     expect(removed.status).toBe(200);
     const count = async (table: string) =>
-      (await env.DB.prepare(`SELECT count(*) AS n FROM ${table} WHERE user_id = ?`).bind(leaver.id).first<{ n: number }>())!.n;
+      (await shard.prepare(`SELECT count(*) AS n FROM ${table} WHERE user_id = ?`).bind(leaver.id).first<{ n: number }>())!.n;
     expect([await count("notifications"), await count("notification_settings"), await count("conversation_participants")]).toEqual([0, 0, 0]);
   });
 });

@@ -2,10 +2,10 @@
  * POST/DELETE /api/v1/notification_subscriptions: the devices a user registers for push (Chatwoot's mobile
  * app sends its FCM token). A token belongs to whoever registered it last; a user removes only their own.
  */
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { call, del, post } from "../support/http";
 import { createWorld } from "../support/world";
+import { directory } from "../support/databases";
 
 const world = await createWorld("Push Co");
 const { admin, agent } = world;
@@ -15,7 +15,7 @@ const fcm = (token: string) => ({
   subscription_attributes: { push_token: token, device_id: "device-1", deviceName: "Pixel", devicePlatform: "android", apiLevel: "34", brandName: "Google", buildNumber: "42" },
 });
 const rows = async (token: string) =>
-  (await env.DB.prepare("SELECT user_id, subscription_type FROM notification_subscriptions WHERE push_token = ?").bind(token).all<{ user_id: number; subscription_type: string }>()).results;
+  (await directory().prepare("SELECT user_id, subscription_type FROM notification_subscriptions WHERE push_token = ?").bind(token).all<{ user_id: number; subscription_type: string }>()).results;
 
 describe("notification subscriptions", () => {
   it("registers a device as Chatwoot's app sends it, once per token", async () => {

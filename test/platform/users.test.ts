@@ -1,14 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { env } from "cloudflare:workers";
 import { call, createPlatformApp, del, get, patch, post, put } from "../support/http";
 import { addToAccount, uniqueEmail } from "../support/world";
+import { directory } from "../support/databases";
 
 const appKey = await createPlatformApp("Users app");
 const otherAppKey = await createPlatformApp("Other users app");
 
 /** How many platform apps own the user (rows of platform_app_permissibles). */
 async function grantsOn(userId: number) {
-  const row = await env.DB.prepare("SELECT count(*) AS n FROM platform_app_permissibles WHERE permissible_type = 'User' AND permissible_id = ?")
+  const row = await directory().prepare("SELECT count(*) AS n FROM platform_app_permissibles WHERE permissible_type = 'User' AND permissible_id = ?")
     .bind(userId)
     .first<{ n: number }>();
   return row!.n;

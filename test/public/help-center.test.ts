@@ -1,7 +1,7 @@
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { get, patch, post } from "../support/http";
 import { createWorld } from "../support/world";
+import { shardOf } from "../support/databases";
 
 let world: Awaited<ReturnType<typeof createWorld>>;
 const hc = "/public/api/v1/portals/public-docs";
@@ -111,7 +111,7 @@ describe("public help center", () => {
       expect(res.status).toBe(404);
       expect(res.body.errors[0]).toMatchObject({ field: "article_slug", code: "not_found" });
     }
-    const { results } = await env.DB.prepare("SELECT views FROM articles WHERE id = ?").bind(ids.draft).all();
+    const { results } = await (await shardOf(world.accountId)).prepare("SELECT views FROM articles WHERE id = ?").bind(ids.draft).all();
     expect(results[0]).toEqual({ views: 0 });
   });
 

@@ -1,7 +1,7 @@
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { call, get, patch, post } from "../support/http";
 import { createContact } from "../support/fixtures";
+import { shardOf } from "../support/databases";
 import { hmacHex, options, publicInbox, visitor, widgetWorld } from "./widget-support";
 
 describe("public inbox and contacts", () => {
@@ -100,7 +100,7 @@ describe("identity validation (identifier_hash)", () => {
     const hash = await hmacHex(w.inbox.hmacToken, "user-42");
     const good = await post(`${w.inbox.base}/contacts`, null, { identifier: "user-42", identifier_hash: hash, name: "Ada" });
     expect(good.status).toBe(200);
-    const row = await env.DB.prepare("SELECT hmac_verified FROM contact_inboxes WHERE source_id = ?").bind(good.body.source_id).first<{ hmac_verified: number }>();
+    const row = await (await shardOf(w.accountId)).prepare("SELECT hmac_verified FROM contact_inboxes WHERE source_id = ?").bind(good.body.source_id).first<{ hmac_verified: number }>();
     expect(row!.hmac_verified).toBe(1);
     const conversation = await post(`${w.inbox.base}/contacts/${good.body.source_id}/conversations`, null, {});
     const inAccount = await get(`${w.base}/conversations/${conversation.body.id}`, w.admin.key);
@@ -121,7 +121,7 @@ describe("identity validation (identifier_hash)", () => {
   it("requires the hash on every contact action when the inbox makes it mandatory", async () => {
     const w = await widgetWorld();
     const v = await visitor(w.inbox, { identifier: "m-1", identifier_hash: await hmacHex(w.inbox.hmacToken, "m-1") });
-    await env.DB.prepare("UPDATE inboxes SET hmac_mandatory = 1 WHERE id = ?").bind(w.inbox.id).run();
+    await (await shardOf(w.accountId)).prepare("UPDATE inboxes SET hmac_mandatory = 1 WHERE id = ?").bind(w.inbox.id).run();
     const missing = await post(`${w.inbox.base}/contacts`, null, { identifier: "m-2" });
     expect(missing.status).toBe(401);
     expect(missing.body.errors[0]).toMatchObject({ field: "identifier_hash", code: "identifier_hash_required" });
@@ -153,7 +153,7 @@ describe("CORS", () => {
   it("restricts origins to a website inbox's allowed_domains", async () => {
     const w = await widgetWorld();
     const site = await publicInbox(w.accountId, "Channel::WebWidget");
-    await env.DB.prepare("UPDATE web_widget_channels SET allowed_domains = ? WHERE id = (SELECT channel_id FROM inboxes WHERE id = ?)")
+    await (await shardOf(w.accountId)).prepare("UPDATE web_widget_channels SET allowed_domains = ? WHERE id = (SELECT channel_id FROM inboxes WHERE id = ?)")
       .bind("shop.example, *.brand.example", site.id)
       .run();
     expect((await options(`${site.base}/contacts`, "https://shop.example")).status).toBe(204);

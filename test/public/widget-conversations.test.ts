@@ -1,7 +1,7 @@
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { call, get, patch, post } from "../support/http";
 import { conversationRowId, createContactInbox, defineConversationAttribute, outboxFor } from "../support/fixtures";
+import { shardOf } from "../support/databases";
 import { hmacHex, publicInbox, visitor, visitorConversation, widgetWorld } from "./widget-support";
 
 describe("public conversations", () => {
@@ -18,7 +18,7 @@ describe("public conversations", () => {
     expect(list.body.map((c: { id: number }) => c.id)).toEqual([second.body.id, created.body.id]);
     const shown = await get(`${v.base}/conversations/${created.body.id}`);
     expect(shown.body).toMatchObject({ id: created.body.id, custom_attributes: { order: "A-1" } });
-    const events = await outboxFor("Conversation", await conversationRowId(w.accountId, created.body.id));
+    const events = await outboxFor(w.accountId, "Conversation", await conversationRowId(w.accountId, created.body.id));
     expect(events[0]).toMatchObject({ event: "conversation_created", data: { performer: { type: "Contact", id: v.contactId } } });
   });
 
@@ -75,7 +75,7 @@ describe("public conversations", () => {
     expect(res.body.status).toBe("resolved");
     const again = await post(`${c.path}/toggle_status`, null);
     expect(again.body.status).toBe("resolved");
-    const events = await outboxFor("Conversation", await conversationRowId(w.accountId, c.displayId));
+    const events = await outboxFor(w.accountId, "Conversation", await conversationRowId(w.accountId, c.displayId));
     const statusEvents = events.filter((e) => e.event === "conversation_status_changed");
     expect(statusEvents).toHaveLength(1);
     expect(statusEvents[0].data.performer).toMatchObject({ type: "Contact", id: c.contactId });
@@ -97,8 +97,8 @@ describe("public conversations", () => {
       const v = await visitor(inbox);
       const res = await post(`${v.base}/events`, null, { name: "webwidget.triggered", event_info: { browser: "Firefox", referer: "https://shop.example/cart" } });
       expect(res.status).toBe(200);
-      const ciId = await env.DB.prepare("SELECT id FROM contact_inboxes WHERE source_id = ?").bind(v.sourceId).first<{ id: number }>();
-      const events = await outboxFor("ContactInbox", ciId!.id);
+      const ciId = await (await shardOf(w.accountId)).prepare("SELECT id FROM contact_inboxes WHERE source_id = ?").bind(v.sourceId).first<{ id: number }>();
+      const events = await outboxFor(w.accountId, "ContactInbox", ciId!.id);
       expect(events).toEqual([{ event: "webwidget_triggered", data: expect.objectContaining({ event_info: { browser: "Firefox", referer: "https://shop.example/cart" } }) }]);
     }
     const bad = await post(`${(await visitor(w.inbox)).base}/events`, null, { event_info: "x" });
@@ -126,7 +126,7 @@ describe("public messages", () => {
     expect(list.body.map((m: { content: string }) => m.content)).toEqual(["Hello", "From a form", "Hi Vera"]);
     expect(list.body[2]).toMatchObject({ message_type: 1, sender: { type: "user", id: w.agent.id } });
     const rowId = await conversationRowId(w.accountId, c.displayId);
-    const events = await outboxFor("Message", list.body[0].id);
+    const events = await outboxFor(w.accountId, "Message", list.body[0].id);
     expect(events[0]).toMatchObject({ event: "message_created", data: { performer: { type: "Contact" } } });
     expect(rowId).toBeGreaterThan(0);
   });
@@ -164,7 +164,7 @@ describe("public messages", () => {
     const answered = await patch(`${c.path}/messages/${select.body.id}`, null, { submitted_values: [{ title: "Yes", value: "yes" }] });
     expect(answered.status).toBe(200);
     expect(answered.body.content_attributes.submitted_values).toEqual([{ title: "Yes", value: "yes" }]);
-    expect((await outboxFor("Message", select.body.id)).map((e) => e.event)).toEqual(["message_created", "message_updated"]);
+    expect((await outboxFor(w.accountId, "Message", select.body.id)).map((e) => e.event)).toEqual(["message_created", "message_updated"]);
 
     const text = await post(`${w.base}/conversations/${c.displayId}/messages`, w.agent.key, { content: "plain" });
     const refused = await patch(`${c.path}/messages/${text.body.id}`, null, { submitted_values: [{ value: "x" }] });
@@ -174,8 +174,9 @@ describe("public messages", () => {
     expect((await patch(`${c.path}/messages/999999`, null, { submitted_values: [{ value: "x" }] })).status).toBe(404);
 
     const rowId = await conversationRowId(w.accountId, c.displayId);
+    const shard = await shardOf(w.accountId);
     const insertCsat = (createdAt: number) =>
-      env.DB.prepare(
+      shard.prepare(
         "INSERT INTO messages (account_id, inbox_id, conversation_id, message_type, content_type, content, sender_type, created_at, updated_at) VALUES (?, ?, ?, 3, 9, 'Rate us', NULL, ?, ?) RETURNING id",
       )
         .bind(w.accountId, w.inbox.id, rowId, createdAt, createdAt)

@@ -1,14 +1,14 @@
 /** Setup shared by the public widget API and live room tests. */
-import { env } from "cloudflare:workers";
 import { call, post } from "../support/http";
 import { createWorld } from "../support/world";
+import { shardOf } from "../support/databases";
 import { addInboxMember, createInbox } from "../support/fixtures";
 
 export type PublicInbox = { id: number; identifier: string; hmacToken: string; base: string };
 
 export async function publicInbox(accountId: number, channel: "Channel::Api" | "Channel::WebWidget" = "Channel::Api"): Promise<PublicInbox> {
   const id = await createInbox(accountId, { channel });
-  const row = await env.DB.prepare("SELECT identifier, hmac_token FROM inboxes WHERE id = ?").bind(id).first<{ identifier: string; hmac_token: string }>();
+  const row = await (await shardOf(accountId)).prepare("SELECT identifier, hmac_token FROM inboxes WHERE id = ?").bind(id).first<{ identifier: string; hmac_token: string }>();
   return { id, identifier: row!.identifier, hmacToken: row!.hmac_token, base: `/public/api/v1/inboxes/${row!.identifier}` };
 }
 

@@ -1,6 +1,6 @@
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { post } from "../support/http";
+import { shardOf } from "../support/databases";
 import { publicInbox, visitorConversation, widgetWorld } from "../public/widget-support";
 import { agentTicket, openSocket, settle } from "./room-support";
 
@@ -73,7 +73,7 @@ describe("live rooms", () => {
     expect((await openSocket("/api/v1/live?ticket=nonsense")).status).toBe(401);
     expect((await openSocket("/api/v1/live")).status).toBe(401);
     // an agent who is not a member of the inbox gets no ticket
-    await env.DB.prepare("DELETE FROM inbox_members WHERE user_id = ?").bind(w.agent.id).run();
+    await (await shardOf(w.accountId)).prepare("DELETE FROM inbox_members WHERE user_id = ?").bind(w.agent.id).run();
     expect((await post(`${w.base}/conversations/${c.displayId}/live_ticket`, w.agent.key)).status).toBe(403);
     // ... and an earlier ticket is refused at the upgrade
     expect((await openSocket(url)).status).toBe(403);

@@ -3,6 +3,7 @@ import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { call, post } from "../support/http";
 import { conversationRowId } from "../support/fixtures";
+import { allShards, directory, shardOf } from "../support/databases";
 import { visitorConversation, widgetWorld } from "../public/widget-support";
 import { type ConversationRoom, TYPING_TTL_MS, conversationRoom } from "../../src/realtime/conversation-room";
 import { agentTicket, openSocket, settle } from "./room-support";
@@ -20,14 +21,20 @@ async function typingRoom() {
 /** A webhook subscribed to typing, stored directly: its loopback URL is refused at delivery, so nothing leaves the machine. */
 async function typingWebhook(accountId: number) {
   const at = Date.now();
-  await env.DB.prepare("INSERT INTO webhooks (account_id, url, subscriptions, webhook_type, secret, created_at, updated_at) VALUES (?, ?, ?, 0, 's', ?, ?)")
+  await (await shardOf(accountId)).prepare("INSERT INTO webhooks (account_id, url, subscriptions, webhook_type, secret, created_at, updated_at) VALUES (?, ?, ?, 0, 's', ?, ?)")
     .bind(accountId, `http://127.0.0.1:9/typing-${at}`, JSON.stringify(["conversation_typing_on", "conversation_typing_off"]), at, at)
     .run();
 }
 
+/** The outbox rows of every database (the directory and each shard), counted together. */
+async function outboxRowsEverywhere() {
+  const counts = await Promise.all([directory(), ...allShards()].map((db) => db.prepare("SELECT count(*) AS n FROM event_outbox").first<{ n: number }>()));
+  return { n: counts.reduce((sum, row) => sum + row!.n, 0) };
+}
+
 async function typingDeliveries(accountId: number, count: number) {
   for (let i = 0; i < 60; i++) {
-    const { results } = await env.DB.prepare("SELECT event_name, body FROM webhook_deliveries WHERE account_id = ? ORDER BY id").bind(accountId).all<{ event_name: string; body: string }>();
+    const { results } = await (await shardOf(accountId)).prepare("SELECT event_name, body FROM webhook_deliveries WHERE account_id = ? ORDER BY id").bind(accountId).all<{ event_name: string; body: string }>();
     if (results.length >= count) return results.map((r) => ({ event: r.event_name, body: JSON.parse(r.body) }));
     await settle(100);
   }
@@ -38,7 +45,7 @@ describe("toggle typing", () => {
   it("tells the other side, never the typer, and emits one webhook event per change", async () => {
     const { w, c, contact, agent } = await typingRoom();
     await typingWebhook(w.accountId);
-    const outboxBefore = await env.DB.prepare("SELECT count(*) AS n FROM event_outbox").first<{ n: number }>();
+    const outboxBefore = await outboxRowsEverywhere();
 
     const on = await post(`${c.path}/toggle_typing`, null, { typing_status: "on" });
     expect(on.status).toBe(200);
@@ -58,7 +65,7 @@ describe("toggle typing", () => {
     expect(deliveries.map((d) => d.event)).toEqual(["conversation_typing_on", "conversation_typing_off"]);
     expect(deliveries[0].body).toMatchObject({ event: "conversation_typing_on", is_private: false, user: { id: c.contactId, name: "Vera" }, conversation: { id: c.displayId } });
     // typing writes nothing of its own to D1: no outbox rows
-    const outboxAfter = await env.DB.prepare("SELECT count(*) AS n FROM event_outbox").first<{ n: number }>();
+    const outboxAfter = await outboxRowsEverywhere();
     expect(outboxAfter!.n).toBe(outboxBefore!.n);
     contact.close();
     agent.close();

@@ -48,7 +48,7 @@ describe("CSAT surveys", () => {
     await resolve(first.displayId);
     const [survey] = await surveysIn(first.path);
     expect(survey).toMatchObject({ content: "How did we do?", message_type: 3, content_attributes: { display_type: "star" } });
-    expect((await outboxFor("Message", survey.id)).map((e) => e.event)).toEqual(["message_created"]);
+    expect((await outboxFor(w.accountId, "Message", survey.id)).map((e) => e.event)).toEqual(["message_created"]);
     // reopened and resolved again: still one survey
     await ok(post(`${w.base}/conversations/${first.displayId}/toggle_status`, w.agent.key, { status: "open" }));
     await resolve(first.displayId);

@@ -1,7 +1,8 @@
-import { env, exports } from "cloudflare:workers";
+import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { call, get, post } from "../support/http";
 import { createWorld } from "../support/world";
+import { shardOf } from "../support/databases";
 import { publicInbox, visitorConversation } from "../public/widget-support";
 
 // A request body is read only once the caller, the route and (on the public API) the inbox are known:
@@ -56,7 +57,7 @@ async function send(method: string, path: string, init: { body: BodyInit; header
 }
 
 async function contactCount() {
-  const row = await env.DB.prepare("SELECT count(*) AS n FROM contacts WHERE account_id = ?").bind(world.accountId).first<{ n: number }>();
+  const row = await (await shardOf(world.accountId)).prepare("SELECT count(*) AS n FROM contacts WHERE account_id = ?").bind(world.accountId).first<{ n: number }>();
   return row!.n;
 }
 

@@ -3,10 +3,10 @@
  * huge filter number, agents merging (deleting) contacts, and server-owned message fields a client could
  * set. Each refusal is the error body with a stable code, and the database shows nothing changed.
  */
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { get, post } from "../support/http";
 import { createWorld } from "../support/world";
+import { shardOf } from "../support/databases";
 import { addInboxMember, createContact, createInbox } from "../support/fixtures";
 import { insertContactAttributeDefinition } from "../support/contact-fixtures";
 import { publicInbox } from "../public/widget-support";
@@ -15,14 +15,15 @@ const world = await createWorld("Reported");
 const inboxId = await createInbox(world.accountId);
 await addInboxMember(world.accountId, inboxId, world.agent.id);
 
-const count = async (sql: string, ...binds: unknown[]) =>
-  (await env.DB.prepare(sql).bind(...binds).first<{ n: number }>())!.n;
+/** A count on the shard of the account whose rows it reads. */
+const count = async (accountId: number, sql: string, ...binds: unknown[]) =>
+  (await (await shardOf(accountId)).prepare(sql).bind(...binds).first<{ n: number }>())!.n;
 
 const CATASTROPHIC = "^(?:(?:a|a){20}){20}$";
 
 describe("finding 6: slow custom attribute patterns", () => {
   it("refuses a pattern of nested bounded repeats, naming regex_pattern, and stores nothing", async () => {
-    const before = await count("SELECT count(*) AS n FROM custom_attribute_definitions WHERE account_id = ?", world.accountId);
+    const before = await count(world.accountId, "SELECT count(*) AS n FROM custom_attribute_definitions WHERE account_id = ?", world.accountId);
     const res = await post(`${world.base}/custom_attribute_definitions`, world.admin.key, {
       attribute_display_name: "Nested",
       attribute_key: "nested",
@@ -31,14 +32,14 @@ describe("finding 6: slow custom attribute patterns", () => {
     });
     expect(res.status).toBe(422);
     expect(res.body.errors).toEqual([{ field: "regex_pattern", message: expect.stringContaining("too long to match"), code: "slow_regex" }]);
-    expect(await count("SELECT count(*) AS n FROM custom_attribute_definitions WHERE account_id = ?", world.accountId)).toBe(before);
+    expect(await count(world.accountId, "SELECT count(*) AS n FROM custom_attribute_definitions WHERE account_id = ?", world.accountId)).toBe(before);
   });
 
   it("does not run a catastrophic pattern saved before the check: an anonymous contact create answers at once", async () => {
     const w = await createWorld("Stored pattern");
     const inbox = await publicInbox(w.accountId);
     await insertContactAttributeDefinition(w.accountId, { key: "code", displayType: 0, regexPattern: CATASTROPHIC });
-    const contactsBefore = await count("SELECT count(*) AS n FROM contacts WHERE account_id = ?", w.accountId);
+    const contactsBefore = await count(w.accountId, "SELECT count(*) AS n FROM contacts WHERE account_id = ?", w.accountId);
     // 31 characters: the pattern could need them, but its cost is past the budget; 1,500: longer than
     // anything the anchored pattern matches, a mismatch without running it
     for (const [value, code] of [["a".repeat(31), "pattern_unusable"], ["a".repeat(1500), "pattern_mismatch"]]) {
@@ -48,7 +49,7 @@ describe("finding 6: slow custom attribute patterns", () => {
       expect(res.status).toBe(422);
       expect(res.body.errors).toEqual([{ field: "custom_attributes.code", message: expect.any(String), code }]);
     }
-    expect(await count("SELECT count(*) AS n FROM contacts WHERE account_id = ?", w.accountId)).toBe(contactsBefore);
+    expect(await count(w.accountId, "SELECT count(*) AS n FROM contacts WHERE account_id = ?", w.accountId)).toBe(contactsBefore);
   });
 });
 
@@ -122,6 +123,7 @@ describe("finding 11: fields the server owns on a message", () => {
   const messagesOf = (id: number) => `${world.base}/conversations/${id}/messages`;
   const messageCount = (displayId: number) =>
     count(
+      world.accountId,
       "SELECT count(*) AS n FROM messages WHERE conversation_id = (SELECT id FROM conversations WHERE account_id = ? AND display_id = ?)",
       world.accountId,
       displayId,

@@ -2,10 +2,10 @@
  * Who a platform app's user create may hand back. Two reported attacks: a second platform app taking over
  * another app's user by its e-mail, and an agent squatting the e-mail a platform app provisions later.
  */
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { get, post, put } from "../support/http";
 import { addToAccount, createWorld, uniqueEmail } from "../support/world";
+import { directory } from "../support/databases";
 
 const acme = await createWorld("Acme");
 const globex = await createWorld("Globex");
@@ -19,7 +19,7 @@ describe("a second platform app creating a user with another app's e-mail", () =
     expect((await get(`/platform/api/v1/users/${acme.admin.id}`, globex.platformKey)).status).toBe(403);
     expect((await post(`/platform/api/v1/users/${acme.admin.id}/token`, globex.platformKey)).status).toBe(403);
     expect((await get(`/platform/api/v1/users/${acme.admin.id}/login`, globex.platformKey)).status).toBe(403);
-    const grants = await env.DB.prepare("SELECT count(*) AS n FROM platform_app_permissibles WHERE permissible_type = 'User' AND permissible_id = ?")
+    const grants = await directory().prepare("SELECT count(*) AS n FROM platform_app_permissibles WHERE permissible_type = 'User' AND permissible_id = ?")
       .bind(acme.admin.id)
       .first<{ n: number }>();
     expect(grants!.n).toBe(1);
@@ -45,7 +45,7 @@ describe("an agent squatting the e-mail its platform app provisions next", () =>
     expect((await get(`/api/v1/accounts/${account.id}`, acme.agent.key)).status).toBe(403);
 
     // the agent's late confirmation (whoever holds the link) cannot take the address over
-    const mail = await env.DB.prepare("SELECT body FROM outgoing_emails WHERE kind = 'email_confirmation' AND recipients = ?")
+    const mail = await directory().prepare("SELECT body FROM outgoing_emails WHERE kind = 'email_confirmation' AND recipients = ?")
       .bind(JSON.stringify([victimAddress]))
       .first<{ body: string }>();
     const token = /confirmation_token=([0-9a-f]+)/.exec(mail!.body)![1];

@@ -4,10 +4,10 @@
  * identifier_hash, never through an e-mail or phone number it types; public attributes are bounded and
  * contact updates are rate limited. Every refusal leaves the database as it was.
  */
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { get, patch, post } from "../support/http";
 import { createContactInbox } from "../support/fixtures";
+import { allShards, directory, shardOf } from "../support/databases";
 import { hmacHex, publicInbox, widgetWorld } from "../public/widget-support";
 
 const VICTIM = {
@@ -21,26 +21,31 @@ const VICTIM = {
 async function scene() {
   const w = await widgetWorld();
   const strict = await publicInbox(w.accountId);
-  await env.DB.prepare("UPDATE inboxes SET hmac_mandatory = 1 WHERE id = ?").bind(strict.id).run();
+  await (await shardOf(w.accountId)).prepare("UPDATE inboxes SET hmac_mandatory = 1 WHERE id = ?").bind(strict.id).run();
   const created = await post(`${w.base}/contacts`, w.admin.key, VICTIM);
   expect(created.status).toBe(200);
   const victimId: number = created.body.payload.contact.id;
   const victimInbox = await createContactInbox(w.accountId, victimId, w.inbox.id);
   const conversation = await post(`${w.inbox.base}/contacts/${victimInbox.sourceId}/conversations`, null, {});
   await post(`${w.inbox.base}/contacts/${victimInbox.sourceId}/conversations/${conversation.body.id}/messages`, null, { content: "my card ends 4242" });
-  const before = await snapshot(victimId);
+  const before = await snapshot(w.accountId, victimId);
   return { w, strict, victimId, victimConversation: conversation.body.id as number, before };
 }
 
 /** What must not move: the victim's row and its contact inboxes. */
-async function snapshot(contactId: number) {
-  const contact = await env.DB.prepare("SELECT name, email, phone_number, identifier, custom_attributes, updated_at FROM contacts WHERE id = ?").bind(contactId).first();
-  const inboxes = await env.DB.prepare("SELECT id, inbox_id, hmac_verified FROM contact_inboxes WHERE contact_id = ? ORDER BY id").bind(contactId).all();
+async function snapshot(accountId: number, contactId: number) {
+  const shard = await shardOf(accountId);
+  const contact = await shard.prepare("SELECT name, email, phone_number, identifier, custom_attributes, updated_at FROM contacts WHERE id = ?").bind(contactId).first();
+  const inboxes = await shard.prepare("SELECT id, inbox_id, hmac_verified FROM contact_inboxes WHERE contact_id = ? ORDER BY id").bind(contactId).all();
   return { contact, inboxes: inboxes.results };
 }
 
 const contactCount = async (accountId: number) =>
-  (await env.DB.prepare("SELECT count(*) AS n FROM contacts WHERE account_id = ?").bind(accountId).first<{ n: number }>())!.n;
+  (await (await shardOf(accountId)).prepare("SELECT count(*) AS n FROM contacts WHERE account_id = ?").bind(accountId).first<{ n: number }>())!.n;
+
+/** A count over every database (the directory and each shard), added up. */
+const countEverywhere = async (sql: string) =>
+  (await Promise.all([directory(), ...allShards()].map((db) => db.prepare(sql).first<number>("n")))).reduce<number>((sum, n) => sum + n!, 0);
 
 const leaksNothingOf = (body: unknown) => {
   const text = JSON.stringify(body);
@@ -49,7 +54,7 @@ const leaksNothingOf = (body: unknown) => {
 
 describe("finding 3: contact takeover past the identity hash", () => {
   it("a proven identifier with a victim's e-mail and phone finds or creates the prover's contact only", async () => {
-    const { strict, victimId, victimConversation, before } = await scene();
+    const { w, strict, victimId, victimConversation, before } = await scene();
     const hash = await hmacHex(strict.hmacToken, "attacker-1");
     const res = await post(`${strict.base}/contacts`, null, {
       identifier: "attacker-1",
@@ -69,7 +74,7 @@ describe("finding 3: contact takeover past the identity hash", () => {
     const listed = await get(`${own}/conversations?identifier_hash=${hash}`);
     expect(listed.body.map((c: { id: number }) => c.id)).not.toContain(victimConversation);
     expect((await get(`${own}/conversations/${victimConversation}`)).status).toBe(404);
-    expect(await snapshot(victimId)).toEqual(before);
+    expect(await snapshot(w.accountId, victimId)).toEqual(before);
   });
 
   it("a lax inbox cannot put an identifier on a contact reached by e-mail, so a strict inbox never proves it", async () => {
@@ -85,23 +90,23 @@ describe("finding 3: contact takeover past the identity hash", () => {
     const squat = await post(`${w.inbox.base}/contacts`, null, { identifier: "attacker-2", email: "fresh@example.com" });
     expect(squat.status).toBe(401);
     expect(squat.body.errors[0]).toMatchObject({ field: "identifier_hash", code: "identifier_hash_required" });
-    expect(await env.DB.prepare("SELECT count(*) AS n FROM contacts WHERE identifier = 'attacker-2' OR email = 'fresh@example.com'").first("n")).toBe(0);
+    expect(await countEverywhere("SELECT count(*) AS n FROM contacts WHERE identifier = 'attacker-2' OR email = 'fresh@example.com'")).toBe(0);
 
     const proven = await post(`${strict.base}/contacts`, null, { identifier: "attacker-2", identifier_hash: await hmacHex(strict.hmacToken, "attacker-2") });
     expect(proven.status).toBe(200);
     expect(proven.body.id).not.toBe(victimId);
     const listed = await get(`${strict.base}/contacts/${proven.body.source_id}/conversations`);
     expect(listed.body.map((c: { id: number }) => c.id)).not.toContain(victimConversation);
-    expect(await snapshot(victimId)).toEqual(before);
+    expect(await snapshot(w.accountId, victimId)).toEqual(before);
   });
 
   it("an update cannot give the visitor's contact another contact's e-mail, phone or identifier", async () => {
     const { w, strict, victimId, before } = await scene();
     await patch(`${w.base}/contacts/${victimId}`, w.admin.key, { identifier: "victim-7" });
-    const victimBefore = await snapshot(victimId);
+    const victimBefore = await snapshot(w.accountId, victimId);
     const hash = await hmacHex(strict.hmacToken, "visitor-3");
     const v = await post(`${strict.base}/contacts`, null, { identifier: "visitor-3", identifier_hash: hash, name: "Visitor" });
-    const visitorBefore = await snapshot(v.body.id);
+    const visitorBefore = await snapshot(w.accountId, v.body.id);
     for (const [body, field] of [
       [{ email: VICTIM.email }, "email"],
       [{ phone_number: VICTIM.phone_number }, "phone_number"],
@@ -117,7 +122,7 @@ describe("finding 3: contact takeover past the identity hash", () => {
     expect(clear.body.errors[0]).toMatchObject({ field: "identifier", code: "immutable" });
     // even the site's own proof of an identifier another contact holds does not move it (no merge)
     const anonymous = await post(`${w.inbox.base}/contacts`, null, { name: "Anon" });
-    const anonymousBefore = await snapshot(anonymous.body.id);
+    const anonymousBefore = await snapshot(w.accountId, anonymous.body.id);
     const proven = await patch(`${w.inbox.base}/contacts/${anonymous.body.source_id}`, null, {
       identifier: "victim-7",
       identifier_hash: await hmacHex(w.inbox.hmacToken, "victim-7"),
@@ -125,18 +130,18 @@ describe("finding 3: contact takeover past the identity hash", () => {
     expect(proven.status).toBe(422);
     expect(proven.body.errors).toEqual([{ field: "identifier", message: "has already been taken", code: "taken" }]);
     leaksNothingOf(proven.body);
-    expect(await snapshot(anonymous.body.id)).toEqual(anonymousBefore);
-    expect(await snapshot(v.body.id)).toEqual(visitorBefore);
-    expect(await snapshot(victimId)).toEqual(victimBefore);
+    expect(await snapshot(w.accountId, anonymous.body.id)).toEqual(anonymousBefore);
+    expect(await snapshot(w.accountId, v.body.id)).toEqual(visitorBefore);
+    expect(await snapshot(w.accountId, victimId)).toEqual(victimBefore);
     expect(before.contact).toMatchObject({ identifier: null });
   });
 
   it("marks a contact inbox verified only for a proven, stored identifier", async () => {
-    const { strict } = await scene();
+    const { w, strict } = await scene();
     // the inbox's own site may send the hash of no identifier; that proves nobody
     const anonymous = await post(`${strict.base}/contacts`, null, { identifier_hash: await hmacHex(strict.hmacToken, "") });
     expect(anonymous.status).toBe(200);
-    const row = await env.DB.prepare("SELECT hmac_verified FROM contact_inboxes WHERE source_id = ?").bind(anonymous.body.source_id).first("hmac_verified");
+    const row = await (await shardOf(w.accountId)).prepare("SELECT hmac_verified FROM contact_inboxes WHERE source_id = ?").bind(anonymous.body.source_id).first("hmac_verified");
     expect(row).toBe(0);
     const updated = await patch(`${strict.base}/contacts/${anonymous.body.source_id}`, null, { name: "Nobody", identifier_hash: await hmacHex(strict.hmacToken, "") });
     expect(updated.status).toBe(200);
@@ -157,7 +162,7 @@ describe("finding 4: customer data by e-mail", () => {
       expect(renamed.status).toBe(200);
       expect(renamed.body.id).not.toBe(victimId);
     }
-    expect(await snapshot(victimId)).toEqual(before);
+    expect(await snapshot(w.accountId, victimId)).toEqual(before);
   });
 });
 
@@ -174,7 +179,7 @@ describe("finding 10: unbounded public contact attributes", () => {
 
     const v = await post(`${w.inbox.base}/contacts`, null, { custom_attributes: many(30, "a") });
     const path = `${w.inbox.base}/contacts/${v.body.source_id}`;
-    const before = await snapshot(v.body.id);
+    const before = await snapshot(w.accountId, v.body.id);
     // the bound is on what the contact would hold after the merge
     const merged = await patch(path, null, { custom_attributes: many(30, "b") });
     expect(merged.status).toBe(422);
@@ -185,7 +190,7 @@ describe("finding 10: unbounded public contact attributes", () => {
     const additional = await patch(path, null, { additional_attributes: many(51) });
     expect(additional.status).toBe(422);
     expect(additional.body.errors[0]).toMatchObject({ field: "additional_attributes", code: "too_many_keys" });
-    expect(await snapshot(v.body.id)).toEqual(before);
+    expect(await snapshot(w.accountId, v.body.id)).toEqual(before);
     expect((await patch(path, null, { custom_attributes: many(20, "b") })).status).toBe(200);
     // a new conversation's attributes too
     const conversation = await post(`${path}/conversations`, null, { custom_attributes: many(51) });

@@ -3,7 +3,7 @@
  * into the database for contact attribute definitions, conversations and messages, and a large contact
  * seed for the cost tests and the benchmark. Nothing here is asserted.
  */
-import { env } from "cloudflare:workers";
+import { shardOf } from "./databases";
 
 let sequence = 0;
 const now = () => Date.now();
@@ -19,7 +19,7 @@ export type DefinitionRow = {
 
 /** A contact_attribute definition of the account. */
 export async function insertContactAttributeDefinition(accountId: number, d: DefinitionRow) {
-  await env.DB.prepare(
+  await (await shardOf(accountId)).prepare(
     `INSERT INTO custom_attribute_definitions (account_id, attribute_display_name, attribute_key, attribute_display_type,
        attribute_model, attribute_values, regex_pattern, regex_cue, created_at, updated_at)
      VALUES (?, ?, ?, ?, 1, ?, ?, ?, ?, ?)`,
@@ -34,12 +34,12 @@ export async function insertConversation(
   input: { inboxId: number; contactId: number; displayId: number; lastActivityAt?: number; assigneeId?: number; status?: number },
 ): Promise<number> {
   const at = now();
-  const ci = await env.DB.prepare(
+  const ci = await (await shardOf(accountId)).prepare(
     "INSERT INTO contact_inboxes (account_id, contact_id, inbox_id, source_id, pubsub_token, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
   )
     .bind(accountId, input.contactId, input.inboxId, `src-${++sequence}-${at}`, `pubsub-${sequence}-${at}`, at, at)
     .first<{ id: number }>();
-  const row = await env.DB.prepare(
+  const row = await (await shardOf(accountId)).prepare(
     `INSERT INTO conversations (account_id, display_id, uuid, inbox_id, contact_id, contact_inbox_id, assignee_id, status, last_activity_at,
        additional_attributes, custom_attributes, created_at, updated_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, '{}', '{}', ?, ?) RETURNING id`,
@@ -66,7 +66,7 @@ export async function insertMessage(
   input: { conversationId: number; inboxId: number; content: string; messageType: number; senderType?: string; senderId?: number; createdAt?: number },
 ) {
   const at = input.createdAt ?? now();
-  await env.DB.prepare(
+  await (await shardOf(accountId)).prepare(
     `INSERT INTO messages (account_id, inbox_id, conversation_id, message_type, content, sender_type, sender_id,
        content_attributes, additional_attributes, external_source_ids, sentiment, created_at, updated_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, '{}', '{}', '{}', '{}', ?, ?)`,
@@ -82,7 +82,7 @@ export async function insertMessage(
  * the search index is filled; the "contacts.resolved" counter is set to the number of listed contacts, which it returns.
  */
 export async function seedContacts(accountId: number, count: number): Promise<number> {
-  await env.DB.prepare(
+  await (await shardOf(accountId)).prepare(
     `WITH RECURSIVE seq(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM seq WHERE n < ?2),
      rows AS (SELECT n,
        CASE WHEN n % 50 = 0 THEN '' WHEN n % 17 = 0 THEN n || ' Street' ELSE 'Contact ' || ((n * 7919) % 100003) END AS name,
@@ -105,14 +105,14 @@ export async function seedContacts(accountId: number, count: number): Promise<nu
     .bind(accountId, count)
     .run();
   // the search index row of each contact, as the domain writes it (src/domain/contacts/search-index.ts)
-  await env.DB.prepare(
+  await (await shardOf(accountId)).prepare(
     `INSERT INTO contact_search (rowid, account_key, name, email, phone_number, identifier)
      SELECT id, '<a' || account_id || '>', name, coalesce(email, ''), coalesce(phone_number, ''), coalesce(identifier, '')
      FROM contacts WHERE account_id = ?`,
   )
     .bind(accountId)
     .run();
-  const listed = await env.DB.prepare("SELECT count(*) AS n FROM contacts WHERE account_id = ? AND resolved = 1").bind(accountId).first<{ n: number }>();
-  await env.DB.prepare("INSERT INTO counters (account_id, key, value) VALUES (?, 'contacts.resolved', ?)").bind(accountId, listed!.n).run();
+  const listed = await (await shardOf(accountId)).prepare("SELECT count(*) AS n FROM contacts WHERE account_id = ? AND resolved = 1").bind(accountId).first<{ n: number }>();
+  await (await shardOf(accountId)).prepare("INSERT INTO counters (account_id, key, value) VALUES (?, 'contacts.resolved', ?)").bind(accountId, listed!.n).run();
   return listed!.n;
 }

@@ -1,8 +1,9 @@
 /**
  * Talks to the Worker over HTTP, inside the Workers runtime, with the real bindings.
  */
-import { env, exports } from "cloudflare:workers";
+import { exports } from "cloudflare:workers";
 import { LOCAL_APP_NAME, createAppSql, generateKey, sha256Hex } from "../../scripts/lib/platform-keys.mjs";
+import { directory } from "./databases";
 
 export type Reply<T = any> = { status: number; body: T; headers: Headers };
 
@@ -40,7 +41,7 @@ export const del = <T = any>(path: string, key: string | null, body?: unknown) =
 export async function createPlatformApp(name = "Test platform app"): Promise<string> {
   const key = generateKey();
   const statements = createAppSql(name, sha256Hex(key)).split("\n");
-  await env.DB.batch(statements.map((s) => env.DB.prepare(s)));
+  await directory().batch(statements.map((s) => directory().prepare(s)));
   return key;
 }
 

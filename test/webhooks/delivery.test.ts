@@ -12,9 +12,11 @@ import { createContact, createContactInbox } from "../support/fixtures";
 import { get, patch, post } from "../support/http";
 import { type Received, type Receiver, receiver } from "../support/receivers";
 import { createWorld } from "../support/world";
+import { shardOf } from "../support/databases";
 
-const db = createDb(env.DB);
 const world = await createWorld("Hooks Co");
+/** This file's account's shard, where its webhooks and deliveries are. */
+const db = createDb(await shardOf(world.accountId));
 const { webhookDeliveries, webhookDeliveryAttempts } = schema;
 
 async function verifySignature(secret: string, request: Received) {
@@ -174,6 +176,7 @@ describe("duplicates", () => {
 
   it("an event fanned out twice keeps one delivery per webhook, with the same id", async () => {
     const world = await createWorld("Twice Co");
+    const db = createDb(await shardOf(world.accountId));
     const target = receiver();
     await post(`${world.base}/webhooks`, world.admin.key, { url: target.url, subscriptions: ["inbox_created"] });
     const inbox = await post(`${world.base}/inboxes`, world.admin.key, { name: "Twice", channel: { type: "api" } });
@@ -188,6 +191,7 @@ describe("duplicates", () => {
 
   it("an event nobody subscribes to builds no payload and writes no delivery", async () => {
     const world = await createWorld("Quiet Co");
+    const db = createDb(await shardOf(world.accountId));
     await post(`${world.base}/webhooks`, world.admin.key, { url: receiver().url, subscriptions: ["contact_created"] });
     const inbox = await post(`${world.base}/inboxes`, world.admin.key, { name: "Quiet", channel: { type: "api" } });
     const [events] = await db.batch([

@@ -1,14 +1,15 @@
 /** The delivery log over HTTP: list, filter, page, show with attempts, redeliver, reset the secret; who may. */
-import { env } from "cloudflare:workers";
 import { Webhook } from "standardwebhooks";
 import { describe, expect, it } from "vitest";
 import { createDb, schema } from "../../src/db/client";
 import { get, post } from "../support/http";
 import { receiver } from "../support/receivers";
 import { createWorld } from "../support/world";
+import { shardOf } from "../support/databases";
 
-const db = createDb(env.DB);
 const world = await createWorld("Log Co");
+/** The shard of this file's account, where its delivery log is. */
+const db = createDb(await shardOf(world.accountId));
 const other = await createWorld("Other Log Co");
 
 // Inboxes named "Bad ..." are refused by the receiver (404: failed at once); the others are taken.

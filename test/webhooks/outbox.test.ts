@@ -11,13 +11,14 @@ import { resendOverdueDeliveries, pruneDeliveryLog, LOG_RETENTION_MS } from "../
 import { post } from "../support/http";
 import { receiver } from "../support/receivers";
 import { createWorld } from "../support/world";
+import { shardOf } from "../support/databases";
 
-const db = createDb(env.DB);
 const { eventOutbox, webhookDeliveries, webhookDeliveryAttempts } = schema;
 
 describe("a receiver that is down for a while", () => {
   it("gets all 20 changes made meanwhile once it is back, each once", async () => {
     const world = await createWorld("Outage Co");
+    const db = createDb(await shardOf(world.accountId));
     const target = receiver().stop();
     await post(`${world.base}/webhooks`, world.admin.key, { url: target.url, subscriptions: ["contact_created"] });
     const names = Array.from({ length: 20 }, (_, i) => `Customer ${i + 1}`);
@@ -45,6 +46,7 @@ describe("a receiver that is down for a while", () => {
 describe("an event left in the outbox", () => {
   it("by a request killed before its dispatch is delivered by the next minute's cron", async () => {
     const world = await createWorld("Killed Co");
+    const db = createDb(await shardOf(world.accountId));
     const target = receiver();
     await post(`${world.base}/webhooks`, world.admin.key, { url: target.url, subscriptions: ["contact_created"] });
     const contact = await post(`${world.base}/contacts`, world.admin.key, { name: "Kim", email: "kim@example.com" });
@@ -60,13 +62,15 @@ describe("an event left in the outbox", () => {
 
   it("whose dispatch was lost after its claim is sent again after a while, and pruned once consumed", async () => {
     const world = await createWorld("Lost Co");
+    const shard = await shardOf(world.accountId);
+    const db = createDb(shard);
     const target = receiver();
     const hook = await post(`${world.base}/webhooks`, world.admin.key, { url: target.url, subscriptions: ["contact_created"] });
     const contact = await post(`${world.base}/contacts`, world.admin.key, { name: "Lee", email: "lee@example.com" });
     await target.waitFor(1);
     const at = Date.now() - 10 * 60 * 1000;
     // the event below happened 10 minutes ago, and its receivers are those of that moment: the webhook was there
-    await env.DB.prepare("UPDATE webhooks SET created_at = ? WHERE id = ?").bind(at - 60_000, hook.body.payload.webhook.id).run();
+    await shard.prepare("UPDATE webhooks SET created_at = ? WHERE id = ?").bind(at - 60_000, hook.body.payload.webhook.id).run();
     const [[row]] = await db.batch([
       db
         .insert(eventOutbox)
@@ -86,6 +90,7 @@ describe("an event left in the outbox", () => {
 describe("the delivery log", () => {
   it("is pruned 30 days after a delivery's last attempt", async () => {
     const world = await createWorld("Prune Co");
+    const db = createDb(await shardOf(world.accountId));
     const target = receiver();
     const result = await enqueueWebhookDelivery(db, env, { accountId: world.accountId, url: target.url, payload: { hello: "world" }, eventName: "automation_event.test", secret: "s3cret" });
     await target.waitFor(1);
@@ -103,6 +108,7 @@ describe("the delivery log", () => {
 describe("enqueueWebhookDelivery (automation's send_webhook_event)", () => {
   it("delivers a payload to a URL, signed, once per dedupe key", async () => {
     const world = await createWorld("Automation Co");
+    const db = createDb(await shardOf(world.accountId));
     const target = receiver();
     const input = { accountId: world.accountId, url: target.url, payload: { event: "automation_event.x" }, eventName: "automation_event.x", secret: "s3cret", dedupeKey: "rule:1:event:9" };
     const first = await enqueueWebhookDelivery(db, env, input);

@@ -2,7 +2,6 @@
  * API-inbox callbacks and agent bots: each gets what it must (reference §3.1) and nothing else, signed
  * with its own secret, and a final failure does what Chatwoot does.
  */
-import { env } from "cloudflare:workers";
 import { Webhook } from "standardwebhooks";
 import { describe, expect, it, vi } from "vitest";
 import { createDb } from "../../src/db/client";
@@ -12,6 +11,7 @@ import { connectAgentBot, createContact, createContactInbox } from "../support/f
 import { get, patch, post } from "../support/http";
 import { type Receiver, receiver } from "../support/receivers";
 import { createWorld } from "../support/world";
+import { directory, shardOf } from "../support/databases";
 
 const world = await createWorld("Callback Co");
 const a = world.admin.key;
@@ -19,7 +19,7 @@ const a = world.admin.key;
 async function apiInbox(name: string, callback: Receiver | null) {
   const res = await post(`${world.base}/inboxes`, a, { name, channel: { type: "api", ...(callback && { webhook_url: callback.url }) } });
   expect(res.status).toBe(200);
-  const row = await env.DB.prepare("SELECT c.secret FROM inboxes i JOIN api_channels c ON c.id = i.channel_id WHERE i.id = ?").bind(res.body.id).first<{ secret: string }>();
+  const row = await (await shardOf(world.accountId)).prepare("SELECT c.secret FROM inboxes i JOIN api_channels c ON c.id = i.channel_id WHERE i.id = ?").bind(res.body.id).first<{ secret: string }>();
   return { id: res.body.id as number, secret: row!.secret };
 }
 
@@ -82,7 +82,7 @@ describe("an agent bot's outgoing_url", () => {
     const bot = await post(`${world.base}/agent_bots`, a, { name: `Bot ${crypto.randomUUID().slice(0, 4)}`, outgoing_url: hook.url });
     expect(bot.status).toBe(200);
     await connectAgentBot(world.accountId, inboxId, bot.body.id);
-    const row = await env.DB.prepare("SELECT secret FROM agent_bots WHERE id = ?").bind(bot.body.id).first<{ secret: string }>();
+    const row = await directory().prepare("SELECT secret FROM agent_bots WHERE id = ?").bind(bot.body.id).first<{ secret: string }>();
     return { id: bot.body.id as number, secret: row!.secret };
   }
 
@@ -133,7 +133,7 @@ describe("the receivers of an event", () => {
     const before = await hookAt(receiver());
     await pause();
     const sent = await post(`${world.base}/conversations/${displayId}/messages`, a, { content: "Timed", message_type: "incoming" });
-    const event = await env.DB.prepare("SELECT id FROM event_outbox WHERE subject_type = 'Message' AND subject_id = ? AND event_name = 'message_created'")
+    const event = await (await shardOf(world.accountId)).prepare("SELECT id FROM event_outbox WHERE subject_type = 'Message' AND subject_id = ? AND event_name = 'message_created'")
       .bind(sent.body.id)
       .first<{ id: number }>();
     await pause();
@@ -142,7 +142,7 @@ describe("the receivers of an event", () => {
     const bot = await post(`${world.base}/agent_bots`, a, { name: "Late bot", outgoing_url: receiver().url });
     await connectAgentBot(world.accountId, inbox.id, bot.body.id);
 
-    const found = await eventWithTargets(createDb(env.DB), { accountId: world.accountId, eventId: event!.id });
+    const found = await eventWithTargets(createDb(await shardOf(world.accountId)), { accountId: world.accountId, eventId: event!.id });
     const targets = found!.targets.map((t) => `${t.type}:${t.id}`);
     expect(targets).toContain(`webhook:${before}`);
     expect(targets).not.toContain(`webhook:${after}`);

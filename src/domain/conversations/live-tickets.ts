@@ -38,8 +38,10 @@ function sameHex(a: string, b: string) {
 export async function issueLiveTicket(scope: AccountScope, displayId: number) {
   if (scope.actor.type !== "user") throw refused("Only users open live rooms with tickets");
   const userId = scope.actor.user.id;
-  const { extra } = await readConversation(scope, displayId, [digestQuery(scope.db, userId)]);
-  const digest = extra[0][0]?.digest;
+  await readConversation(scope, displayId, []);
+  // keys are the directory's (README "Shards")
+  const [digests] = await batch(scope.directory, [digestQuery(scope.directory, userId)]);
+  const digest = digests[0]?.digest;
   if (!digest) throw refused("The user has no key to sign a ticket with");
   const expiresAt = Math.floor(Date.now() / 1000) + LIVE_TICKET_TTL_S;
   const claims = `${userId}.${scope.accountId}.${displayId}.${expiresAt}`;
@@ -48,7 +50,7 @@ export async function issueLiveTicket(scope: AccountScope, displayId: number) {
 
 /** The scope and conversation a ticket opens, or a 401 (bad, expired or voided ticket) / 403 / 404. */
 export async function redeemLiveTicket(transport: TransportScope, ticket: string) {
-  const { db } = transport;
+  const { directory: db } = transport;
   const match = /^(\d{1,15})\.(\d{1,15})\.(\d{1,15})\.(\d{1,12})\.([0-9a-f]{64})$/.exec(ticket);
   if (!match) throw refused("The ticket is not valid");
   const [userId, accountId, displayId, expiresAt] = match.slice(1, 5).map(Number);
@@ -64,8 +66,9 @@ export async function redeemLiveTicket(transport: TransportScope, ticket: string
   if (!userRows[0] || !sameHex(expected, match[5])) throw refused("The ticket is not valid");
   const account = accountRows[0];
   const membership = memberships[0];
-  if (!account || !membership || account.status !== ACCOUNT_STATUS.active) throw notFound("Account", accountId, "account_id");
-  const scope: AccountScope = { ...transportOf(transport), accountId, actor: { type: "user", user: userRows[0] }, role: enumName(ROLES, membership.role) };
+  if (!account || !membership || account.status !== ACCOUNT_STATUS.active || account.shard >= transport.shards.count) throw notFound("Account", accountId, "account_id");
+  // the conversation is on the account's shard
+  const scope: AccountScope = { ...transportOf(transport), db: transport.shards.open(account.shard), accountId, actor: { type: "user", user: userRows[0] }, role: enumName(ROLES, membership.role) };
   const { conversation } = await readConversation(scope, displayId, []);
   return { scope, conversation, user: userRows[0] };
 }

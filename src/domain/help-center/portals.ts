@@ -10,6 +10,7 @@ import { type SQLWrapper, and, eq, inArray, ne, sql } from "drizzle-orm";
 import { now, schema } from "../../db/client";
 import { batch, writeThenRead } from "../kernel/batch";
 import { actorUserId } from "../people/agents";
+import { type PublicRouteClaim, claimPublicRoutes, releasePublicRoutes } from "../identity/public-routes";
 import { unindexArticles } from "./article-search";
 import { type AccountScope } from "../kernel/scope";
 import { type ErrorEntry, invalid, invalidField, notFound } from "../kernel/errors";
@@ -164,8 +165,18 @@ const portalColumns = (input: PortalInput) => ({
   inboxId: input.inbox_id,
 });
 
+/** The public keys of a portal: its slug, and its custom domain when it has one. */
+function portalRoutes(portal: { slug?: string; custom_domain?: string | null }): PublicRouteClaim[] {
+  return [
+    ...(portal.slug ? [{ kind: "portal" as const, key: portal.slug, field: "slug" }] : []),
+    ...(portal.custom_domain ? [{ kind: "portal_domain" as const, key: portal.custom_domain, field: "custom_domain" }] : []),
+  ];
+}
+
 export async function createPortal(scope: AccountScope, input: PortalCreateInput): Promise<PortalRecord> {
   await checkPortalInput(scope, input);
+  // unique across every account, whatever its shard: the directory holds the keys
+  await claimPublicRoutes(scope, scope.accountId, portalRoutes(input));
   const config = resolveLocales(portalLocales({ config: {} }), input.config);
   const at = now();
   const [rows] = await batch(scope.db, [
@@ -179,6 +190,10 @@ export async function createPortal(scope: AccountScope, input: PortalCreateInput
 
 export async function updatePortal(scope: AccountScope, slug: string, input: PortalInput): Promise<PortalRecord> {
   const portal = (await checkPortalInput(scope, input, { slug })) as PortalRow;
+  const before = portalRoutes({ slug: portal.slug, custom_domain: portal.customDomain });
+  const after = portalRoutes({ slug: input.slug ?? portal.slug, custom_domain: input.custom_domain === undefined ? portal.customDomain : input.custom_domain });
+  const sameRoute = (a: PublicRouteClaim) => (b: PublicRouteClaim) => a.kind === b.kind && a.key === b.key;
+  await claimPublicRoutes(scope, scope.accountId, after.filter((route) => !before.some(sameRoute(route))));
   const config = input.config ? resolveLocales(portalLocales(portal), input.config) : undefined;
   const [rows, articleRows, categoryRows] = await batch(scope.db, [
     scope.db
@@ -189,6 +204,7 @@ export async function updatePortal(scope: AccountScope, slug: string, input: Por
     articleTallies(scope, [portal.id]),
     categoryTallies(scope, [portal.id]),
   ]);
+  await releasePublicRoutes(scope, scope.accountId, before.filter((route) => !after.some(sameRoute(route))));
   return { portal: rows[0], articleTallies: articleRows, categoryTallies: categoryRows };
 }
 
@@ -208,7 +224,8 @@ export async function deletePortal(scope: AccountScope, slug: string) {
       db.delete(categories).where(and(eq(categories.accountId, scope.accountId), inArray(categories.portalId, portalId))),
       db.update(inboxes).set({ portalId: null }).where(and(eq(inboxes.accountId, scope.accountId), inArray(inboxes.portalId, portalId))),
     ],
-    [db.delete(portals).where(and(eq(portals.slug, slug), eq(portals.accountId, scope.accountId))).returning({ id: portals.id })],
+    [db.delete(portals).where(and(eq(portals.slug, slug), eq(portals.accountId, scope.accountId))).returning({ id: portals.id, customDomain: portals.customDomain })],
   );
   if (deleted.length === 0) throw notFound("Portal", slug, "portal_slug");
+  await releasePublicRoutes(scope, scope.accountId, portalRoutes({ slug, custom_domain: deleted[0].customDomain }));
 }

@@ -1,6 +1,7 @@
 /**
  * Who is calling: the owner of a credential (an API key, or a signed-in client's token), and what it may
- * reach in one account. Each function makes exactly one database round trip (one batch).
+ * reach in one account. Each function makes exactly one round trip (one batch) to the directory, which
+ * holds the keys, the users, the accounts with their shard, and the memberships (README "Shards").
  */
 import { and, eq, gt, inArray, sql } from "drizzle-orm";
 import { type Database, now, schema } from "../../db/client";
@@ -78,44 +79,49 @@ function toActor(
 
 /** The owner of `credential`, or null for an unknown key or a session that is not (or no longer) valid. */
 export async function resolveCredential(scope: TransportScope, credential: Credential): Promise<Actor | null> {
-  const { db } = scope;
-  const q = await credentialLookups(db, credential);
-  const [tokens, userRows, botRows] = await batch(db, [q.token, q.user, q.bot]);
+  const { directory } = scope;
+  const q = await credentialLookups(directory, credential);
+  const [tokens, userRows, botRows] = await batch(directory, [q.token, q.user, q.bot]);
   return toActor(tokens[0], userRows[0], botRows[0]);
 }
 
 export type AccountAccess = {
   actor: Actor | null;
+  /** the account as the directory has it, with the shard its rows are on */
   account: AccountRow | undefined;
   /** the user's membership in the account */
   membership: AccountUserRow | undefined;
-  /** a system bot (no account of its own) may act in accounts where one of the inboxes uses it */
-  botConnected: boolean;
 };
 
-/** The owner of `credential` together with the account and the owner's standing in it. */
+/** The owner of `credential` together with the account and the owner's standing in it, from the directory. */
 export async function resolveAccountAccess(scope: TransportScope, credential: Credential, accountId: number): Promise<AccountAccess> {
-  const { db } = scope;
-  const q = await credentialLookups(db, credential);
-  const [tokens, userRows, botRows, accountRows, memberships, botInboxes] = await batch(db, [
+  const { directory } = scope;
+  const q = await credentialLookups(directory, credential);
+  const [tokens, userRows, botRows, accountRows, memberships] = await batch(directory, [
     q.token,
     q.user,
     q.bot,
-    db.select().from(accounts).where(eq(accounts.id, accountId)),
-    db
+    directory.select().from(accounts).where(eq(accounts.id, accountId)),
+    directory
       .select()
       .from(accountUsers)
       .where(and(eq(accountUsers.accountId, accountId), inArray(accountUsers.userId, q.ownerIds("User")))),
+  ]);
+  return { actor: toActor(tokens[0], userRows[0], botRows[0]), account: accountRows[0], membership: memberships[0] };
+}
+
+/**
+ * Whether a system bot (one with no account of its own) serves one of the account's inboxes, which lets
+ * it act in the account. Read on the account's shard, so only a system bot's request pays for it.
+ */
+export async function systemBotConnected(scope: TransportScope, accountId: number, botId: number): Promise<boolean> {
+  const { db } = scope;
+  const [rows] = await batch(db, [
     db
       .select({ id: agentBotInboxes.id })
       .from(agentBotInboxes)
-      .where(and(eq(agentBotInboxes.accountId, accountId), inArray(agentBotInboxes.agentBotId, q.ownerIds("AgentBot"))))
+      .where(and(eq(agentBotInboxes.accountId, accountId), eq(agentBotInboxes.agentBotId, botId)))
       .limit(1),
   ]);
-  return {
-    actor: toActor(tokens[0], userRows[0], botRows[0]),
-    account: accountRows[0],
-    membership: memberships[0],
-    botConnected: botInboxes.length > 0,
-  };
+  return rows.length > 0;
 }

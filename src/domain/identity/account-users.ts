@@ -3,13 +3,14 @@ import { now, schema } from "../../db/client";
 import { batch, write } from "../kernel/batch";
 import { ROLE } from "../kernel/enums";
 import type { TransportScope } from "../kernel/scope";
+import { copyIdentityToShards } from "./mirror";
 
 const { accountUsers, inboxMembers, teamMembers, conversations, notifications, notificationSettings, conversationParticipants } = schema;
 
 export type AccountUserRecord = { accountId: number; userId: number; role: number };
 
 export async function listAccountUsers(scope: TransportScope, accountId: number): Promise<AccountUserRecord[]> {
-  const { db } = scope;
+  const { directory: db } = scope;
   const [rows] = await batch(db, [
     db
       .select({ accountId: accountUsers.accountId, userId: accountUsers.userId, role: accountUsers.role })
@@ -25,7 +26,7 @@ export async function listAccountUsers(scope: TransportScope, accountId: number)
  * existing member. The caller has loaded both the account and the user.
  */
 export async function upsertAccountUser(scope: TransportScope, accountId: number, userId: number, role: number = ROLE.agent): Promise<AccountUserRecord> {
-  const { db } = scope;
+  const { directory: db } = scope;
   const at = now();
   const [rows] = await batch(db, [
     db
@@ -34,6 +35,7 @@ export async function upsertAccountUser(scope: TransportScope, accountId: number
       .onConflictDoUpdate({ target: [accountUsers.accountId, accountUsers.userId], set: { role, updatedAt: at } })
       .returning({ accountId: accountUsers.accountId, userId: accountUsers.userId, role: accountUsers.role }),
   ]);
+  await copyIdentityToShards(scope, [accountId], { userIds: [userId] });
   return rows[0];
 }
 
@@ -42,7 +44,11 @@ export async function upsertAccountUser(scope: TransportScope, accountId: number
  * too, and its open assignments in the account are released.
  */
 export async function removeAccountUser(scope: TransportScope, accountId: number, userId: number) {
-  const { db } = scope;
+  const { directory } = scope;
+  // the directory first: from here on no key of the user reaches the account
+  await write(directory, [directory.delete(accountUsers).where(and(eq(accountUsers.accountId, accountId), eq(accountUsers.userId, userId)))]);
+  const db = await scope.shards.ofAccount(accountId);
+  if (!db) return;
   await write(db, [
     db
       .update(conversations)
@@ -54,6 +60,7 @@ export async function removeAccountUser(scope: TransportScope, accountId: number
     db.delete(notifications).where(and(eq(notifications.accountId, accountId), eq(notifications.userId, userId))),
     db.delete(notificationSettings).where(and(eq(notificationSettings.accountId, accountId), eq(notificationSettings.userId, userId))),
     db.delete(conversationParticipants).where(and(eq(conversationParticipants.accountId, accountId), eq(conversationParticipants.userId, userId))),
+    // the shard's copy of the membership (on libSQL, the same row as above: already gone)
     db.delete(accountUsers).where(and(eq(accountUsers.accountId, accountId), eq(accountUsers.userId, userId))),
   ]);
 }

@@ -1,13 +1,18 @@
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq, inArray, lt, ne, sql } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
-import { type Statement, lastInsertedId, now, schema } from "../../db/client";
+import { type Database, type Statement, lastInsertedId, now, rawSql, schema } from "../../db/client";
+import { SHARD_STATUS } from "../../db/shard-status";
+import { forgetPlacement } from "../../db/shards";
+import { idRangeStatements } from "../../db/id-ranges";
+import { copyIdentityToShards, copySystemBotsToShards, sameDatabase } from "./mirror";
 import { batch, write } from "../kernel/batch";
+import { unavailable } from "../kernel/errors";
 import { ACCOUNT_STATUS } from "../kernel/enums";
 import { grantStatement } from "./platform-apps";
 import { type AccountRow } from "./rows";
 import type { PlatformScope, TransportScope } from "../kernel/scope";
 
-const { accounts, accessTokens, agentBots, platformAppPermissibles } = schema;
+const { accounts, accessTokens, agentBots, platformAppPermissibles, shardStats } = schema;
 
 export type AccountInput = {
   name?: string;
@@ -32,11 +37,28 @@ const DEFAULT_FEATURES: Record<string, boolean> = {
   reports: true,
 };
 
-/** Creates an account that the platform app behind `scope` owns. */
+/**
+ * Shard sizes count in steps of PLACEMENT_SIZE_STEP_BYTES (64 MiB unless configured): a shard a step or
+ * more smaller than the others takes the new accounts; within a step the fewest accounts decide, so a
+ * burst of creates between two of the cron's size readings still spreads over the shards.
+ */
+function placementSizeStep(env: Env): number {
+  const step = Number(env.PLACEMENT_SIZE_STEP_BYTES);
+  return Number.isInteger(step) && step > 0 ? step : 64 * 1024 * 1024;
+}
+
+/**
+ * Creates an account that the platform app behind `scope` owns, on the least full shard (README
+ * "Shards"): the directory's row first, marked provisioning, which also counts the account on its shard;
+ * then the shard's copy of the account; then the directory's row becomes active. An account left
+ * provisioning by a failure half way is finished by the cron (`finishPlacements`).
+ */
 export async function createAccount(scope: PlatformScope, input: AccountInput & { name: string }): Promise<AccountRow> {
-  const { db, actor: createdBy } = scope;
+  const { directory: db, actor: createdBy } = scope;
   const at = now();
-  const [rows] = await batch(db, [
+  const pool = Array.from({ length: scope.shards.count }, (_, shard) => shard);
+  const [, inserted] = await batch(db, [
+    rawSql(db, sql`INSERT INTO ${shardStats} (shard, accounts, bytes, updated_at) SELECT value, 0, 0, 0 FROM json_each(${JSON.stringify(pool)}) WHERE true ON CONFLICT DO NOTHING`),
     db
       .insert(accounts)
       .values({
@@ -49,18 +71,50 @@ export async function createAccount(scope: PlatformScope, input: AccountInput & 
         customAttributes: input.customAttributes ?? {},
         settings: input.settings ?? {},
         features: { ...DEFAULT_FEATURES, ...input.features },
+        shard: sql`(SELECT ${shardStats.shard} FROM ${shardStats} WHERE ${shardStats.shard} < ${pool.length} ORDER BY ${shardStats.bytes} / ${placementSizeStep(scope.env)}, ${shardStats.accounts}, ${shardStats.shard} LIMIT 1)`,
+        shardStatus: SHARD_STATUS.provisioning,
         createdAt: at,
         updatedAt: at,
       })
-      .returning(),
+      .returning({ id: accounts.id }),
+    db
+      .update(shardStats)
+      // the new account counts at the pool's mean account size until the cron next reads the shard's size,
+      // so the creates between two readings do not all go to the shard that was smallest at the last one
+      .set({
+        accounts: sql`${shardStats.accounts} + 1`,
+        bytes: sql`${shardStats.bytes} + (SELECT coalesce(sum(${shardStats.bytes}) / max(sum(${shardStats.accounts}), 1), 0) FROM ${shardStats})`,
+      })
+      .where(eq(shardStats.shard, sql`(SELECT ${accounts.shard} FROM ${accounts} WHERE ${accounts.id} = ${lastInsertedId(accounts)})`)),
     grantStatement(db, createdBy.platformAppId, "Account", lastInsertedId(accounts)),
+  ]);
+  return finishPlacement(scope, inserted[0].id);
+}
+
+/** Writes the shard's copy of a provisioning account, then makes it active. Repeating it is harmless. */
+export async function finishPlacement(scope: TransportScope, accountId: number): Promise<AccountRow> {
+  const { directory: db } = scope;
+  const placement = await scope.shards.placementOf(accountId);
+  if (placement && !sameDatabase(scope)) {
+    // the shard's ids come from its own range before the account writes any (src/db/id-ranges.ts)
+    const shard = scope.shards.open(placement.shard);
+    await write(shard, idRangeStatements(shard, placement.shard));
+    await copySystemBotsToShards(scope, [placement.shard]);
+  }
+  await copyIdentityToShards(scope, [accountId]);
+  const [, rows] = await batch(db, [
+    db
+      .update(accounts)
+      .set({ shardStatus: SHARD_STATUS.active })
+      .where(and(eq(accounts.id, accountId), eq(accounts.shardStatus, SHARD_STATUS.provisioning))),
+    db.select().from(accounts).where(eq(accounts.id, accountId)),
   ]);
   return rows[0];
 }
 
 /** Applies the given fields; `features` are merged into the current flags, the rest replace. */
 export async function updateAccount(scope: TransportScope, account: AccountRow, input: AccountInput): Promise<AccountRow> {
-  const { db } = scope;
+  const { directory: db } = scope;
   const { features, ...fields } = input;
   const [rows] = await batch(db, [
     db
@@ -73,6 +127,7 @@ export async function updateAccount(scope: TransportScope, account: AccountRow, 
       .where(eq(accounts.id, account.id))
       .returning(),
   ]);
+  await copyIdentityToShards(scope, [account.id], { userIds: [] });
   return rows[0];
 }
 
@@ -84,14 +139,19 @@ const ACCOUNT_SCOPED_TABLES = (Object.values(schema) as unknown[]).filter(
     typeof table === "object" && table !== null && "accountId" in table && table !== (accounts as unknown),
 );
 
-/**
- * Deletes the account and everything in it, in one batch: the account is either wholly there or wholly
- * gone. Users stay, since they may belong to other accounts; their membership goes.
- */
-export async function deleteAccount(scope: TransportScope, accountId: number) {
-  const { db } = scope;
+/** The full-text tables, each with the table whose ids are its rowids (they carry no account_id of their own). */
+const SEARCH_INDEXES = [
+  ["contact_search", schema.contacts],
+  ["message_search", schema.messages],
+  ["article_search", schema.articles],
+] as const;
+
+/** The statements that remove the account and everything of it from `db` (the directory or its shard). */
+function deleteStatements(db: Database, accountId: number): Statement[] {
   const accountBotIds = db.select({ id: agentBots.id }).from(agentBots).where(eq(agentBots.accountId, accountId));
-  const statements: Statement[] = [
+  return [
+    // first, while the rows they index are there to name them
+    ...SEARCH_INDEXES.map(([index, table]) => rawSql(db, sql`DELETE FROM ${sql.identifier(index)} WHERE rowid IN (SELECT ${table.id} FROM ${table} WHERE ${table.accountId} = ${accountId})`)),
     db.delete(accessTokens).where(and(eq(accessTokens.ownerType, "AgentBot"), inArray(accessTokens.ownerId, accountBotIds))),
     db
       .delete(platformAppPermissibles)
@@ -104,5 +164,65 @@ export async function deleteAccount(scope: TransportScope, accountId: number) {
     ...ACCOUNT_SCOPED_TABLES.map((table) => db.delete(table).where(eq(table.accountId, accountId))),
     db.delete(accounts).where(eq(accounts.id, accountId)),
   ];
-  await write(db, statements);
+}
+
+/**
+ * Deletes the account and everything in it, in the reverse order of its creation: the directory marks
+ * it deleting (from then on no request reaches it), its shard's rows go in one batch, then the
+ * directory's. Users stay, since they may belong to other accounts; their membership goes. A deletion
+ * cut short is finished by the cron (`finishPlacements`).
+ */
+export async function deleteAccount(scope: TransportScope, accountId: number) {
+  const { directory } = scope;
+  const [marked, moving] = await batch(directory, [
+    directory
+      .update(accounts)
+      .set({ shardStatus: SHARD_STATUS.deleting, updatedAt: now() })
+      .where(and(eq(accounts.id, accountId), ne(accounts.shardStatus, SHARD_STATUS.moving)))
+      .returning({ shard: accounts.shard }),
+    directory.select({ id: accounts.id }).from(accounts).where(and(eq(accounts.id, accountId), eq(accounts.shardStatus, SHARD_STATUS.moving))),
+  ]);
+  if (moving.length > 0) throw unavailable(`Account ${accountId} is moving to another database; delete it once the move ends`, "account_moving");
+  if (marked.length === 0) return;
+  forgetPlacement(accountId);
+  const shard = marked[0].shard;
+  if (!sameDatabase(scope)) {
+    // a shard this deployment lacks fails the delete, which the cron then retries: its rows are never forgotten
+    const db = scope.shards.open(shard);
+    await write(db, deleteStatements(db, accountId));
+  }
+  await write(directory, [
+    ...deleteStatements(directory, accountId),
+    directory.update(shardStats).set({ accounts: sql`max(${shardStats.accounts} - 1, 0)` }).where(eq(shardStats.shard, shard)),
+  ]);
+}
+
+/**
+ * The cron's repair of placements cut short (a shard that failed half way through a create or a
+ * delete): accounts provisioning or deleting for over a minute are finished. Answers how many.
+ */
+export async function finishPlacements(scope: TransportScope, at = now()): Promise<number> {
+  const { directory: db } = scope;
+  const [stuck] = await batch(db, [
+    db
+      .select({ id: accounts.id, status: accounts.shardStatus })
+      .from(accounts)
+      .where(and(inArray(accounts.shardStatus, [SHARD_STATUS.provisioning, SHARD_STATUS.deleting]), lt(accounts.updatedAt, at - 60_000)))
+      .limit(50),
+  ]);
+  for (const account of stuck) {
+    if (account.status === SHARD_STATUS.deleting) await deleteAccount(scope, account.id);
+    else await finishPlacement(scope, account.id);
+  }
+  return stuck.length;
+}
+
+/**
+ * The shards an account is moving from or to (scripts/lib/move-account.mjs). The cron leaves them alone
+ * until the move ends: its sweeps would change rows the mover is copying, or act on half-copied ones.
+ */
+export async function shardsInMoves(scope: TransportScope): Promise<Set<number>> {
+  const { directory: db } = scope;
+  const [moves] = await batch(db, [db.select({ from: accounts.shard, to: accounts.moveTo }).from(accounts).where(eq(accounts.shardStatus, SHARD_STATUS.moving))]);
+  return new Set(moves.flatMap(({ from, to }) => (to === null ? [from] : [from, to])));
 }

@@ -15,6 +15,7 @@ import { AVAILABILITIES, AVAILABILITY } from "../kernel/enums";
 import { linkToken, sha256Hex } from "./keys";
 import type { TransportScope, UserScope } from "../kernel/scope";
 import { NO_PENDING_EMAIL, type UserInput, assertCurrentPassword, assertEmailFree, endSessionsStatement, userChanges } from "./users";
+import { copyIdentityToShards, copyUserToShards } from "./mirror";
 
 const { users, accountUsers } = schema;
 
@@ -32,7 +33,7 @@ export type ProfileInput = Omit<UserInput, "email" | "password"> & {
  * token into the link the mail carries (the route knows the service's address).
  */
 export async function updateOwnProfile(scope: UserScope, input: ProfileInput, confirmationLink: (token: string) => string): Promise<void> {
-  const { db, actor: { user } } = scope;
+  const { directory: db, actor: { user } } = scope;
   const { email, currentPassword, ...rest } = input;
   const newEmail = email !== undefined && email !== user.email ? email : undefined;
   if (rest.password !== undefined) await assertCurrentPassword(user, currentPassword, "password");
@@ -44,6 +45,7 @@ export async function updateOwnProfile(scope: UserScope, input: ProfileInput, co
   const endSessions = rest.password !== undefined ? [endSessionsStatement(db, user.id)] : [];
   if (newEmail === undefined) {
     await write(db, [db.update(users).set(changes).where(eq(users.id, user.id)), ...endSessions]);
+    await copyUserToShards(scope, user.id);
     return;
   }
   // A new request replaces any earlier one: only the latest link works.
@@ -73,6 +75,7 @@ export async function updateOwnProfile(scope: UserScope, input: ProfileInput, co
       ].join("\n"),
     }),
   ]);
+  await copyUserToShards(scope, user.id);
 }
 
 const invalidToken = () => invalidField("confirmation_token", "is invalid or has expired", "invalid_token");
@@ -83,7 +86,7 @@ const invalidToken = () => invalidField("confirmation_token", "is invalid or has
  * An address that another user took while the link waited stays theirs (422 taken; nothing changes).
  */
 export async function confirmEmail(scope: TransportScope, token: string): Promise<{ email: string }> {
-  const { db } = scope;
+  const { directory: db } = scope;
   const digest = await sha256Hex(token);
   const [rows] = await batch(db, [db.select().from(users).where(eq(users.confirmationTokenDigest, digest))]);
   const user = rows[0];
@@ -101,6 +104,7 @@ export async function confirmEmail(scope: TransportScope, token: string): Promis
       .returning({ id: users.id }),
   ]);
   if (updated.length === 0) throw invalidToken();
+  await copyUserToShards(scope, user.id);
   return { email };
 }
 
@@ -113,7 +117,7 @@ export async function confirmEmail(scope: TransportScope, token: string): Promis
  * nothing.
  */
 export async function setActiveAccount(scope: UserScope, accountId: number): Promise<void> {
-  const { db, actor: { user } } = scope;
+  const { directory: db, actor: { user } } = scope;
   const latestOther = sql`(select coalesce(max(${accountUsers.activeAt}), 0) + 1 from ${accountUsers} where ${accountUsers.userId} = ${user.id} and ${accountUsers.accountId} <> ${accountId})`;
   const at = now();
   const [updated] = await batch(db, [
@@ -124,6 +128,7 @@ export async function setActiveAccount(scope: UserScope, accountId: number): Pro
       .returning({ accountId: accountUsers.accountId }),
   ]);
   if (updated.length === 0) throw notFound("Account", accountId, "account_id");
+  await copyIdentityToShards(scope, [accountId], { userIds: [user.id] });
 }
 
 /**
@@ -132,7 +137,7 @@ export async function setActiveAccount(scope: UserScope, accountId: number): Pro
  * while the user is live. An account the user is not a member of is a 404 and changes nothing.
  */
 export async function setOwnAvailability(scope: UserScope, accountId: number, availability: (typeof AVAILABILITIES)[number]): Promise<void> {
-  const { db, actor: { user } } = scope;
+  const { directory: db, actor: { user } } = scope;
   const [updated] = await batch(db, [
     db
       .update(accountUsers)
@@ -141,5 +146,6 @@ export async function setOwnAvailability(scope: UserScope, accountId: number, av
       .returning({ accountId: accountUsers.accountId }),
   ]);
   if (updated.length === 0) throw notFound("Account", accountId, "account_id");
+  await copyIdentityToShards(scope, [accountId], { userIds: [user.id] });
   await scope.ports.feed.availabilityChanged(accountId, user.id, availability);
 }

@@ -75,7 +75,7 @@ function refuseUnoffered(input: SignInInput) {
  * surplus sessions and the read of the user's record are one batch.
  */
 export async function signIn(scope: TransportScope, input: SignInInput): Promise<SignedIn> {
-  const { db, env } = scope;
+  const { directory: db, env } = scope;
   refuseUnoffered(input);
   if (!input.email) throw invalidField("email", "can't be blank", "required");
   if (!input.password) throw invalidField("password", "can't be blank", "required");
@@ -118,7 +118,7 @@ export async function signIn(scope: TransportScope, input: SignInInput): Promise
 
 /** Ends the calling client's session; the user's other clients keep theirs. */
 export async function signOut(scope: UserScope, client: string): Promise<void> {
-  const { db, actor: { user } } = scope;
+  const { directory: db, actor: { user } } = scope;
   await write(db, [db.delete(authSessions).where(and(eq(authSessions.userId, user.id), eq(authSessions.clientId, client)))]);
 }
 
@@ -127,7 +127,7 @@ export async function signOut(scope: UserScope, client: string): Promise<void> {
  * any earlier one) is written to the outgoing mail. The caller learns nothing either way.
  */
 export async function requestPasswordReset(scope: TransportScope, input: { email: string }, resetLink: (token: string) => string): Promise<void> {
-  const { db } = scope;
+  const { directory: db } = scope;
   const email = input.email.trim().toLowerCase();
   const { token, digest } = await linkToken();
   const [rows] = await batch(db, [db.select({ id: users.id, name: users.name }).from(users).where(eq(users.email, email))]);
@@ -158,7 +158,7 @@ const invalidResetToken = () => invalidField("reset_password_token", "is invalid
  * Chatwoot's remove_tokens_after_password_reset); an unknown, used, replaced or expired token is one 422.
  */
 export async function resetPassword(scope: TransportScope, input: { token: string; password: string }): Promise<void> {
-  const { db } = scope;
+  const { directory: db } = scope;
   const digest = await sha256Hex(input.token);
   const [rows] = await batch(db, [db.select({ id: users.id, expiresAt: users.resetPasswordExpiresAt }).from(users).where(eq(users.resetPasswordTokenDigest, digest))]);
   const user = rows[0];

@@ -6,6 +6,7 @@ import { grantStatement } from "./platform-apps";
 import { invalidField } from "../kernel/errors";
 import { type UserRow } from "./rows";
 import type { PlatformScope, TransportScope } from "../kernel/scope";
+import { copyUserToShards, sameDatabase } from "./mirror";
 
 const { users, accessTokens, authSessions, accountUsers, accounts, ssoTokens, inboxMembers, teamMembers, customFilters, conversations, platformAppPermissibles, notifications, notificationSettings, notificationSubscriptions, conversationParticipants } =
   schema;
@@ -75,7 +76,7 @@ export function toUserRecord(
 
 /** The user and its view data, or undefined for an unknown user. */
 export async function loadUserRecord(scope: TransportScope, userId: number): Promise<UserRecord | undefined> {
-  const { db } = scope;
+  const { directory: db } = scope;
   return toUserRecord(...(await batch(db, userRecordQueries(db, userId))));
 }
 
@@ -105,7 +106,7 @@ export async function assertEmailFree(db: Database, email: string, exceptUserId:
  * only by a pending (unconfirmed) address is not this user: the address is nobody's yet.
  */
 export async function findOrCreateUser(scope: PlatformScope, input: UserInput & { name: string; email: string }): Promise<UserRecord> {
-  const { db, actor: createdBy } = scope;
+  const { directory: db, actor: createdBy } = scope;
   const [existing, owned] = await batch(db, [
     db.select({ id: users.id }).from(users).where(eq(users.email, input.email)),
     db
@@ -185,7 +186,7 @@ export const NO_PENDING_EMAIL = { unconfirmedEmail: null, confirmationTokenDiges
  * another user has or waits for is refused.
  */
 export async function updateUser(scope: TransportScope, user: UserRow, input: UserInput): Promise<void> {
-  const { db } = scope;
+  const { directory: db } = scope;
   const { email, ...rest } = input;
   const newEmail = email !== undefined && email !== user.email ? email : undefined;
   if (newEmail !== undefined) await assertEmailFree(db, newEmail, user.id);
@@ -197,6 +198,7 @@ export async function updateUser(scope: TransportScope, user: UserRow, input: Us
     // a new password ends the user's signed-in clients, as the user's own change does
     ...(rest.password !== undefined ? [endSessionsStatement(db, user.id)] : []),
   ]);
+  await copyUserToShards(scope, user.id);
 }
 
 /** Refuses a change of the user's own password or e-mail without the current password. */
@@ -207,10 +209,15 @@ export async function assertCurrentPassword(user: UserRow, currentPassword: stri
   }
 }
 
-/** Deletes the user, its key and memberships; conversations it was assigned to become unassigned. */
+/**
+ * Deletes the user, its key and memberships; conversations it was assigned to become unassigned. Each
+ * shard of the user's accounts loses what the user had there first, then the directory: a failure half
+ * way leaves the user in the directory, so repeating the delete finds it and finishes.
+ */
 export async function deleteUser(scope: TransportScope, userId: number) {
-  const { db } = scope;
-  await write(db, [
+  const { directory } = scope;
+  const [memberships] = await batch(directory, [directory.select({ accountId: accountUsers.accountId }).from(accountUsers).where(eq(accountUsers.userId, userId))]);
+  const removal = (db: Database) => [
     db.update(conversations).set({ assigneeId: null, updatedAt: now() }).where(eq(conversations.assigneeId, userId)),
     db.delete(accessTokens).where(and(eq(accessTokens.ownerType, "User"), eq(accessTokens.ownerId, userId))),
     db.delete(ssoTokens).where(eq(ssoTokens.userId, userId)),
@@ -227,14 +234,23 @@ export async function deleteUser(scope: TransportScope, userId: number) {
       .delete(platformAppPermissibles)
       .where(and(eq(platformAppPermissibles.permissibleType, "User"), eq(platformAppPermissibles.permissibleId, userId))),
     db.delete(users).where(eq(users.id, userId)),
-  ]);
+  ];
+  if (!sameDatabase(scope)) {
+    const shards = new Set<number>();
+    for (const { accountId } of memberships) {
+      const placement = await scope.shards.placementOf(accountId);
+      if (placement) shards.add(placement.shard);
+    }
+    await Promise.all([...shards].map((shard) => write(scope.shards.open(shard), removal(scope.shards.open(shard)))));
+  }
+  await write(directory, removal(directory));
 }
 
 const LOGIN_TOKEN_TTL_MS = 5 * 60 * 1000;
 
 /** A single-use login token, valid for five minutes; only its digest is stored. */
 export async function issueLoginToken(scope: TransportScope, userId: number): Promise<string> {
-  const { db } = scope;
+  const { directory: db } = scope;
   const { token, digest } = await linkToken();
   const at = now();
   await write(db, [

@@ -11,6 +11,7 @@ import { AGENT_BOT_INBOX_STATUS, WIDGET_FEATURES } from "../kernel/enums";
 import { changedAttributes, eventStatement } from "../kernel/outbox";
 import { randomToken } from "../identity/keys";
 import { refusedTarget } from "../kernel/target-url";
+import { claimPublicRoutes, releasePublicRoutes } from "../identity/public-routes";
 import { type AccountScope } from "../kernel/scope";
 import { type ErrorEntry, forbidden, invalid, invalidField, notFound } from "../kernel/errors";
 import { type AgentBotRow } from "../people/rows";
@@ -231,6 +232,9 @@ export async function createInbox(
   const at = now();
   const isApi = channel.type === "api";
   if (isApi) checkCallbackUrl(scope, channel.webhookUrl);
+  // the identifier leads public requests to this account (a random token: never taken)
+  const identifier = randomToken(24);
+  await claimPublicRoutes(scope, accountId, [{ kind: "inbox", key: identifier, field: "identifier" }]);
   // The channel goes first: the inbox row refers to it as the channel table's last inserted id.
   const inboxInsert = db
     .insert(inboxes)
@@ -241,7 +245,7 @@ export async function createInbox(
       accountId,
       channelType: isApi ? API_CHANNEL : WIDGET_CHANNEL,
       channelId: lastInsertedId(isApi ? apiChannels : webWidgetChannels),
-      identifier: randomToken(24),
+      identifier,
       hmacToken: randomToken(24),
       hmacMandatory: channel.hmacMandatory ?? false,
       createdAt: at,
@@ -338,6 +342,7 @@ export async function deleteInbox(scope: AccountScope, inboxId: number) {
     db.delete(campaigns).where(and(eq(campaigns.accountId, accountId), eq(campaigns.inboxId, inboxId))),
     db.delete(inboxes).where(and(eq(inboxes.accountId, accountId), eq(inboxes.id, inboxId))),
   ]);
+  await releasePublicRoutes(scope, accountId, [{ kind: "inbox", key: inbox.identifier }]);
 }
 
 // ---------------------------------------------------------------- agent bot
@@ -346,18 +351,23 @@ export async function deleteInbox(scope: AccountScope, inboxId: number) {
 export async function getInboxAgentBot(scope: AccountScope, inboxId: number): Promise<AgentBotRecord | null> {
   const { db, accountId } = scope;
   const botIds = db.select({ id: agentBotInboxes.agentBotId }).from(agentBotInboxes).where(and(eq(agentBotInboxes.accountId, accountId), eq(agentBotInboxes.inboxId, inboxId)));
-  const [inboxRows, seat, bots, tokens] = await batch(db, [
+  const [inboxRows, seat, bots] = await batch(db, [
     ...inboxAccessQueries(scope, inboxId),
     db.select().from(agentBots).where(and(or(eq(agentBots.accountId, accountId), isNull(agentBots.accountId)), inArray(agentBots.id, botIds))),
-    db
-      .select({ token: accessTokens.token })
-      .from(accessTokens)
-      .where(and(eq(accessTokens.ownerType, "AgentBot"), inArray(accessTokens.ownerId, botIds))),
   ]);
   assertInboxAccess(scope, inboxId, inboxRows, seat);
   const bot: AgentBotRow | undefined = bots[0];
   if (!bot) return null;
-  return { bot, accessToken: bot.accountId === scope.accountId ? (tokens[0]?.token ?? null) : null };
+  if (bot.accountId !== scope.accountId) return { bot, accessToken: null };
+  // the key is the directory's (README "Shards")
+  const { directory } = scope;
+  const [tokens] = await batch(directory, [
+    directory
+      .select({ token: accessTokens.token })
+      .from(accessTokens)
+      .where(and(eq(accessTokens.ownerType, "AgentBot"), eq(accessTokens.ownerId, bot.id))),
+  ]);
+  return { bot, accessToken: tokens[0]?.token ?? null };
 }
 
 /**

@@ -13,6 +13,7 @@ export const ERROR_CODES = [
   "too_large",
   "unsupported_media_type",
   "rate_limited",
+  "unavailable",
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -47,6 +48,9 @@ export const invalidField = (field: string, message: string, reason: string) => 
 
 /** The row changed between the read a request judged and its write: reading it again and retrying works. */
 export const conflict = (message: string, reason: string) => single("conflict", message, reason);
+
+/** The account's database cannot serve this now (a shard that does not answer, an account being moved): retry later. */
+export const unavailable = (message: string, reason: string) => single("unavailable", message, reason);
 
 export const malformed = (message: string) => single("malformed_request", message, "malformed_body");
 

@@ -6,6 +6,7 @@
  * contact's, the system's, a live ticket's) carries them over.
  */
 import type { Database } from "../../db/client";
+import type { Shards } from "../../db/shards";
 import type { UserRow } from "../identity/rows";
 import type { AgentBotRow } from "../people/rows";
 import type { ContactRow } from "../contacts/rows";
@@ -32,12 +33,17 @@ export type MacroActor = { type: "macro"; macroId: number; name: string; user: U
 export type PlatformAppActor = { type: "platform_app"; platformAppId: number };
 
 /**
- * What a transport hands the domain before anyone is known: the database, the Worker's configuration and
+ * What a transport hands the domain before anyone is known: the databases, the Worker's configuration and
  * bindings (`env`: secrets, the file bucket, the target policy), and the ports, the effects the domain may
  * ask for after a commit (live rooms). The public API's requests and the jobs act with it alone until the
  * domain has found the account.
+ *
+ * `db` is the database of the account the scope acts in: its shard (README "Shards"). Before an account
+ * is known (platform, profile and sign-in requests) it is the directory. `directory` holds what spans
+ * accounts (accounts and their placement, users, memberships, keys, sign-ins, platform apps, agent bots,
+ * public routes) and `shards` reaches any account's shard.
  */
-export type TransportScope = { db: Database; env: Env; ports: Ports };
+export type TransportScope = { db: Database; directory: Database; shards: Shards; env: Env; ports: Ports };
 
 /** What a domain function needs to act inside one account: the account comes from the caller's credentials. */
 export type AccountScope = TransportScope & { accountId: number; actor: Actor; role: Role | null };
@@ -49,7 +55,10 @@ export type PlatformScope = TransportScope & { actor: PlatformAppActor };
 export type UserScope = TransportScope & { actor: { type: "user"; user: UserRow } };
 
 /** The transport's part of any scope: what a derived scope carries over. */
-export const transportOf = ({ db, env, ports }: TransportScope): TransportScope => ({ db, env, ports });
+export const transportOf = ({ db, directory, shards, env, ports }: TransportScope): TransportScope => ({ db, directory, shards, env, ports });
+
+/** The same transport, acting on another database (an account's shard, once the account is known). */
+export const onDatabase = (transport: TransportScope, db: Database): TransportScope => ({ ...transportOf(transport), db });
 
 /** A scope for work the service does by itself in an account (the snooze wake-up, sweeps). */
 export function systemScope(transport: TransportScope, accountId: number): AccountScope {

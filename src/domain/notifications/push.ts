@@ -5,7 +5,7 @@
  */
 import { and, eq, sql } from "drizzle-orm";
 import { schema } from "../../db/client";
-import { batchNamed } from "../kernel/batch";
+import { batch, batchNamed } from "../kernel/batch";
 import { DEFAULT_NOTIFICATION_FLAGS, NOTIFICATION_TYPES, notificationFlagBit } from "../kernel/enums";
 import type { AccountScope } from "../kernel/scope";
 import { type NotificationRecord, notificationRecords } from "./notifications";
@@ -28,16 +28,19 @@ export async function pushRecipients(scope: AccountScope, notificationId: number
       .select({ pushFlags: notificationSettings.pushFlags })
       .from(notificationSettings)
       .where(and(eq(notificationSettings.accountId, accountId), sql`${notificationSettings.userId} = ${userOf}`)),
-    // a device is its user's alone: only the notification's user's devices are read
-    subscriptions: db.select().from(notificationSubscriptions).where(sql`${notificationSubscriptions.userId} = ${userOf}`).orderBy(notificationSubscriptions.id),
   });
   const notification = read.notification[0];
-  if (!notification || read.subscriptions.length === 0) return null;
+  if (!notification) return null;
+  // a device is its user's alone, and users are the directory's (README "Shards")
+  const [subscriptions] = await batch(scope.directory, [
+    scope.directory.select().from(notificationSubscriptions).where(eq(notificationSubscriptions.userId, notification.userId)).orderBy(notificationSubscriptions.id),
+  ]);
+  if (subscriptions.length === 0) return null;
   const type = NOTIFICATION_TYPES[notification.notificationType - 1];
   // no settings row yet: Chatwoot's defaults, as the settings read them
   const pushFlags = read.settings[0]?.pushFlags ?? DEFAULT_NOTIFICATION_FLAGS;
   if (!type || (pushFlags & notificationFlagBit(type)) === 0) return null;
   const [record] = await notificationRecords(scope, [notification]);
   if (!record?.conversation) return null; // nothing true to say about a conversation that is gone
-  return { record, subscriptions: read.subscriptions };
+  return { record, subscriptions };
 }

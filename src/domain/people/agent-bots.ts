@@ -8,6 +8,7 @@ import { type AccountScope, type TransportScope } from "../kernel/scope";
 import { conflict, invalid, notFound } from "../kernel/errors";
 import { refusedTarget } from "../kernel/target-url";
 import { type AgentBotRow } from "./rows";
+import { copyIdentityToShards, copySystemBotsToShards, sameDatabase } from "../identity/mirror";
 
 const { agentBots, accessTokens, agentBotInboxes, conversations, platformAppPermissibles } = schema;
 
@@ -47,7 +48,8 @@ export async function createAgentBot(
   createdBy?: { platformAppId: number },
 ): Promise<AgentBotRecord> {
   checkOutgoingUrl(scope, input);
-  const { db } = scope;
+  // bots and their keys are the directory's (README "Shards"); the shards that use a bot get its copy after
+  const { directory: db } = scope;
   const at = now();
   const key = randomKey();
   const newBotId = lastInsertedId(agentBots);
@@ -70,12 +72,13 @@ export async function createAgentBot(
     db.insert(accessTokens).values({ ownerType: "AgentBot", ownerId: newBotId, token: key, tokenDigest: await sha256Hex(key), createdAt: at }),
     ...(createdBy ? [grantStatement(db, createdBy.platformAppId, "AgentBot", newBotId)] : []),
   ]);
+  await copyBotToShards(scope, rows[0].accountId);
   return { bot: rows[0], accessToken: key };
 }
 
 export async function updateAgentBot(scope: TransportScope, bot: AgentBotRow, input: AgentBotInput): Promise<AgentBotRecord> {
   checkOutgoingUrl(scope, input);
-  const { db } = scope;
+  const { directory: db } = scope;
   const [rows, tokens] = await batch(db, [
     db
       .update(agentBots)
@@ -86,22 +89,56 @@ export async function updateAgentBot(scope: TransportScope, bot: AgentBotRow, in
   ]);
   // another request moved the bot to another account (or deleted it) since it was read
   if (!rows[0]) throw conflict(`Agent bot ${bot.id} changed while this request ran; read it and try again`, "changed_meanwhile");
+  if (rows[0].accountId !== bot.accountId) await removeBotCopies(scope, bot, { release: false });
+  await copyBotToShards(scope, rows[0].accountId);
   return { bot: rows[0], accessToken: tokens[0]?.token ?? null };
 }
 
-/** Deletes the bot and its key; inboxes using it lose it and conversations assigned to it are released. */
-export async function deleteAgentBot(scope: TransportScope, botId: number) {
-  const { db } = scope;
-  await write(db, [
-    db.update(conversations).set({ assigneeAgentBotId: null, updatedAt: now() }).where(eq(conversations.assigneeAgentBotId, botId)),
-    db.delete(agentBotInboxes).where(eq(agentBotInboxes.agentBotId, botId)),
-    db.delete(accessTokens).where(and(eq(accessTokens.ownerType, "AgentBot"), eq(accessTokens.ownerId, botId))),
-    db
+/**
+ * Deletes the bot and its key; inboxes using it lose it and conversations assigned to it are released.
+ * The directory goes first (the key stops working), then the shards that used the bot.
+ */
+export async function deleteAgentBot(scope: TransportScope, bot: AgentBotRow) {
+  const { directory } = scope;
+  await write(directory, [
+    directory.delete(accessTokens).where(and(eq(accessTokens.ownerType, "AgentBot"), eq(accessTokens.ownerId, bot.id))),
+    directory
       .delete(platformAppPermissibles)
-      .where(and(eq(platformAppPermissibles.permissibleType, "AgentBot"), eq(platformAppPermissibles.permissibleId, botId))),
-    db.delete(agentBots).where(eq(agentBots.id, botId)),
+      .where(and(eq(platformAppPermissibles.permissibleType, "AgentBot"), eq(platformAppPermissibles.permissibleId, bot.id))),
+    directory.delete(agentBots).where(eq(agentBots.id, bot.id)),
   ]);
+  await removeBotCopies(scope, bot, { release: true });
 }
+
+/** The shards that may use `bot`: its account's, or every shard for a system bot. */
+async function shardsUsing(scope: TransportScope, bot: Pick<AgentBotRow, "accountId">): Promise<Database[]> {
+  if (bot.accountId === null) return Array.from({ length: scope.shards.count }, (_, shard) => scope.shards.open(shard));
+  const db = await scope.shards.ofAccount(bot.accountId);
+  return db ? [db] : [];
+}
+
+/**
+ * The bot's copies leave the shards that used it (deleted, or moved to another account). A deleted bot is
+ * also released: inboxes lose it and conversations assigned to it are unassigned.
+ */
+async function removeBotCopies(scope: TransportScope, bot: AgentBotRow, { release }: { release: boolean }) {
+  const botId = bot.id;
+  // on libSQL the shard is the directory, whose row is the bot itself
+  const copy = sameDatabase(scope) ? [] : [(db: Database) => db.delete(agentBots).where(eq(agentBots.id, botId))];
+  const released = release
+    ? [
+        (db: Database) => db.update(conversations).set({ assigneeAgentBotId: null, updatedAt: now() }).where(eq(conversations.assigneeAgentBotId, botId)),
+        (db: Database) => db.delete(agentBotInboxes).where(eq(agentBotInboxes.agentBotId, botId)),
+      ]
+    : [];
+  const statements = [...released, ...copy];
+  if (statements.length === 0) return;
+  await Promise.all((await shardsUsing(scope, bot)).map((db) => write(db, statements.map((statement) => statement(db)))));
+}
+
+/** Copies the bots of `accountId` to its shard, or the system bots to every shard. */
+const copyBotToShards = (scope: TransportScope, accountId: number | null) =>
+  accountId === null ? copySystemBotsToShards(scope) : copyIdentityToShards(scope, [accountId], { userIds: [] });
 
 // ---------------------------------------------------------------- inside an account
 
@@ -109,7 +146,8 @@ export async function deleteAgentBot(scope: TransportScope, botId: number) {
 export const usableBy = (accountId: number) => or(eq(agentBots.accountId, accountId), isNull(agentBots.accountId));
 
 export async function listAccountAgentBots(scope: AccountScope): Promise<AgentBotRecord[]> {
-  const { db, accountId } = scope;
+  // with their keys, which only the directory holds
+  const { directory: db, accountId } = scope;
   const ownIds = db.select({ id: agentBots.id }).from(agentBots).where(eq(agentBots.accountId, accountId));
   const [bots, tokens] = await batch(db, [
     db.select().from(agentBots).where(usableBy(accountId)).orderBy(agentBots.id),
@@ -127,7 +165,7 @@ export async function listAccountAgentBots(scope: AccountScope): Promise<AgentBo
  * account's own bots only, so a system bot is a 404 there, as in Chatwoot.
  */
 export async function findAccountAgentBot(scope: AccountScope, botId: number, options: { ownOnly: boolean }): Promise<AgentBotRecord> {
-  const { db, accountId } = scope;
+  const { directory: db, accountId } = scope;
   const [rows, tokens] = await batch(db, [
     db
       .select()
@@ -148,8 +186,8 @@ export async function updateAccountAgentBot(scope: AccountScope, botId: number, 
 }
 
 export async function deleteAccountAgentBot(scope: AccountScope, botId: number) {
-  await findAccountAgentBot(scope, botId, { ownOnly: true });
-  await deleteAgentBot(scope, botId);
+  const { bot } = await findAccountAgentBot(scope, botId, { ownOnly: true });
+  await deleteAgentBot(scope, bot);
 }
 
 /** A new key for one of the account's bots; the old one stops working at once. */
@@ -158,9 +196,9 @@ export async function resetAgentBotKey(scope: AccountScope, botId: number): Prom
   const key = randomKey();
   const at = now();
   // Replace rather than update, so a bot that somehow lost its key row gets one.
-  await write(scope.db, [
-    scope.db.delete(accessTokens).where(and(eq(accessTokens.ownerType, "AgentBot"), eq(accessTokens.ownerId, bot.id))),
-    scope.db.insert(accessTokens).values({ ownerType: "AgentBot", ownerId: bot.id, token: key, tokenDigest: await sha256Hex(key), createdAt: at }),
+  await write(scope.directory, [
+    scope.directory.delete(accessTokens).where(and(eq(accessTokens.ownerType, "AgentBot"), eq(accessTokens.ownerId, bot.id))),
+    scope.directory.insert(accessTokens).values({ ownerType: "AgentBot", ownerId: bot.id, token: key, tokenDigest: await sha256Hex(key), createdAt: at }),
   ]);
   return { bot, accessToken: key };
 }

@@ -9,7 +9,8 @@ import { type Database, now, schema } from "../../db/client";
 import { removeAccountUser } from "../identity/account-users";
 import type { UserRow } from "../identity/rows";
 import { newUserStatements } from "../identity/users";
-import { batch, write, writeThenRead } from "../kernel/batch";
+import { copyIdentityToShards, copyUserToShards } from "../identity/mirror";
+import { batch, write } from "../kernel/batch";
 import { AVAILABILITIES, AVAILABILITY, ROLE, enumName } from "../kernel/enums";
 import { type AccountScope } from "../kernel/scope";
 import { DomainError, invalidField, notFound } from "../kernel/errors";
@@ -104,7 +105,8 @@ export type AgentInput = {
  * created (unconfirmed, with its own API key, as Chatwoot creates invitees). A member already: 422.
  */
 export async function createAgent(scope: AccountScope, input: AgentInput & { email: string }): Promise<AgentRow> {
-  const { db, accountId } = scope;
+  // users and memberships are the directory's (README "Shards"); the account's shard gets its copy after
+  const { directory: db, accountId } = scope;
   const [existing, membership] = await batch(db, [
     db.select().from(users).where(eq(users.email, input.email)),
     db
@@ -129,12 +131,14 @@ export async function createAgent(scope: AccountScope, input: AgentInput & { ema
   const user = existing[0];
   if (user) {
     await write(db, [db.insert(accountUsers).values({ ...member, userId: user.id })]);
+    await copyIdentityToShards(scope, [accountId], { userIds: [user.id] });
     return toAgentRow(user, member);
   }
   const name = input.name?.trim();
   if (!name) throw invalidField("name", "must not be blank", "blank");
   const created = await newUserStatements(db, { name, email: input.email, inviterId, confirmedAt: null });
   const [inserted] = await batch(db, [...created.statements, db.insert(accountUsers).values({ ...member, userId: created.userId })]);
+  await copyIdentityToShards(scope, [accountId], { userIds: [inserted[0].id] });
   return toAgentRow(inserted[0], member);
 }
 
@@ -178,13 +182,14 @@ function toAgentRow(
 
 /** The user's membership of this account, the user's name, and whether the user belongs to any other account. */
 async function findMembership(scope: AccountScope, userId: number) {
-  const [rows, names, elsewhere] = await batch(scope.db, [
-    scope.db
+  const { directory } = scope;
+  const [rows, names, elsewhere] = await batch(directory, [
+    directory
       .select({ id: accountUsers.id })
       .from(accountUsers)
       .where(and(eq(accountUsers.accountId, scope.accountId), eq(accountUsers.userId, userId))),
-    scope.db.select({ name: users.name }).from(users).where(eq(users.id, userId)),
-    scope.db
+    directory.select({ name: users.name }).from(users).where(eq(users.id, userId)),
+    directory
       .select({ id: accountUsers.id })
       .from(accountUsers)
       .where(and(eq(accountUsers.userId, userId), sql`${accountUsers.accountId} <> ${scope.accountId}`))
@@ -196,7 +201,7 @@ async function findMembership(scope: AccountScope, userId: number) {
 
 /** Changes the membership (role, availability, auto_offline) and the user's name. */
 export async function updateAgent(scope: AccountScope, userId: number, input: AgentInput): Promise<AgentRow> {
-  const { db, accountId } = scope;
+  const { directory, db, accountId } = scope;
   const membership = await findMembership(scope, userId);
   const at = now();
   const { name, ...memberFields } = input;
@@ -207,13 +212,16 @@ export async function updateAgent(scope: AccountScope, userId: number, input: Ag
   if (name !== undefined && name !== membership.name && membership.inOtherAccounts) {
     throw invalidField("name", "belongs to a user who is also a member of other accounts; only they can change it", "shared_user");
   }
-  const memberUpdate = db
+  const memberUpdate = directory
     .update(accountUsers)
     .set({ ...memberFields, updatedAt: at })
     .where(and(eq(accountUsers.accountId, accountId), eq(accountUsers.id, membership.id)));
-  const nameUpdate = name === undefined ? [] : [db.update(users).set({ name, updatedAt: at }).where(eq(users.id, userId))];
-  // Read back in the same batch, after the writes: one round trip.
-  const [rows] = await writeThenRead(db, [memberUpdate, ...nameUpdate], [agentsQuery(db, accountId, eq(accountUsers.userId, userId))]);
+  const nameUpdate = name === undefined ? [] : [directory.update(users).set({ name, updatedAt: at }).where(eq(users.id, userId))];
+  await write(directory, [memberUpdate, ...nameUpdate]);
+  // a rename reaches the user's other accounts' shards too
+  if (name !== undefined) await copyUserToShards(scope, userId);
+  else await copyIdentityToShards(scope, [accountId], { userIds: [userId] });
+  const [rows] = await batch(db, [agentsQuery(db, accountId, eq(accountUsers.userId, userId))]);
   const availability = enumName(AVAILABILITIES, input.availability);
   if (availability) await scope.ports.feed.availabilityChanged(accountId, userId, availability);
   return rows[0];

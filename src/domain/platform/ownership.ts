@@ -19,19 +19,19 @@ const { accounts, users, agentBots, accessTokens, platformAppPermissibles: grant
 
 /** Subquery: the ids of the objects of `type` the app created. */
 const ownedIds = (scope: PlatformScope, type: PermissibleType) =>
-  scope.db
+  scope.directory
     .select({ id: grants.permissibleId })
     .from(grants)
     .where(and(eq(grants.platformAppId, scope.actor.platformAppId), eq(grants.permissibleType, type)));
 
 export async function listOwnedAccounts(scope: PlatformScope): Promise<AccountRow[]> {
-  const { db } = scope;
+  const { directory: db } = scope;
   const [rows] = await batch(db, [db.select().from(accounts).where(inArray(accounts.id, ownedIds(scope, "Account"))).orderBy(accounts.id)]);
   return rows;
 }
 
 export async function ownedAccount(scope: PlatformScope, id: number): Promise<AccountRow> {
-  const { db } = scope;
+  const { directory: db } = scope;
   const [rows, grant] = await batch(db, [
     db.select().from(accounts).where(eq(accounts.id, id)),
     grantQuery(db, scope.actor.platformAppId, "Account", id),
@@ -41,7 +41,7 @@ export async function ownedAccount(scope: PlatformScope, id: number): Promise<Ac
 
 /** Checks that the app created both the account and the user, before it makes one a member of the other. */
 export async function assertOwnsAccountAndUser(scope: PlatformScope, accountId: number, userId: number): Promise<void> {
-  const { db } = scope;
+  const { directory: db } = scope;
   const [accountRows, accountGrant, userRows, userGrant] = await batch(db, [
     db.select({ id: accounts.id }).from(accounts).where(eq(accounts.id, accountId)),
     grantQuery(db, scope.actor.platformAppId, "Account", accountId),
@@ -53,7 +53,7 @@ export async function assertOwnsAccountAndUser(scope: PlatformScope, accountId: 
 }
 
 export async function ownedUser(scope: PlatformScope, id: number): Promise<UserRecord> {
-  const { db } = scope;
+  const { directory: db } = scope;
   const [userRows, tokenRows, memberships, grant] = await batch(db, [
     ...userRecordQueries(db, id),
     grantQuery(db, scope.actor.platformAppId, "User", id),
@@ -63,7 +63,7 @@ export async function ownedUser(scope: PlatformScope, id: number): Promise<UserR
 
 /** The app's bots with their keys, which the app that created them may see. */
 export async function listOwnedAgentBots(scope: PlatformScope): Promise<AgentBotRecord[]> {
-  const { db } = scope;
+  const { directory: db } = scope;
   const owned = ownedIds(scope, "AgentBot");
   const [bots, tokens] = await batch(db, [
     db.select().from(agentBots).where(inArray(agentBots.id, owned)).orderBy(agentBots.id),
@@ -77,7 +77,7 @@ export async function listOwnedAgentBots(scope: PlatformScope): Promise<AgentBot
 }
 
 export async function ownedAgentBot(scope: PlatformScope, id: number): Promise<AgentBotRecord> {
-  const { db } = scope;
+  const { directory: db } = scope;
   const [rows, tokens, grant] = await batch(db, [
     db.select().from(agentBots).where(eq(agentBots.id, id)),
     botTokenQuery(db, id),

@@ -76,3 +76,19 @@ export async function answerCsatSurvey(transport: TransportScope, uuid: string, 
   await submitMessageValues(transport, survey.chain, survey.message.id, values);
   return findCsatSurvey(transport, uuid);
 }
+
+/**
+ * The account whose conversation has this uuid, looked for on every shard at once (README "Shards"):
+ * survey links are opened rarely, so their uuids are not entered in the directory, which would cost a
+ * directory write for every conversation created.
+ */
+export async function csatSurveyAccount(transport: TransportScope, uuid: string): Promise<number | null> {
+  const found = await Promise.all(
+    Array.from({ length: transport.shards.count }, async (_, shard) => {
+      const db = transport.shards.open(shard);
+      const [rows] = await batch(db, [db.select({ accountId: conversations.accountId }).from(conversations).where(eq(conversations.uuid, uuid))]);
+      return rows[0]?.accountId ?? null;
+    }),
+  );
+  return found.find((accountId) => accountId !== null) ?? null;
+}

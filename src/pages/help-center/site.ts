@@ -21,6 +21,7 @@ import { DomainError } from "../../domain/kernel/errors";
 import type { AppEnv } from "../../http/app-env";
 import { undocumented } from "../../http/openapi";
 import { rateLimited } from "../../http/rate-limit";
+import { shardOfPublicKey } from "../../http/public-route";
 import { publicScope } from "../../http/scopes";
 import { escapeHtml, snippetHtml } from "../../views/help-center";
 import { NOT_FOUND_PAGE, SITE_POLICY, renderPage, sitePaths } from "./layout";
@@ -65,8 +66,8 @@ const xmlEscape = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&
 
 export const helpCenterSite = new Hono<AppEnv>()
   // readers count against the public API's limit, per client address and portal, as the JSON API's do
-  .use("/:portal_slug", rateLimited("public_api"))
-  .use("/:portal_slug/*", rateLimited("public_api"))
+  .use("/:portal_slug", rateLimited("public_api"), shardOfPublicKey("portal", "portal_slug"))
+  .use("/:portal_slug/*", rateLimited("public_api"), shardOfPublicKey("portal", "portal_slug"))
   .get("/:portal_slug", undocumented("the help-center site's address: sends a reader to the portal's default locale"), sitePage(async (c) => {
     const portal = await readPublicPortal(publicScope(c), param(c, "portal_slug"));
     return c.redirect(sitePaths.home(portal.slug, portalLocales(portal).default_locale), 302);

@@ -45,7 +45,7 @@ export const platformAgentBots = new Hono<AppEnv>()
   .delete("/:id", doc({ summary: "Delete an agent bot", response: Empty }), validate("param", IdParam), async (c) => {
     const scope = platformScope(c);
     const { bot } = await ownedAgentBot(scope, c.req.valid("param").id);
-    await deleteAgentBot(scope, bot.id);
+    await deleteAgentBot(scope, bot);
     return c.json({});
   })
   .delete("/:id/avatar", doc({ summary: "Remove an agent bot's avatar", response: AgentBot }), validate("param", IdParam), async (c) => {

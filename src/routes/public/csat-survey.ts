@@ -10,13 +10,14 @@ import { answerCsatSurvey, findCsatSurvey } from "../../domain/widget/csat-surve
 import type { AppEnv } from "../../http/app-env";
 import { doc } from "../../http/openapi";
 import { rateLimited } from "../../http/rate-limit";
+import { shardOfPublicKey } from "../../http/public-route";
 import { publicScope } from "../../http/scopes";
 import { validate } from "../../http/validate";
 import { CsatSurvey, CsatSurveyPath, CsatSurveyUpdate } from "../../schemas/widget";
 import { csatSurveyView } from "../../views/widget";
 
 export const publicCsatSurveyApi = new Hono<AppEnv>()
-  .use("/:conversation_uuid", rateLimited("public_api"))
+  .use("/:conversation_uuid", rateLimited("public_api"), shardOfPublicKey("csat_survey", "conversation_uuid"))
   // the link holds the credential, no cookie does: a survey embedded in any site may call it
   .use("*", cors({ origin: "*", allowMethods: ["GET", "PUT"] }))
   .get("/:conversation_uuid", doc({ summary: "Show a conversation's CSAT survey", response: CsatSurvey }), validate("param", CsatSurveyPath), async (c) =>

@@ -12,10 +12,11 @@ import { CategoryListQuery, PortalParam, PublicArticle, PublicArticleList, Publi
 import { publicArticleView, publicCategoryView, publicPortalView } from "../../views/help-center";
 import { doc } from "../../http/openapi";
 import { rateLimited } from "../../http/rate-limit";
+import { shardOfPublicKey } from "../../http/public-route";
 import { payloadOf } from "../../schemas/responses";
 
 export const publicPortalsApi = new Hono<AppEnv>()
-  .use("/:portal_slug/*", rateLimited("public_api"))
+  .use("/:portal_slug/*", rateLimited("public_api"), shardOfPublicKey("portal", "portal_slug"))
   // public, read-only data without credentials: any site may fetch it from a browser
   .use("*", cors({ origin: "*", allowMethods: ["GET"] }))
   .get("/:portal_slug", doc({ summary: "Show a public portal", response: PublicPortal }), validate("param", PortalParam), async (c) =>

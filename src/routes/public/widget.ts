@@ -56,6 +56,7 @@ import { Id } from "../../schemas/common";
 import { contactSocket } from "./live";
 import { idempotent } from "../../http/idempotency";
 import { rateLimited } from "../../http/rate-limit";
+import { shardOfPublicKey } from "../../http/public-route";
 import { doc } from "../../http/openapi";
 import { Empty } from "../../schemas/responses";
 
@@ -121,7 +122,7 @@ const inboxFoundBeforeBody = createMiddleware<AppEnv>(async (c, next) => {
 export const publicInboxesApi = new Hono<AppEnv>()
   // "/:inbox_identifier/*" also matches "/:inbox_identifier" itself: each of these runs once per request.
   // The limiter counts the route's own policy too (public_create), so both come before the body.
-  .use("/:inbox_identifier/*", rateLimited("public_api"), widgetCors, inboxFoundBeforeBody, routeBody)
+  .use("/:inbox_identifier/*", rateLimited("public_api"), shardOfPublicKey("inbox", "inbox_identifier"), widgetCors, inboxFoundBeforeBody, routeBody)
   .get("/:inbox_identifier", doc({ summary: "Show the inbox as a widget sees it", response: PublicInbox }), validate("param", InboxPath), async (c) => {
     const { inbox, widget } = await findPublicInbox(publicScope(c), c.req.valid("param").inbox_identifier);
     return c.json(publicInboxView(inbox, widget));

@@ -11,8 +11,8 @@
  * - tolerant: odd but possibly legal input (emoji, 100,000 characters, null, a string "1"). These may
  *   succeed; they must never be a 5xx, and a failure must carry the error body.
  */
-import { env } from "cloudflare:workers";
 import { expect } from "vitest";
+import { allShards, directory } from "../../support/databases";
 import { call, type Reply } from "../../support/http";
 
 /** s text, n integer, f number (Unix seconds: a fraction is fine), id positive id, b boolean, o object, a array, e enum (a name). */
@@ -183,9 +183,15 @@ export function fillPath(route: Route, override: Record<string, string> = {}) {
   return route.path.replace(/:(\w+)/g, (_, name: string) => override[name] ?? encodeURIComponent(String(route.params[name])));
 }
 
-/** Every row of every table, as one string: "nothing changed" is this being equal before and after. */
+/** Every row of every table of every database (the directory, then each shard), as one string: "nothing changed" is this being equal before and after. */
 export async function fingerprint(): Promise<string> {
-  const { results } = await env.DB.prepare(
+  const databases = [directory(), ...allShards()];
+  const prints = await Promise.all(databases.map(databaseFingerprint));
+  return JSON.stringify(prints);
+}
+
+async function databaseFingerprint(db: D1Database) {
+  const { results } = await db.prepare(
     // event_outbox and the delivery log (webhook_deliveries and their attempts) move on their own after
     // earlier successful requests (dispatch and delivery run after the response); the change a failed
     // request must not make is in the other tables. The contact and message indexes are compared through
@@ -193,8 +199,8 @@ export async function fingerprint(): Promise<string> {
     "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' AND name NOT LIKE 'd1_%' AND name NOT LIKE 'article_search%' AND name NOT LIKE 'contact\\_search\\_%' ESCAPE '\\' AND name NOT LIKE 'message\\_search\\_%' ESCAPE '\\' AND name NOT IN ('event_outbox', 'webhook_deliveries', 'webhook_delivery_attempts') ORDER BY name",
   ).all<{ name: string }>();
   const tables = results.map((r) => r.name);
-  const rows = await env.DB.batch(tables.map((t) => env.DB.prepare(`SELECT * FROM "${t}" ORDER BY rowid`)));
-  return JSON.stringify(tables.map((t, i) => [t, rows[i].results]));
+  const rows = await db.batch(tables.map((t) => db.prepare(`SELECT * FROM "${t}" ORDER BY rowid`)));
+  return tables.map((t, i) => [t, rows[i].results]);
 }
 
 const isErrorBody = (body: any) =>
