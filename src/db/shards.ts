@@ -28,6 +28,8 @@ export type Shards = {
 export const PLACEMENT_TTL_MS = 30_000;
 
 const cached = new Map<number, Placement & { readAt: number }>();
+/** At most this many placements are kept: an isolate's memory does not grow with the number of accounts. */
+const PLACEMENTS_KEPT = 50_000;
 
 /** Drops the cached placement of `accountId` (the account moved or went away). */
 export const forgetPlacement = (accountId: number) => void cached.delete(accountId);
@@ -44,6 +46,7 @@ export async function readPlacement(directory: Database, accountId: number): Pro
       .where(eq(accounts.id, accountId)),
   ]);
   const placement = rows[0] ?? null;
+  if (cached.size >= PLACEMENTS_KEPT) cached.clear();
   if (placement && placement.status !== SHARD_STATUS.provisioning) cached.set(accountId, { ...placement, readAt: Date.now() });
   else cached.delete(accountId);
   return placement;
