@@ -2,8 +2,8 @@
 // npm run platform-app -- --name "Billing sync" [--remote] [--persist-to DIR]
 //
 // Creates a platform app and prints its key, which is shown only here: the database keeps its digest.
-// Without --remote it writes to the local database that `npm start` serves; with --remote to the
-// deployed D1 database (wrangler must be logged in).
+// Platform apps live in the directory (README "Shards"). Without --remote it writes to the local
+// directory that `npm start` serves; with --remote to the deployed one (wrangler must be logged in).
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { createAppSql, generateKey, sha256Hex } from "./lib/platform-keys.mjs";
@@ -21,10 +21,10 @@ if (!options.name?.trim()) {
   process.exit(2);
 }
 if (!options.remote) {
-  console.log("Applying migrations to the local database first...");
-  wranglerSync(["d1", "migrations", "apply", "DB", "--local", "--persist-to", options["persist-to"]], { quiet: true });
+  console.log("Applying migrations to the local directory first...");
+  wranglerSync(["d1", "migrations", "apply", "DIRECTORY", "--local", "--persist-to", options["persist-to"]], { quiet: true });
 }
 const key = generateKey();
 executeSql(createAppSql(options.name.trim(), sha256Hex(key)), { remote: options.remote, persistTo: options["persist-to"] });
-console.log(`Created platform app "${options.name.trim()}" (${options.remote ? "deployed" : "local"} database).`);
+console.log(`Created platform app "${options.name.trim()}" (${options.remote ? "deployed" : "local"} directory).`);
 console.log(`Platform key: ${key}`);
