@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { allShards, directory, shardNumberOf, shardOf } from "../support/databases";
 import { createPlatformApp, del, get, post } from "../support/http";
 import { createWorld } from "../support/world";
+import { seedContacts } from "../support/contact-fixtures";
 
 const platformKey = await createPlatformApp("Placement platform");
 
@@ -58,6 +59,20 @@ describe("placement", () => {
 });
 
 describe("account delete", () => {
+  it("removes an account larger than one delete statement takes, search rows and all, in rounds", async () => {
+    const big = await createWorld("Big Deleted Co");
+    // more contacts than one round deletes (2,000 a table), each with its search row
+    await seedContacts(big.accountId, 4_500);
+    const shard = await shardOf(big.accountId);
+    const searchRows = () => shard.prepare("SELECT count(*) AS n FROM contact_search WHERE account_key = ?").bind(`<a${big.accountId}>`).first<{ n: number }>();
+    expect((await searchRows())!.n).toBe(4_500);
+    expect((await del(`/platform/api/v1/accounts/${big.accountId}`, big.platformKey)).status).toBe(200);
+    expect(await rowsOf(shard, "contacts", big.accountId)).toBe(0);
+    expect(await rowsOf(shard, "counters", big.accountId)).toBe(0);
+    expect((await searchRows())!.n).toBe(0);
+    expect((await directory().prepare("SELECT count(*) AS n FROM accounts WHERE id = ?").bind(big.accountId).first<{ n: number }>())!.n).toBe(0);
+  });
+
   it("removes the account's rows from its shard and the directory, and leaves every other account whole", async () => {
     const gone = await createWorld("Deleted Co");
     const kept = await createWorld("Kept Co");

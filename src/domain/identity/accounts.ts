@@ -166,10 +166,43 @@ function deleteStatements(db: Database, accountId: number): Statement[] {
   ];
 }
 
+/** Rows of one table a delete statement removes at most: D1 caps a statement's time, and a large account holds millions. */
+const DELETE_CHUNK_ROWS = 2_000;
+
+/**
+ * Removes the account's rows from `db` (its shard) in rounds, one batch each: every table loses up to
+ * DELETE_CHUNK_ROWS of them (search-index rows just before the rows they index), and the round's last
+ * statement says whether any are left. A small account goes in one round.
+ */
+async function deleteAccountRows(db: Database, accountId: number) {
+  // the same query twice in a round (the search rows, then the rows) finds the same rows: nothing changed
+  // the table in between; no ORDER BY, so each round reads only the rows it deletes
+  const firstRows = (table: AccountScopedTable) => sql`SELECT rowid FROM ${table} WHERE ${table.accountId} = ${accountId} LIMIT ${DELETE_CHUNK_ROWS}`;
+  const indexed = new Map<SQLiteTable, string>(SEARCH_INDEXES.map(([index, table]) => [table, index]));
+  const round = ACCOUNT_SCOPED_TABLES.flatMap((table) => [
+    ...(indexed.has(table) ? [rawSql(db, sql`DELETE FROM ${sql.identifier(indexed.get(table)!)} WHERE rowid IN (${firstRows(table)})`)] : []),
+    rawSql(db, sql`DELETE FROM ${table} WHERE rowid IN (${firstRows(table)})`),
+  ]);
+  const left = rawSql<{ left: number }>(
+    db,
+    // one bound parameter, however many tables
+    sql`WITH target(id) AS (SELECT ${accountId}) SELECT ${sql.join(
+      ACCOUNT_SCOPED_TABLES.map((table) => sql`EXISTS (SELECT 1 FROM ${table} WHERE ${table.accountId} = (SELECT id FROM target))`),
+      sql` OR `,
+    )} AS "left"`,
+  );
+  for (;;) {
+    const results = await batch(db, [...round, left]);
+    const [{ left: remaining }] = results[results.length - 1] as Array<{ left: number }>;
+    if (!remaining) break;
+  }
+  await write(db, [db.delete(accounts).where(eq(accounts.id, accountId))]);
+}
+
 /**
  * Deletes the account and everything in it, in the reverse order of its creation: the directory marks
- * it deleting (from then on no request reaches it), its shard's rows go in one batch, then the
- * directory's. Users stay, since they may belong to other accounts; their membership goes. A deletion
+ * it deleting (from then on no request reaches it), its shard's rows go in rounds of bounded
+ * statements, then the directory's. Users stay, since they may belong to other accounts; their membership goes. A deletion
  * cut short is finished by the cron (`finishPlacements`).
  */
 export async function deleteAccount(scope: TransportScope, accountId: number) {
@@ -186,11 +219,8 @@ export async function deleteAccount(scope: TransportScope, accountId: number) {
   if (marked.length === 0) return;
   forgetPlacement(accountId);
   const shard = marked[0].shard;
-  if (!sameDatabase(scope)) {
-    // a shard this deployment lacks fails the delete, which the cron then retries: its rows are never forgotten
-    const db = scope.shards.open(shard);
-    await write(db, deleteStatements(db, accountId));
-  }
+  // a shard this deployment lacks fails the delete, which the cron then retries: its rows are never forgotten
+  await deleteAccountRows(sameDatabase(scope) ? directory : scope.shards.open(shard), accountId);
   await write(directory, [
     ...deleteStatements(directory, accountId),
     directory.update(shardStats).set({ accounts: sql`max(${shardStats.accounts} - 1, 0)` }).where(eq(shardStats.shard, shard)),
