@@ -41,8 +41,18 @@ export const shardBinding = (n: number) => `SHARD_${String(n).padStart(2, "0")}`
  * ends the pool, so a missing binding can never shift accounts onto the wrong database). libSQL is one.
  */
 export function shardCount(env: Env): number {
-  if (env.LIBSQL_URL) return 1;
-  const bindings = env as unknown as Record<string, unknown>;
+  let count = counted.get(env);
+  if (count === undefined) {
+    count = env.LIBSQL_URL ? 1 : countShardBindings(env as unknown as Record<string, unknown>);
+    counted.set(env, count);
+  }
+  return count;
+}
+
+/** Counted once per environment object: requests, queue messages and bookmarks all ask. */
+const counted = new WeakMap<Env, number>();
+
+function countShardBindings(bindings: Record<string, unknown>): number {
   const present = new Set(Object.keys(bindings).filter((name) => SHARD_BINDING.test(name) && bindings[name]));
   let count = 0;
   while (count < MAX_SHARDS && present.has(shardBinding(count))) count += 1;

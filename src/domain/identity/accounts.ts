@@ -3,8 +3,7 @@ import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { type Database, type Statement, lastInsertedId, now, rawSql, schema } from "../../db/client";
 import { SHARD_STATUS } from "../../db/shard-status";
 import { forgetPlacement } from "../../db/shards";
-import { idRangeStatements } from "../../db/id-ranges";
-import { copyIdentityToShards, copySystemBotsToShards, sameDatabase } from "./mirror";
+import { copyIdentityToShards, sameDatabase } from "./mirror";
 import { batch, write } from "../kernel/batch";
 import { unavailable } from "../kernel/errors";
 import { ACCOUNT_STATUS } from "../kernel/enums";
@@ -94,14 +93,7 @@ export async function createAccount(scope: PlatformScope, input: AccountInput & 
 /** Writes the shard's copy of a provisioning account, then makes it active. Repeating it is harmless. */
 export async function finishPlacement(scope: TransportScope, accountId: number): Promise<AccountRow> {
   const { directory: db } = scope;
-  const placement = await scope.shards.placementOf(accountId);
-  if (placement && !sameDatabase(scope)) {
-    // the shard's ids come from its own range before the account writes any (src/db/id-ranges.ts)
-    const shard = scope.shards.open(placement.shard);
-    await write(shard, idRangeStatements(shard, placement.shard));
-    await copySystemBotsToShards(scope, [placement.shard]);
-  }
-  await copyIdentityToShards(scope, [accountId]);
+  await copyIdentityToShards(scope, [accountId], { placing: true });
   const [, rows] = await batch(db, [
     db
       .update(accounts)

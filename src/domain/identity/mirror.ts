@@ -12,6 +12,7 @@
 import { eq, getTableColumns, sql, type SQL } from "drizzle-orm";
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import { type Database, type Statement, inJsonList, rawSql, schema } from "../../db/client";
+import { idRangeStatements } from "../../db/id-ranges";
 import { batch, write } from "../kernel/batch";
 import type { TransportScope } from "../kernel/scope";
 
@@ -56,8 +57,11 @@ const rawRows = (db: Database, query: SQL) => rawSql<Record<string, unknown>>(db
  * Copies the identity rows of `accountIds` from the directory to each account's shard: the account row,
  * the account's own bots, and its memberships with their users (only those of `userIds` when given: a
  * change of one member copies that member, not the whole team). One directory read, then one batch per shard.
+ * `placing` (an account just placed on its shard): the same batch also raises the shard's id range
+ * (src/db/id-ranges.ts) before the account writes any row, and copies the system bots, which a shard
+ * added since the last change of a system bot lacks.
  */
-export async function copyIdentityToShards(scope: TransportScope, accountIds: number[], { userIds }: { userIds?: number[] } = {}) {
+export async function copyIdentityToShards(scope: TransportScope, accountIds: number[], { userIds, placing = false }: { userIds?: number[]; placing?: boolean } = {}) {
   const ids = [...new Set(accountIds)];
   if (ids.length === 0 || sameDatabase(scope)) return;
   const { directory } = scope;
@@ -66,7 +70,7 @@ export async function copyIdentityToShards(scope: TransportScope, accountIds: nu
     rawRows(directory, sql`SELECT * FROM ${accounts} WHERE ${inJsonList(accounts.id, ids)}`),
     rawRows(directory, sql`SELECT * FROM ${accountUsers} WHERE ${inJsonList(accountUsers.accountId, ids)}${members}`),
     rawRows(directory, sql`SELECT * FROM ${users} WHERE ${users.id} IN (SELECT ${accountUsers.userId} FROM ${accountUsers} WHERE ${inJsonList(accountUsers.accountId, ids)}${members})`),
-    rawRows(directory, sql`SELECT * FROM ${agentBots} WHERE ${inJsonList(agentBots.accountId, ids)}`),
+    rawRows(directory, sql`SELECT * FROM ${agentBots} WHERE ${inJsonList(agentBots.accountId, ids)}${placing ? sql` OR ${agentBots.accountId} IS NULL` : sql``}`),
   ]);
   const shardsOf = new Map<number, number[]>();
   for (const account of accountRows) {
@@ -80,10 +84,11 @@ export async function copyIdentityToShards(scope: TransportScope, accountIds: nu
       const members = memberRows.filter((row) => here.has(Number(row.account_id)));
       const memberIds = new Set(members.map((row) => Number(row.user_id)));
       return write(db, [
+        ...(placing ? idRangeStatements(db, shard) : []),
         ...copyStatements(db, accounts, accountRows.filter((row) => here.has(Number(row.id)))),
         ...copyStatements(db, users, userRows.filter((row) => memberIds.has(Number(row.id)))),
         ...copyStatements(db, accountUsers, members),
-        ...copyStatements(db, agentBots, botRows.filter((row) => here.has(Number(row.account_id)))),
+        ...copyStatements(db, agentBots, botRows.filter((row) => row.account_id === null || here.has(Number(row.account_id)))),
       ]);
     }),
   );
@@ -97,17 +102,14 @@ export async function copyUserToShards(scope: TransportScope, userId: number) {
   await copyIdentityToShards(scope, memberships.map((row) => row.accountId), { userIds: [userId] });
 }
 
-/**
- * Copies the system bots (no account of their own; any account's inbox may use one) to `shards`: every
- * shard when one changed, or the shard an account was just placed on (a shard added since has none).
- */
-export async function copySystemBotsToShards(scope: TransportScope, shards = Array.from({ length: scope.shards.count }, (_, shard) => shard)) {
+/** Copies the system bots (no account of their own; any account's inbox may use one) to every shard. */
+export async function copySystemBotsToShards(scope: TransportScope) {
   if (sameDatabase(scope)) return;
   const { directory } = scope;
   const [bots] = await batch(directory, [rawRows(directory, sql`SELECT * FROM ${agentBots} WHERE account_id IS NULL`)]);
   if (bots.length === 0) return;
   await Promise.all(
-    shards.map((shard) => {
+    Array.from({ length: scope.shards.count }, (_, shard) => {
       const db = scope.shards.open(shard);
       return write(db, copyStatements(db, agentBots, bots));
     }),
