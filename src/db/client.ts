@@ -9,7 +9,7 @@ import type { BatchItem, BatchResponse } from "drizzle-orm/batch";
 import { drizzle } from "drizzle-orm/d1";
 import { drizzle as libsqlDrizzle } from "drizzle-orm/libsql/web";
 import { getTableColumns } from "drizzle-orm";
-import type { BaseSQLiteDatabase, SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
+import { SQLiteAsyncDialect, type BaseSQLiteDatabase, type SQLiteColumn, type SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Client as LibsqlClient } from "@libsql/client";
 import * as schema from "../../drizzle/schema";
 
@@ -103,4 +103,35 @@ export function decodeRow<T extends SQLiteTable>(table: T, raw: Record<string, u
       return [key, value === null || value === undefined ? null : column.mapFromDriverValue(value)];
     }),
   ) as T["$inferSelect"];
+}
+
+const dialect = new SQLiteAsyncDialect();
+
+/**
+ * The text of a statement part that has no parameters, built once: for the statements every request
+ * runs (src/domain/identity/access.ts), where building the same query anew each time would cost more
+ * CPU than running it. Splice it back with `sql.raw`.
+ */
+export function builtOnce(query: SQL): string {
+  const built = dialect.sqlToQuery(query);
+  if (built.params.length > 0) throw new Error("builtOnce takes a statement part without parameters");
+  return built.sql;
+}
+
+/**
+ * Every column of `table`, named `"<prefix>.<column>"`: D1 answers a row as an object keyed by column
+ * name, so two joined tables that share column names (id, name, ...) must be told apart. Read them back
+ * with `decodePrefixed`.
+ */
+export const prefixedColumns = (table: SQLiteTable, prefix: string): SQL =>
+  sql.join(
+    Object.values(getTableColumns(table)).map((column) => sql`${column} AS ${sql.identifier(`${prefix}.${column.name}`)}`),
+    sql`, `,
+  );
+
+/** The `table` row that `prefixedColumns(table, prefix)` selected into `raw`; undefined when a left join found none (its id is null). */
+export function decodePrefixed<T extends SQLiteTable>(table: T, prefix: string, raw: Record<string, unknown>): T["$inferSelect"] | undefined {
+  if (raw[`${prefix}.id`] === null || raw[`${prefix}.id`] === undefined) return undefined;
+  const columns = Object.values(getTableColumns(table));
+  return decodeRow(table, Object.fromEntries(columns.map((column) => [column.name, raw[`${prefix}.${column.name}`]])));
 }

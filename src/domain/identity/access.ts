@@ -3,8 +3,8 @@
  * reach in one account. Each function makes exactly one round trip (one batch) to the directory, which
  * holds the keys, the users, the accounts with their shard, and the memberships (README "Shards").
  */
-import { and, eq, gt, inArray, sql } from "drizzle-orm";
-import { type Database, now, schema } from "../../db/client";
+import { and, eq, sql } from "drizzle-orm";
+import { type Database, builtOnce, decodePrefixed, now, prefixedColumns, rawSql, schema } from "../../db/client";
 import { batch } from "../kernel/batch";
 import { sha256Hex } from "./keys";
 import type { Actor, TransportScope } from "../kernel/scope";
@@ -23,54 +23,67 @@ export type Credential =
   | { kind: "key"; key: string }
   | { kind: "session"; accessToken: string; client: string; uid: string };
 
-async function credentialLookups(db: Database, credential: Credential) {
-  if (credential.kind === "key") return keyLookups(db, await sha256Hex(credential.key));
-  return sessionLookups(db, credential.client, await sha256Hex(credential.accessToken), credential.uid.trim().toLowerCase());
-}
+/** What the directory keeps of the key or session token: its SHA-256 digest, never the token. */
+const digestOf = (credential: Credential) => sha256Hex(credential.kind === "key" ? credential.key : credential.accessToken);
+
+/**
+ * The credential's row with what it stands for, in one statement: the owner as a user or a bot and,
+ * when an account is named, that account and the user's membership in it. Every authenticated request
+ * runs it, so its text is built once (`builtOnce`) and only the values change; the joined tables' columns
+ * are prefixed (`prefixedColumns`), as D1 keys a row's values by column name.
+ */
+const OWNER_AND_ACCOUNT = builtOnce(
+  sql`${prefixedColumns(users, "user")}, ${prefixedColumns(agentBots, "bot")}, ${prefixedColumns(accounts, "account")}, ${prefixedColumns(accountUsers, "membership")}`,
+);
+const MEMBERSHIP_JOIN = builtOnce(sql`LEFT JOIN ${accountUsers} ON ${accountUsers.accountId} = ${accounts.id} AND ${accountUsers.userId} = ${users.id}`);
+
+/** A key: its owner, a user or a bot (a platform app has no row here). */
+const KEY_LOOKUP = builtOnce(
+  sql`SELECT ${accessTokens.ownerType} AS owner_type, ${accessTokens.ownerId} AS owner_id, ${sql.raw(OWNER_AND_ACCOUNT)} FROM ${accessTokens}
+    LEFT JOIN ${users} ON ${accessTokens.ownerType} = 'User' AND ${users.id} = ${accessTokens.ownerId}
+    LEFT JOIN ${agentBots} ON ${accessTokens.ownerType} = 'AgentBot' AND ${agentBots.id} = ${accessTokens.ownerId}`,
+);
 
 /**
  * A live session of this client with this token; its user only while `uid` is still the user's e-mail
- * (an address changed since the sign-in, or another user's, finds nobody). Never a bot or platform app.
+ * (an address changed since the sign-in, or another user's, finds nobody). Never a bot or platform app:
+ * the bot join matches nothing.
  */
-function sessionLookups(db: Database, client: string, digest: string, uid: string) {
-  const session = and(eq(authSessions.clientId, client), eq(authSessions.tokenDigest, digest), gt(authSessions.expiresAt, now()));
-  const userIds = db
-    .select({ id: authSessions.userId })
-    .from(authSessions)
-    .innerJoin(users, eq(users.id, authSessions.userId))
-    .where(and(session, eq(users.email, uid)));
-  const ownerIds = (type: OwnerType) => (type === "User" ? userIds : db.select({ id: authSessions.userId }).from(authSessions).where(sql`0`));
-  return {
-    ownerIds,
-    token: db.select({ ownerType: sql<string>`'User'`, ownerId: authSessions.userId }).from(authSessions).where(session),
-    user: db.select().from(users).where(inArray(users.id, userIds)),
-    bot: db.select().from(agentBots).where(inArray(agentBots.id, ownerIds("AgentBot"))),
-  };
+const SESSION_LOOKUP = builtOnce(
+  sql`SELECT 'User' AS owner_type, ${authSessions.userId} AS owner_id, ${sql.raw(OWNER_AND_ACCOUNT)} FROM ${authSessions}
+    LEFT JOIN ${agentBots} ON 0`,
+);
+
+function credentialLookup(db: Database, credential: Credential, digest: string, accountId: number | null) {
+  const account = sql`LEFT JOIN ${accounts} ON ${accounts.id} = ${accountId} ${sql.raw(MEMBERSHIP_JOIN)}`;
+  if (credential.kind === "key") {
+    return rawSql(db, sql`${sql.raw(KEY_LOOKUP)} ${account} WHERE ${accessTokens.tokenDigest} = ${digest} LIMIT 1`);
+  }
+  const uid = credential.uid.trim().toLowerCase();
+  return rawSql(
+    db,
+    sql`${sql.raw(SESSION_LOOKUP)} LEFT JOIN ${users} ON ${users.id} = ${authSessions.userId} AND ${users.email} = ${uid} ${account}
+      WHERE ${authSessions.clientId} = ${credential.client} AND ${authSessions.tokenDigest} = ${digest} AND ${authSessions.expiresAt} > ${now()} LIMIT 1`,
+  );
 }
 
-function keyLookups(db: Database, digest: string) {
-  const ownerIds = (type: OwnerType) =>
-    db
-      .select({ id: accessTokens.ownerId })
-      .from(accessTokens)
-      .where(and(eq(accessTokens.tokenDigest, digest), eq(accessTokens.ownerType, type)));
+/** What the lookup found, decoded; null for an unknown key or a session that is not (or no longer) valid. */
+function readLookup(raw: Record<string, unknown> | undefined) {
+  if (!raw) return null;
+  const user = decodePrefixed(users, "user", raw);
+  const bot = decodePrefixed(agentBots, "bot", raw);
   return {
-    ownerIds,
-    token: db
-      .select({ ownerType: accessTokens.ownerType, ownerId: accessTokens.ownerId })
-      .from(accessTokens)
-      .where(eq(accessTokens.tokenDigest, digest)),
-    user: db.select().from(users).where(inArray(users.id, ownerIds("User"))),
-    bot: db.select().from(agentBots).where(inArray(agentBots.id, ownerIds("AgentBot"))),
+    actor: toActor({ ownerType: String(raw.owner_type), ownerId: Number(raw.owner_id) }, user, bot),
+    account: decodePrefixed(accounts, "account", raw),
+    membership: decodePrefixed(accountUsers, "membership", raw),
   };
 }
 
 function toActor(
-  token: { ownerType: string; ownerId: number } | undefined,
+  token: { ownerType: string; ownerId: number },
   user: UserRow | undefined,
   bot: AgentBotRow | undefined,
 ): Actor | null {
-  if (!token) return null;
   if (token.ownerType === "User" && user) return { type: "user", user };
   if (token.ownerType === "AgentBot" && bot) return { type: "agent_bot", bot };
   if (token.ownerType === "PlatformApp") return { type: "platform_app", platformAppId: token.ownerId };
@@ -80,9 +93,8 @@ function toActor(
 /** The owner of `credential`, or null for an unknown key or a session that is not (or no longer) valid. */
 export async function resolveCredential(scope: TransportScope, credential: Credential): Promise<Actor | null> {
   const { directory } = scope;
-  const q = await credentialLookups(directory, credential);
-  const [tokens, userRows, botRows] = await batch(directory, [q.token, q.user, q.bot]);
-  return toActor(tokens[0], userRows[0], botRows[0]);
+  const [[raw]] = await batch(directory, [credentialLookup(directory, credential, await digestOf(credential), null)]);
+  return readLookup(raw)?.actor ?? null;
 }
 
 export type AccountAccess = {
@@ -96,18 +108,9 @@ export type AccountAccess = {
 /** The owner of `credential` together with the account and the owner's standing in it, from the directory. */
 export async function resolveAccountAccess(scope: TransportScope, credential: Credential, accountId: number): Promise<AccountAccess> {
   const { directory } = scope;
-  const q = await credentialLookups(directory, credential);
-  const [tokens, userRows, botRows, accountRows, memberships] = await batch(directory, [
-    q.token,
-    q.user,
-    q.bot,
-    directory.select().from(accounts).where(eq(accounts.id, accountId)),
-    directory
-      .select()
-      .from(accountUsers)
-      .where(and(eq(accountUsers.accountId, accountId), inArray(accountUsers.userId, q.ownerIds("User")))),
-  ]);
-  return { actor: toActor(tokens[0], userRows[0], botRows[0]), account: accountRows[0], membership: memberships[0] };
+  const [[raw]] = await batch(directory, [credentialLookup(directory, credential, await digestOf(credential), accountId)]);
+  const found = readLookup(raw);
+  return { actor: found?.actor ?? null, account: found?.account, membership: found?.membership };
 }
 
 /**
