@@ -67,24 +67,19 @@ const OPTIMIZED_DEPS = [
 ];
 
 /**
- * Test files that need a workerd of their own. They intercept outbound fetches (test/support/receivers.ts
- * spies on the global fetch, and a delivery retried late would reach the next file's receiver), fake the
- * clock, compare a fingerprint of every table (the hostile-input walker: another file's queued work would
- * change it), build tenants with fixed names (test/security/tenant.ts), or break their database.
+ * Test files that need a workerd of their own, each costing a load of the whole Worker (README "The two
+ * commands"). They fake the clock for other files' work too, compare a fingerprint of every table (the
+ * hostile-input walker: another file's queued work would change it), count rows of every account, build
+ * tenants with fixed names (test/security/tenant.ts), or break their database. Intercepting outbound
+ * fetches is not a reason: receivers have URLs of their own (test/support/receivers.ts).
  */
 const ISOLATED = [
-  "test/webhooks/**/*.test.ts",
-  "test/automation/**/*.test.ts",
-  "test/realtime/**/*.test.ts",
-  "test/reports/**/*.test.ts",
+  "test/realtime/typing.test.ts", // counts every outbox row, and fakes the clock
+  "test/reports/**/*.test.ts", // fake the clock for the whole file
   "test/http/hostile-input*.test.ts",
   "test/security/tenancy-*.test.ts",
-  "test/api/openapi-responses.test.ts",
   "test/api/schema-missing.test.ts", // drops a table
-  "test/notifications/push.test.ts",
-  "test/campaigns/campaigns-one-off.test.ts", // the API inbox's callback: an intercepted fetch
   "test/shards/placement.test.ts", // counts every account of the directory
-  "test/shards/events.test.ts", // a webhook receiver: an intercepted fetch
 ];
 
 export default defineConfig(async () => {

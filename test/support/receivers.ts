@@ -22,7 +22,6 @@ export type Receiver = {
 };
 
 const receivers = new Map<string, Receiver>();
-let original: typeof fetch | null = null;
 
 function routeFor(url: string): Receiver | undefined {
   let best: Receiver | undefined;
@@ -30,15 +29,25 @@ function routeFor(url: string): Receiver | undefined {
   return best;
 }
 
+/** The global fetch that routes to the receivers, while it is installed. */
+let routed: typeof fetch | null = null;
+
+/**
+ * Installs the routing fetch, again whenever something replaced it: the files that share a test
+ * isolate (vitest.config.ts) each make receivers, and a file's `vi.restoreAllMocks()` puts back whatever
+ * fetch was there before its own spies. Receivers stay registered for the isolate's life: their URLs are
+ * unique, so a delivery retried after its file ended still reaches its own receiver, never another's.
+ */
 function intercept() {
-  if (original) return;
-  original = globalThis.fetch;
-  vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
+  if (routed && globalThis.fetch === routed) return;
+  const network = globalThis.fetch;
+  routed = async (input, init) => {
     const request = new Request(input, init);
     const receiver = routeFor(request.url);
-    if (!receiver) return original!(request);
+    if (!receiver) return network(request);
     return (receiver as Receiver & { handle(r: Request): Promise<Response> }).handle(request);
-  });
+  };
+  globalThis.fetch = routed;
 }
 
 /** A receiver at `url` (an address the test made up; nothing listens there) answering 200 by default. */
