@@ -108,7 +108,7 @@ export default defineConfig(async () => {
       name,
       include,
       exclude,
-      setupFiles: ["./test/support/apply-migrations.ts"],
+      setupFiles: ["./test/support/main-module.ts", "./test/support/apply-migrations.ts"],
       testTimeout,
       isolate,
       // vitest's default is cores - 1, one file at a time here; a file spends much of its time waiting

@@ -35,7 +35,9 @@ describe("moving an account", () => {
     const keyed = await call("POST", `${world.base}/labels`, { key: world.admin.key, body: { title: "keyed" }, headers: { "Idempotency-Key": `move-${world.accountId}` } });
     expect(keyed.status).toBe(200);
 
-    // a client that keeps creating contacts through the move
+    // a client that keeps creating contacts through the move, a few milliseconds apart: a loop that
+    // never waits would keep the test isolate's event loop from ever reaching the timers the mover's
+    // drain and this test wait on
     const writes: Array<{ email: string; status: number; retryAfter: string | null }> = [];
     let moving = true;
     const writer = (async () => {
@@ -43,6 +45,7 @@ describe("moving an account", () => {
         const email = `during.${world.accountId}.${n}@example.com`;
         const res = await post(`${world.base}/contacts`, world.admin.key, { name: `During ${n}`, email });
         writes.push({ email, status: res.status, retryAfter: res.headers.get("retry-after") });
+        await new Promise((resolve) => setTimeout(resolve, 5));
       }
     })();
     const lines: string[] = [];
