@@ -1,11 +1,15 @@
 /**
  * The domain on libSQL: contacts (create, update, search through the trigram index, filter by index and
  * by paged scan, cursor paging, merge, delete) and conversations (create with a first message, list,
- * messages, search through the message index, filter by index and by paged scan, cursor paging) against an embedded libSQL file database, through the same `Database` interface and
- * typed batches that D1 serves in production.
+ * messages, search through the message index, filter by index and by paged scan, cursor paging) and
+ * authentication (its one raw statement of joins) against an embedded libSQL file database, through the
+ * same `Database` interface and typed batches that D1 serves in production.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAccount } from "../../src/domain/identity/accounts";
+import { resolveAccountAccess, resolveCredential } from "../../src/domain/identity/access";
+import { upsertAccountUser } from "../../src/domain/identity/account-users";
+import { findOrCreateUser } from "../../src/domain/identity/users";
 import { createInbox } from "../../src/domain/inboxes/inboxes";
 import { createContact, deleteContact, updateContact } from "../../src/domain/contacts/contacts";
 import { filterContacts, listContacts, searchContacts } from "../../src/domain/contacts/lists";
@@ -13,13 +17,14 @@ import { mergeContacts } from "../../src/domain/contacts/merge";
 import { createConversation } from "../../src/domain/conversations/conversations";
 import { createMessage, listMessages } from "../../src/domain/conversations/messages";
 import { filterConversations, listConversations } from "../../src/domain/conversations/lists";
-import { type AccountScope, systemScope } from "../../src/domain/kernel/scope";
+import { type AccountScope, type TransportScope, systemScope } from "../../src/domain/kernel/scope";
 import { UNREACHABLE_PORTS } from "../../src/domain/kernel/ports";
 import { libsqlDatabase } from "./database";
 import { singleDatabase } from "../../src/db/shards";
 
 let database: Awaited<ReturnType<typeof libsqlDatabase>>;
 let scope: AccountScope;
+let transport: TransportScope;
 const BY_ID = { key: null, descending: false } as const;
 const BY_NAME = { key: "name", descending: false } as const;
 const page = (extra: object = {}) => ({ page: 1, sort: BY_ID, withInboxes: false, ...extra });
@@ -28,7 +33,7 @@ beforeAll(async () => {
   database = await libsqlDatabase();
   // a scope with no Worker behind it: no bindings, and live rooms nobody can reach
   // one database that is the directory and the only shard, as LIBSQL_URL makes it in a Worker
-  const transport = { db: database.db, directory: database.db, shards: singleDatabase(database.db), env: {} as Env, ports: UNREACHABLE_PORTS };
+  transport = { db: database.db, directory: database.db, shards: singleDatabase(database.db), env: {} as Env, ports: UNREACHABLE_PORTS };
   const account = await createAccount({ ...transport, actor: { type: "platform_app", platformAppId: 1 } }, { name: "On libSQL" });
   scope = systemScope(transport, account.id);
 });
@@ -104,5 +109,26 @@ describe("conversations on libSQL", () => {
     const scanned = await filterConversations(scope, [{ attribute_key: "display_id", filter_operator: "contains", values: ["1"] }], { page: 1 });
     expect(scanned.scanned).toBe(true);
     expect(scanned.records.length).toBeGreaterThan(0);
+  });
+});
+
+describe("authentication on libSQL", () => {
+  it("finds a key's user with the account and membership, and nothing for a stranger or an unknown key", async () => {
+    const platform = { ...transport, actor: { type: "platform_app" as const, platformAppId: 1 } };
+    const member = await findOrCreateUser(platform, { name: "Member", email: "member@example.com" });
+    const stranger = await findOrCreateUser(platform, { name: "Stranger", email: "stranger@example.com" });
+    await upsertAccountUser(transport, scope.accountId, member.user.id);
+
+    const access = await resolveAccountAccess(transport, { kind: "key", key: member.accessToken! }, scope.accountId);
+    expect(access.actor).toMatchObject({ type: "user", user: { id: member.user.id, email: "member@example.com" } });
+    expect(access.account).toMatchObject({ id: scope.accountId, name: "On libSQL" });
+    expect(access.membership).toMatchObject({ accountId: scope.accountId, userId: member.user.id });
+
+    const outsider = await resolveAccountAccess(transport, { kind: "key", key: stranger.accessToken! }, scope.accountId);
+    expect(outsider.actor).toMatchObject({ type: "user", user: { id: stranger.user.id } });
+    expect(outsider.membership).toBeUndefined();
+
+    expect(await resolveCredential(transport, { kind: "key", key: "not-a-key" })).toBeNull();
+    expect((await resolveAccountAccess(transport, { kind: "key", key: "not-a-key" }, scope.accountId)).actor).toBeNull();
   });
 });
