@@ -13,8 +13,6 @@ import type { AgentBotRow } from "../people/rows";
 
 const { accessTokens, authSessions, users, agentBots, accounts, accountUsers, agentBotInboxes } = schema;
 
-export type OwnerType = "User" | "AgentBot" | "PlatformApp";
-
 /**
  * What a request presents: an API key, or the three headers of a sign-in (POST /auth/sign_in). A
  * signed-in client is its user, the same actor the user's key makes.
