@@ -8,6 +8,7 @@
 import { exports } from "cloudflare:workers";
 import { expect, it } from "vitest";
 import { createWorld } from "../test/support/world";
+import { type Sample, measure } from "./lib/measure";
 
 /** Latency: the median of RUNS blocks, each the mean of BLOCK back-to-back requests (workerd's clock is coarse). */
 const RUNS = 7;
@@ -15,18 +16,6 @@ const BLOCK = 5;
 /** Throughput: this many requests, IN_FLIGHT at a time, per kind. */
 const STREAM = 600;
 const IN_FLIGHT = 8;
-
-type Sample = { roundTrips: number; rowsRead: number; ms: number; status: number };
-
-async function measure(path: string, headers: Record<string, string>): Promise<Sample> {
-  const started = performance.now();
-  const res = await exports.default.fetch(new Request(`https://desk.test${path}`, { headers }));
-  await res.text();
-  const ms = performance.now() - started;
-  const timing = res.headers.get("server-timing") ?? "";
-  const metric = (name: string) => Number(new RegExp(`${name};desc="(\\d+)"`).exec(timing)?.[1] ?? NaN);
-  return { roundTrips: metric("db-round-trips"), rowsRead: metric("db-rows-read"), ms, status: res.status };
-}
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 

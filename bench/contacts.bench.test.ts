@@ -7,6 +7,7 @@ import { exports } from "cloudflare:workers";
 import { expect, it } from "vitest";
 import { seedContacts } from "../test/support/contact-fixtures";
 import { createWorld } from "../test/support/world";
+import { type Sample, measure } from "./lib/measure";
 
 /** Latency: the median of RUNS blocks, each the mean of BLOCK back-to-back requests (workerd's clock is coarse). */
 const RUNS = 5;
@@ -14,18 +15,8 @@ const BLOCK = 4;
 const SORTS = ["", "name", "-name", "email", "-email", "phone_number", "-phone_number", "last_activity_at", "-last_activity_at",
   "created_at", "-created_at", "company", "-company", "city", "-city", "country", "-country"];
 
-type Sample = { roundTrips: number; rowsRead: number; ms: number; status: number };
-
-async function measure(path: string, key?: string): Promise<Sample> {
-  const headers: Record<string, string> = key ? { api_access_token: key } : {};
-  const started = performance.now();
-  const res = await exports.default.fetch(new Request(`https://desk.test${path}`, { headers }));
-  await res.text();
-  const ms = performance.now() - started;
-  const timing = res.headers.get("server-timing") ?? "";
-  const metric = (name: string) => Number(new RegExp(`${name};desc="(\\d+)"`).exec(timing)?.[1] ?? NaN);
-  return { roundTrips: metric("db-round-trips"), rowsRead: metric("db-rows-read"), ms, status: res.status };
-}
+/** GET `path` with `key` (none for the baseline). */
+const measureAs = (path: string, key?: string) => measure(path, key ? { api_access_token: key } : {});
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
@@ -34,7 +25,7 @@ async function medianOf(path: string, key?: string) {
   let first: Sample | null = null;
   for (let i = 0; i < RUNS; i++) {
     const samples: Sample[] = [];
-    for (let j = 0; j < BLOCK; j++) samples.push(await measure(path, key));
+    for (let j = 0; j < BLOCK; j++) samples.push(await measureAs(path, key));
     expect(samples.every((s) => s.status === 200), path).toBe(true);
     first ??= samples[0];
     blocks.push(samples.reduce((sum, s) => sum + s.ms, 0) / BLOCK);
@@ -49,7 +40,7 @@ it("measures the contact list at 1,000 and 100,000 contacts", async () => {
     const started = Date.now();
     const listed = await seedContacts(world.accountId, size);
     const lastPage = Math.ceil(listed / 15);
-    for (let i = 0; i < 20; i++) await measure("/api"); // warm-up: the first requests of a run are slower
+    for (let i = 0; i < 20; i++) await measureAs("/api"); // warm-up: the first requests of a run are slower
     const baseline = await medianOf("/api");
     lines.push(`\n### ${size.toLocaleString("en")} contacts (${listed} listed, last page ${lastPage}; seeded in ${Date.now() - started} ms; GET /api median ${baseline.ms.toFixed(2)} ms)\n`);
     lines.push("| sort | page | round trips | rows read | median latency (× GET /api) |", "|---|---|---|---|---|");
@@ -83,7 +74,7 @@ it("measures contact search, filters and the last page by cursor at 1,000 and 10
     const world = await createWorld(`Search bench ${size}`);
     const listed = await seedContacts(world.accountId, size);
     const lastPage = Math.ceil(listed / 15);
-    for (let i = 0; i < 20; i++) await measure("/api");
+    for (let i = 0; i < 20; i++) await measureAs("/api");
     const baseline = await medianOf("/api");
     const contacts = `${world.base}/contacts`;
     const cursorOf = async (path: string) =>
