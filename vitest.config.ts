@@ -71,10 +71,12 @@ const OPTIMIZED_DEPS = [
  * commands"). They fake the clock for other files' work too, compare a fingerprint of every table (the
  * hostile-input walker: another file's queued work would change it), count rows of every account, build
  * tenants with fixed names (test/security/tenant.ts), or break their database. Intercepting outbound
- * fetches is not a reason: receivers have URLs of their own (test/support/receivers.ts).
+ * fetches alone is not a reason: receivers have URLs of their own (test/support/receivers.ts).
  */
 const ISOLATED = [
   "test/realtime/typing.test.ts", // counts every outbox row, and fakes the clock
+  "test/realtime/conversation-room.test.ts", // rooms of made-up conversation ids, and fakes the clock
+  "test/notifications/push.test.ts", // the push relay's one URL: other files' pushes would reach its receiver
   "test/reports/**/*.test.ts", // fake the clock for the whole file
   "test/http/hostile-input*.test.ts",
   "test/security/tenancy-*.test.ts",
@@ -90,8 +92,8 @@ export default defineConfig(async () => {
         wrangler: { configPath: shardedConfig(TEST_SHARDS) },
         miniflare: {
           // ATTACHMENT_URL_SECRET: a deployed Worker has it as a secret; `npm start` passes one the same way.
-          // PUSH_RELAY_URL: a made-up host that test/notifications/push.test.ts answers (test/support/receivers.ts);
-          // in other files pushes to it go to the test network, which accepts them.
+          // PUSH_RELAY_URL: a made-up host that test/notifications/push.test.ts answers (test/support/receivers.ts,
+          // in a workerd of its own); in other files pushes to it go to the test network, which accepts them.
           bindings: {
             TEST_MIGRATIONS: migrations,
             ATTACHMENT_URL_SECRET: "test-attachment-url-secret",

@@ -3,7 +3,7 @@
  * with one outgoing message for each contact carrying an audience label (across several queue steps),
  * delivered to the inbox's callback like any message; a rerun, a duplicate step or a second cron sends
  * nothing twice; progress and totals on the campaign; a run limited to business hours waits for the
- * inbox to open. (Intercepts fetch for the callback: listed in ISOLATED, vitest.config.ts.)
+ * inbox to open. (The callback goes to a receiver of this file: test/support/receivers.ts.)
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";

@@ -26,7 +26,7 @@ export async function start(port: number, dataDir: string, platformToken: string
   for (let attempt = 1; ; attempt++) {
     const started = await launch(port, dataDir, platformToken);
     if ("base" in started) return started;
-    if (!started.portTaken || attempt === 3) throw new Error(`npm start exited:\n${started.output}`);
+    if (!started.portTaken || attempt === 6) throw new Error(`npm start exited:\n${started.output}`);
     port = await freePort();
   }
 }

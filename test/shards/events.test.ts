@@ -9,7 +9,7 @@ import { get, post } from "../support/http";
 import { receiver } from "../support/receivers";
 import { createWorld } from "../support/world";
 
-/** An account on a shard other than 0 (this file's storage is its own: the second account lands on 1). */
+/** An account on a shard other than 0 (placement rotates over the shards, so a few tries find one). */
 async function worldOffTheFirstShard() {
   for (let attempt = 0; attempt < 6; attempt++) {
     const world = await createWorld(`Far Shard ${attempt}`);

@@ -29,6 +29,9 @@ function routeFor(url: string): Receiver | undefined {
   return best;
 }
 
+/** The runtime's own fetch (to the test network), taken before any test's spy can stand in its place. */
+const network = globalThis.fetch;
+
 /** The global fetch that routes to the receivers, while it is installed. */
 let routed: typeof fetch | null = null;
 
@@ -40,7 +43,6 @@ let routed: typeof fetch | null = null;
  */
 function intercept() {
   if (routed && globalThis.fetch === routed) return;
-  const network = globalThis.fetch;
   routed = async (input, init) => {
     const request = new Request(input, init);
     const receiver = routeFor(request.url);
