@@ -54,8 +54,9 @@ const DIRECTORY_SWEEPS: Array<[name: string, sweep: (db: Database, env: Env) => 
 
 /**
  * Runs every sweep on every shard (README "Shards"), the shards side by side and each shard's sweeps in
- * order (a shard an account is moving from or to waits until the move ends), each whatever the others did: one that fails (a database error) is logged, the rest still run,
- * and the invocation fails at the end so the failure shows in the Worker's metrics.
+ * order (a shard an account is moving from or to waits until the move ends), each whatever the others
+ * did: one that fails (a database error) is logged, the rest still run, and the invocation fails at the
+ * end so the failure shows in the Worker's metrics.
  */
 export async function runScheduledWork(env: Env) {
   const directory = connectDirectory(env).db;

@@ -138,7 +138,12 @@ const SEARCH_INDEXES = [
   ["article_search", schema.articles],
 ] as const;
 
-/** The statements that remove the account and everything of it from `db` (the directory or its shard). */
+/**
+ * The statements that remove the account and everything of it from the directory: its keys, grants and
+ * row, and whatever else it holds of the account. A deployment upgraded from one database still has the
+ * account's old rows there (README "Shards"), search-index rows included; its shard's rows go in rounds
+ * (`deleteAccountRows`).
+ */
 function deleteStatements(db: Database, accountId: number): Statement[] {
   const accountBotIds = db.select({ id: agentBots.id }).from(agentBots).where(eq(agentBots.accountId, accountId));
   return [
