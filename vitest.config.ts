@@ -71,8 +71,8 @@ const OPTIMIZED_DEPS = [
  * commands"). They fake the clock for other files' work too, compare a fingerprint of every table (the
  * hostile-input walker: another file's queued work would change it), count rows of every account, build
  * tenants with fixed names (test/security/tenant.ts), answer a URL all files send to (the push relay),
- * or break their database. Intercepting outbound
- * fetches alone is not a reason: receivers have URLs of their own (test/support/receivers.ts).
+ * or break their database. Intercepting outbound fetches alone is not a reason: receivers have URLs of
+ * their own (test/support/receivers.ts).
  */
 const ISOLATED = [
   "test/realtime/typing.test.ts", // counts every outbox row, and fakes the clock
