@@ -180,6 +180,9 @@ describe("what does not exist", () => {
     ["an unknown portal", "/hc/no-such-portal/en"],
     ["an unknown portal's address", "/hc/no-such-portal"],
     ["an unknown portal's sitemap", "/hc/no-such-portal/sitemap.xml"],
+    // the search ran with no portal to search in (a 500 before)
+    ["a search in an unknown portal", "/hc/no-such-portal/en/articles?query=reset"],
+    ["a search in an unknown portal with a bad escape and a huge page", "/hc/x/en/articles?query=%ff&page=99999999999999999999"],
     ["an unknown locale", `${site}/de`],
     ["a search in an unknown locale", `${site}/de/articles?query=guide`],
     ["an unknown category", `${site}/en/categories/nope`],
