@@ -14,6 +14,7 @@ import type { Shards } from "./db/shards";
 import { typingEventRow } from "./events/live";
 import { forwardToFeeds } from "./feed/forward";
 import { accountFeed } from "./realtime/account-feed";
+import { spendAllowance } from "./http/rate-limit";
 
 async function publish(env: Env, conversation: Pick<ConversationRow, "accountId" | "id">, frame: RoomFrame, delivery: Delivery) {
   try {
@@ -102,6 +103,9 @@ export function livePorts(env: Env, shards: Shards): Ports {
           console.error(JSON.stringify({ level: "error", queue: "article_view", articleId, error: String(error) }));
         }
       },
+    },
+    allowances: {
+      spend: (policy, subject, cost) => spendAllowance(env, policy, subject, cost, "recipients"),
     },
   };
 }

@@ -10,6 +10,7 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../http/app-env";
 import { undocumented } from "../http/openapi";
+import { SCRIPTED_PAGE_POLICY } from "../http/secure";
 
 const PAGE = /* html */ `<!doctype html>
 <html lang="en">
@@ -195,5 +196,5 @@ $("sign-in").addEventListener("submit", async (event) => {
 const javascript = { "content-type": "text/javascript; charset=utf-8" };
 
 export const agentDemo = new Hono<AppEnv>()
-  .get("/", undocumented("a demo page, not part of the API"), (c) => c.html(PAGE))
+  .get("/", undocumented("a demo page, not part of the API"), (c) => c.html(PAGE, 200, { "Content-Security-Policy": SCRIPTED_PAGE_POLICY }))
   .get("/app.js", undocumented("the demo page's script"), (c) => c.body(SCRIPT, 200, javascript));

@@ -9,10 +9,13 @@
  *   before anything of the route runs, and before the body is read (src/http/body.ts).
  *   The inbox is the `inbox_identifier` (the portal the `portal_slug`) the router resolved, decoded: every
  *   spelling of a path that reaches one inbox (percent-encoded, trailing slash) spends one allowance.
- *   A CSAT survey counts on its conversation uuid (`conversation_uuid`).
+ *   A CSAT survey counts per client address over all surveys, not per uuid: the uuid is the survey's only
+ *   credential, and an allowance per uuid would let a caller guess new uuids without ever running out.
  *   A public limit is therefore registered on a path with one of those parameters.
  * - sign-in: failed sign-ins per e-mail and per client address (`sign_in_failures`), counted only when an
  *   attempt fails and checked before each attempt (`refuseWhileLockedOut`, `countFailure`).
+ * - transcript mail: recipients per account (`transcript_mail`), spent by the domain through its
+ *   allowances port (`spendAllowance`) however the transcript was asked for.
  * Each policy is "<requests>/<seconds>" in a wrangler.toml var, read per request, so `wrangler dev --var`
  * and the test configuration can change it. Every answer carries the IETF draft's `RateLimit-Policy` and
  * `RateLimit` headers for the policies it counted against; a refused request is a 429 with the error
@@ -32,6 +35,7 @@ export const POLICIES = {
   public_create: { variable: "RATE_LIMIT_PUBLIC_CREATE", durable: true },
   public_update: { variable: "RATE_LIMIT_PUBLIC_UPDATE", durable: true },
   sign_in_failures: { variable: "RATE_LIMIT_SIGN_IN_FAILURES", durable: true },
+  transcript_mail: { variable: "RATE_LIMIT_TRANSCRIPT_MAIL", durable: true },
 } as const;
 
 export type PolicyName = keyof typeof POLICIES;
@@ -59,8 +63,7 @@ function subjectOf(c: Context<AppEnv>, name: PolicyName): string {
   const inbox = c.req.param("inbox_identifier");
   const portal = c.req.param("portal_slug");
   const survey = c.req.param("conversation_uuid");
-  const target =
-    inbox !== undefined ? `inbox:${inbox}` : portal !== undefined ? `portal:${portal}` : survey !== undefined ? `survey:${survey}` : "none";
+  const target = inbox !== undefined ? `inbox:${inbox}` : portal !== undefined ? `portal:${portal}` : survey !== undefined ? "surveys" : "none";
   return `${clientAddress(c)}|${target}`;
 }
 
@@ -84,8 +87,23 @@ async function enforce(c: Context<AppEnv>, name: PolicyName) {
 
 function refuse(c: Context<AppEnv>, p: Policy, reset: number, what: string): never {
   c.header("Retry-After", String(reset));
+  throw limitError(p, reset, what);
+}
+
+function limitError(p: Policy, reset: number, what: string) {
   const message = `Rate limit ${p.name} exceeded: ${p.limit} ${what} per ${p.windowS} seconds; retry in ${reset} seconds`;
-  throw new DomainError("rate_limited", message, [{ field: "", message, code: "rate_limited" }]);
+  return new DomainError("rate_limited", message, [{ field: "", message, code: "rate_limited" }]);
+}
+
+/**
+ * Spends `cost` of `subject`'s allowance under `name` for an effect the domain asks for, wherever it runs
+ * (a route, a macro, the queue's automation rules): the domain's allowances port (src/ports.ts). Over the
+ * allowance nothing is spent and the effect is refused with the same rate_limited error.
+ */
+export async function spendAllowance(env: Env, name: PolicyName, subject: string, cost: number, unit: string) {
+  const p = policy(env, name);
+  const allowance = await env.RATE_LIMITER.getByName(`${p.name}:${subject}`).hit(p.limit, p.windowS * 1000, p.durable, cost);
+  if (!allowance.allowed) throw limitError(p, seconds(allowance.resetMs), unit);
 }
 
 /**

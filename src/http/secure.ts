@@ -5,7 +5,8 @@
  *   answers browsers on customer sites (src/routes/public/cors.ts).
  * - JSON answers also carry `Content-Security-Policy: default-src 'none'`: with nosniff a browser never
  *   renders them as HTML, and if a JSON answer is ever opened as a document (a stored `<script>` in a
- *   contact name, say) it may run nothing and load nothing. HTML pages (/docs, /widget-demo) set their own.
+ *   contact name, say) it may run nothing and load nothing. HTML pages set their own (SCRIPTED_PAGE_POLICY
+ *   for the survey and the demos, the help-center site's and /docs' in their files).
  * - A caller's `X-Request-Id` is kept when it is well formed (letters, digits, `_`, `-`, `=`, at most
  *   128 characters), so a client can correlate its logs with ours; otherwise a UUID is made. The id is
  *   echoed in the `X-Request-Id` answer header and in the body of a 500.
@@ -18,6 +19,12 @@ import type { AppEnv } from "./app-env";
 export const REQUEST_ID_MAX_LENGTH = 128;
 
 export const requestId = () => honoRequestId({ headerName: "X-Request-Id", limitLength: REQUEST_ID_MAX_LENGTH });
+
+/**
+ * The policy of a page whose script is this Worker's own file (the CSAT survey, the demos): scripts and
+ * fetches (WebSockets included) on this origin only, nothing inline but styles, no images, no framing.
+ */
+export const SCRIPTED_PAGE_POLICY = "default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; connect-src 'self'; form-action 'none'; base-uri 'none'; frame-ancestors 'none'";
 
 const JSON_TYPE = /^application\/([\w.-]+\+)?json\b/i;
 const JSON_POLICY = "default-src 'none'; frame-ancestors 'none'";

@@ -20,12 +20,13 @@ type Window = { start: number; count: number };
 export class RateLimiter extends DurableObject<Env> {
   private window: Window | null = null;
 
-  async hit(limit: number, windowMs: number, durable: boolean): Promise<Allowance> {
+  /** Counts `cost` (1 a request; a mail counts its recipients) when it fits what is left, nothing when it does not. */
+  async hit(limit: number, windowMs: number, durable: boolean, cost = 1): Promise<Allowance> {
     const now = Date.now();
     let window = this.window ?? (durable ? ((await this.ctx.storage.get<Window>("window")) ?? null) : null);
     if (!window || now >= window.start + windowMs) window = { start: now, count: 0 };
-    const allowed = window.count < limit;
-    if (allowed) window.count += 1;
+    const allowed = window.count + cost <= limit;
+    if (allowed) window.count += cost;
     this.window = window;
     if (durable && allowed) await this.ctx.storage.put("window", window);
     return { allowed, limit, remaining: Math.max(0, limit - window.count), resetMs: window.start + windowMs - now };

@@ -9,9 +9,8 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../http/app-env";
 import { undocumented } from "../http/openapi";
+import { SCRIPTED_PAGE_POLICY } from "../http/secure";
 
-/** The page fetches only this Worker's API and script, and shows no image (an avatar could be off-site). */
-const PAGE_POLICY = "default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; connect-src 'self'; form-action 'none'; base-uri 'none'; frame-ancestors 'none'";
 
 const PAGE = /* html */ `<!doctype html>
 <html lang="en">
@@ -140,5 +139,6 @@ load().catch(() => say("The survey could not be loaded.", true));
 export const csatSurveyPage = new Hono<AppEnv>()
   .get("/app.js", undocumented("the survey page's script"), (c) => c.body(SCRIPT, 200, { "content-type": "text/javascript; charset=utf-8" }))
   .get("/responses/:conversation_uuid", undocumented("a page for people; its data comes from /public/api/v1/csat_survey"), (c) =>
-    c.html(PAGE, 200, { "Content-Security-Policy": PAGE_POLICY }),
+    // fetches only this Worker's API and script, and shows no image (an avatar could be off-site)
+    c.html(PAGE, 200, { "Content-Security-Policy": SCRIPTED_PAGE_POLICY }),
   );

@@ -122,6 +122,32 @@ describe("contact import", () => {
     expect((await get(`${base}/contacts/search?q=bulk1200`, admin.key)).body.payload).toHaveLength(1);
   });
 
+  it("holds a row's custom attributes to the public API's bound: 50 keys, 16 KB", async () => {
+    const { base, admin, accountId } = await createWorld("Transfers wide");
+    const extra = Array.from({ length: 5_000 }, (_, i) => `attr_${i}`);
+    const row = (email: string, filled: number, value = "v") => [email, ...extra.map((_, i) => (i < filled ? value : ""))].join(",");
+    const csv = [
+      ["email", ...extra].join(","),
+      row("fifty@example.com", 50),
+      row("fifty-one@example.com", 51),
+      row("five-thousand@example.com", 5_000),
+      row("heavy@example.com", 20, "h".repeat(1_000)),
+    ].join("\n");
+    const started = await postForm(`${base}/contacts/import`, admin.key, importForm(csvFile(`${csv}\n`)));
+    expect(started.status).toBe(200);
+    const result = await finished(`${base}/contacts/imports/${started.body.id}`, admin.key);
+    expect(result).toMatchObject({ status: "completed", total_records: 4, processed_records: 1, refused_records: 3 });
+    expect(result.refused_rows).toEqual([
+      { row: 3, errors: [{ field: "custom_attributes", message: "may hold at most 50 keys", code: "too_many_keys" }] },
+      { row: 4, errors: [{ field: "custom_attributes", message: "may hold at most 50 keys", code: "too_many_keys" }] },
+      { row: 5, errors: [{ field: "custom_attributes", message: expect.stringContaining("bytes"), code: "too_large" }] },
+    ]);
+    // the refused rows made no contact
+    const stored = await storedContacts(accountId);
+    expect(stored.map((c) => c.email)).toEqual(["fifty@example.com"]);
+    expect(Object.keys(JSON.parse(stored[0].custom_attributes))).toHaveLength(50);
+  });
+
   it("stops with a failure at a row no CSV reader can end, keeping the rows before it", async () => {
     const { base, admin, accountId } = await createWorld("Transfers broken");
     const csv = `name,email\nFine,fine@example.com\n"Never closed,${"x".repeat(70_000)}\nAfter,after@example.com\n`;

@@ -58,6 +58,12 @@ describe("article search", () => {
     expect((await get(`${portal}/articles`, world.admin.key)).body.payload[0]).not.toHaveProperty("snippet");
   });
 
+  it("answers a search in an unknown portal with the portal's 404, not a 500", async () => {
+    const res = await get(`${world.base}/portals/no-such-portal/articles?query=password`, world.admin.key);
+    expect(res.status).toBe(404);
+    expect(res.body.errors[0]).toMatchObject({ code: "not_found" });
+  });
+
   it("never fails on FTS syntax in the query", async () => {
     for (const query of ['"', 'password"', "AND OR NOT", "title:password", "pass*word", "NEAR(a b)", "(", "-", "***", "😀", "' OR 1=1 --"]) {
       const res = await get(`${portal}/articles?query=${encodeURIComponent(query)}`, world.admin.key);

@@ -101,9 +101,18 @@ describe("webhooks", () => {
     const { base, admin } = world;
     expect(fieldsOf(await post(`${base}/webhooks`, admin.key, {}))).toEqual(["url:required"]);
     expect(fieldsOf(await post(`${base}/webhooks`, admin.key, { url: "javascript:alert(1)" }))).toEqual(["url:invalid"]);
-    for (const url of ["http://localhost:3000/x", "http://127.0.0.1/x", "http://[::1]/x", "http://169.254.169.254/", "http://10.0.0.8/"]) {
+    const refused = [
+      ...["http://localhost:3000/x", "http://127.0.0.1/x", "http://[::1]/x", "http://169.254.169.254/", "http://10.0.0.8/"],
+      // names that resolve to this machine, the metadata service or what they embed; IPv6 spellings of loopback
+      ...["http://localtest.me/x", "http://127.0.0.1.nip.io/x", "http://10-0-0-8.sslip.io/", "http://metadata.google.internal/", "http://localhost../x"],
+      ...["http://[::ffff:0:7f00:1]/", "http://[64:ff9b:1::7f00:1]/", "http://[2001:0::1]/", "http://[::7f00:1]/"],
+    ];
+    const before = (await get(`${base}/webhooks`, admin.key)).body;
+    for (const url of refused) {
       expect(fieldsOf(await post(`${base}/webhooks`, admin.key, { url })), url).toEqual(["url:forbidden_host"]);
     }
+    // none of them was saved
+    expect((await get(`${base}/webhooks`, admin.key)).body).toEqual(before);
 
     const unknown = await post(`${base}/webhooks`, admin.key, { url: "https://example.com/a", subscriptions: ["message_created", "ticket_opened", "nope"] });
     expect(fieldsOf(unknown)).toEqual(["subscriptions:unknown_event"]);

@@ -16,6 +16,20 @@ describe("secure defaults", () => {
     }
   });
 
+  it("gives every HTML page a content security policy: scripts only from this origin, none inline, no framing", async () => {
+    const directives = (policy: string | null) => new Map((policy ?? "").split(";").map((d) => d.trim().split(/\s+/)).map(([name, ...values]) => [name, values] as const));
+    for (const path of ["/", "/agent-demo", "/widget-demo", "/survey/responses/00000000-0000-4000-8000-000000000000"]) {
+      const res = await call("GET", path, { headers: { accept: "text/html" } });
+      expect(res.status, path).toBe(200);
+      expect(res.headers.get("content-type"), path).toMatch(/^text\/html/);
+      const policy = directives(res.headers.get("content-security-policy"));
+      expect(policy.get("default-src"), path).toEqual(["'none'"]);
+      expect(policy.get("frame-ancestors"), path).toEqual(["'none'"]);
+      expect(policy.get("base-uri"), path).toEqual(["'none'"]);
+      for (const source of policy.get("script-src") ?? []) expect(source, path).toBe("'self'");
+    }
+  });
+
   it("answers markup in a stored value as JSON that no browser treats as HTML", async () => {
     const created = await call("POST", "/platform/api/v1/accounts", { key: platformKey, body: { name: "<script>alert(1)</script>" } });
     expect(created.status).toBe(200);

@@ -3,7 +3,7 @@
  * (title, canonical, Open Graph), cache and security headers, the search box's results, the sitemap,
  * and the 404 page for whatever is not published or does not exist.
  */
-import { exports } from "cloudflare:workers";
+import { env, exports } from "cloudflare:workers";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { call, get, patch, post } from "../support/http";
 import { createWorld } from "../support/world";
@@ -11,6 +11,9 @@ import { createWorld } from "../support/world";
 let world: Awaited<ReturnType<typeof createWorld>>;
 const SLUG = "site-docs";
 const site = `/hc/${SLUG}`;
+
+/** The configured address of the service (wrangler.toml's FILES_BASE_URL): every absolute link of the site. */
+const ORIGIN = new URL(env.FILES_BASE_URL).origin;
 
 /** A page as a browser asks for it. */
 const page = (path: string) => call("GET", path, { headers: { accept: "text/html" } });
@@ -70,10 +73,10 @@ describe("the portal home", () => {
     expect(html).toContain("<title>Acme Help Center</title>");
     expect(html).toContain("How can we help?");
     expect(html).toContain("--portal: #ff6600");
-    expect(html).toContain(`<link rel="canonical" href="https://desk.test${site}/en">`);
+    expect(html).toContain(`<link rel="canonical" href="${ORIGIN}${site}/en">`);
     expect(html).toContain('<meta property="og:title" content="Acme Help Center">');
     expect(html).toContain('<meta property="og:description" content="How can we help?">');
-    expect(html).toContain(`<meta property="og:url" content="https://desk.test${site}/en">`);
+    expect(html).toContain(`<meta property="og:url" content="${ORIGIN}${site}/en">`);
     expect(html).toContain(`<a href="${site}/en/categories/basics">Basics</a>`);
     expect(html).toContain(`<a href="${site}/articles/getting-started">Getting started guide</a>`);
     expect(html).toContain("Popular articles");
@@ -112,7 +115,7 @@ describe("category and article pages", () => {
     const html = expectPage(await page(`${site}/articles/getting-started`));
     expect(html).toContain("<title>Getting started guide | Acme Help Center</title>");
     expect(html).toContain('<meta property="og:description" content="The first steps">');
-    expect(html).toContain(`<link rel="canonical" href="https://desk.test${site}/articles/getting-started">`);
+    expect(html).toContain(`<link rel="canonical" href="${ORIGIN}${site}/articles/getting-started">`);
     expect(html).toContain("<h1>Welcome</h1>");
     expect(html).toContain("<strong>Settings</strong>");
     expect(html).not.toMatch(/onerror|javascript:|__xss/);
@@ -169,9 +172,39 @@ describe("the sitemap", () => {
     expect(res.headers.get("cache-control")).toBe("public, max-age=300");
     const locs = [...(res.body as string).matchAll(/<loc>([^<]*)<\/loc>/g)].map((m) => m[1]);
     expect(locs.sort()).toEqual(
-      [`${site}/en`, `${site}/fr`, `${site}/articles/getting-started`, `${site}/articles/billing`, `${site}/articles/demarrage`].map((p) => `https://desk.test${p}`).sort(),
+      [`${site}/en`, `${site}/fr`, `${site}/articles/getting-started`, `${site}/articles/billing`, `${site}/articles/demarrage`].map((p) => `${ORIGIN}${p}`).sort(),
     );
     expect(res.body).toContain("<lastmod>");
+  });
+});
+
+describe("a forged Host", () => {
+  // the pages are cached publicly: a link built from the request's Host would be served to every reader
+  const FORGED = "attacker.example";
+  const forged = (path: string) => exports.default.fetch(new Request(`https://${FORGED}${path}`, { headers: { host: FORGED, "x-forwarded-host": FORGED } }));
+
+  it.each([
+    ["the portal home", `${site}/en`],
+    ["a category", `${site}/en/categories/basics`],
+    ["an article", `${site}/articles/getting-started`],
+    ["the search results", `${site}/en/articles?query=guide`],
+  ])("leaves %s's canonical and og:url at the configured address", async (_, path) => {
+    const res = await forged(path);
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    expect(html).not.toContain(FORGED);
+    const canonical = html.match(/<link rel="canonical" href="([^"]*)">/)?.[1];
+    expect(canonical?.startsWith(`${ORIGIN}/hc/`), canonical).toBe(true);
+    expect(html).toContain(`<meta property="og:url" content="${canonical}">`);
+  });
+
+  it("lists the sitemap's addresses at the configured address", async () => {
+    const res = await forged(`${site}/sitemap.xml`);
+    const xml = await res.text();
+    expect(xml).not.toContain(FORGED);
+    const locs = [...xml.matchAll(/<loc>([^<]*)<\/loc>/g)].map((m) => m[1]);
+    expect(locs.length).toBe(5);
+    for (const loc of locs) expect(loc.startsWith(`${ORIGIN}/hc/`), loc).toBe(true);
   });
 });
 
@@ -180,6 +213,9 @@ describe("what does not exist", () => {
     ["an unknown portal", "/hc/no-such-portal/en"],
     ["an unknown portal's address", "/hc/no-such-portal"],
     ["an unknown portal's sitemap", "/hc/no-such-portal/sitemap.xml"],
+    // the search ran with no portal to search in (a 500 before)
+    ["a search in an unknown portal", "/hc/no-such-portal/en/articles?query=reset"],
+    ["a search in an unknown portal with a bad escape and a huge page", "/hc/x/en/articles?query=%ff&page=99999999999999999999"],
     ["an unknown locale", `${site}/de`],
     ["a search in an unknown locale", `${site}/de/articles?query=guide`],
     ["an unknown category", `${site}/en/categories/nope`],

@@ -82,6 +82,23 @@ describe("public rate limits count per inbox however the path spells it", () => 
     for (const path of paths) expectRefused(await call("GET", path, { headers: from("192.0.2.31") }), "public_api");
   });
 
+  it("counts CSAT survey lookups per client address, not per uuid: guessing new uuids spends one allowance", async () => {
+    await waitOutWindow();
+    const survey = () => `/public/api/v1/csat_survey/${crypto.randomUUID()}`;
+    const answer = { submitted_values: { csat_survey_response: { rating: 5 } } };
+    // at once, so that the burst fits one window however slow the machine
+    const replies = await Promise.all([
+      ...Array.from({ length: 10 }, () => call("GET", survey(), { headers: from("192.0.2.32") })),
+      ...Array.from({ length: 2 }, () => call("PUT", survey(), { body: answer, headers: from("192.0.2.32") })),
+    ]);
+    expect(replies.filter((r) => r.status === 404)).toHaveLength(8);
+    const refused = replies.filter((r) => r.status !== 404);
+    expect(refused).toHaveLength(4);
+    for (const reply of refused) expectRefused(reply, "public_api");
+    // another address has its own allowance
+    expect((await call("GET", survey(), { headers: from("192.0.2.33") })).status).toBe(404);
+  });
+
   it("counts a public write before reading its body: a refused request is a 429 whatever it sends", async () => {
     await waitOutWindow();
     const inbox = await publicInbox(world.accountId);

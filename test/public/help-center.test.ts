@@ -134,6 +134,14 @@ describe("public help center", () => {
     expect((await get("/public/api/v1/portals/no-such-portal", null)).status).toBe(404);
   });
 
+  it("answers a search in an unknown or archived portal with the portal's 404, not a 500", async () => {
+    for (const path of ["/public/api/v1/portals/no-such-portal/articles?query=reset", "/public/api/v1/portals/no-such-portal?query=reset", "/public/api/v1/portals/public-archived/articles?query=visible"]) {
+      const res = await get(path, null);
+      expect(res.status, path).toBe(404);
+      expect(res.body.errors[0], path).toMatchObject({ field: "portal_slug", code: "not_found" });
+    }
+  });
+
   it("does not serve the portals of a suspended account", async () => {
     const suspended = await createWorld("Suspended");
     await post(`${suspended.base}/portals`, suspended.admin.key, { name: "Paused", slug: "public-paused" });

@@ -30,6 +30,37 @@ describe("isForbiddenTarget", () => {
     "http://[64:ff9b::a9fe:a9fe]/",
     "ftp://example.com/",
     "not a url",
+    // IPv6 spellings of loopback and private IPv4
+    "http://[::ffff:0:7f00:1]/", // IPv4-translated
+    "http://[::ffff:0:a00:1]/",
+    "http://[64:ff9b::7f00:1]/", // NAT64, well-known prefix
+    "http://[64:ff9b:1::7f00:1]/", // NAT64, local-use prefix
+    "http://[64:ff9b:1:abcd::1]/",
+    "http://[2001:0::1]/", // Teredo
+    "http://[2001:0:4136:e378:8000:63bf:80ff:fffe]/", // Teredo, client 127.0.0.1
+    "http://[2002:7f00:1::1]/", // 6to4 of 127.0.0.1
+    "http://[2002:c0a8:101::1]/", // 6to4 of 192.168.1.1
+    "http://[::7f00:1]/", // IPv4-compatible
+    "http://[::a00:1]/",
+    // names that resolve to loopback or private addresses, or to what their name embeds
+    "http://localtest.me/",
+    "http://api.localtest.me/",
+    "http://127.0.0.1.nip.io/",
+    "http://app.10.0.0.1.nip.io:8080/",
+    "http://nip.io/",
+    "http://169-254-169-254.sslip.io/",
+    "http://127.0.0.1.xip.io/",
+    "http://lvh.me/",
+    "http://anything.lvh.me/",
+    "http://metadata.google.internal/computeMetadata/v1/",
+    "http://metadata.google.internal./",
+    "http://service.internal/",
+    "http://printer.local/",
+    "http://host.localdomain/",
+    "http://router.home.arpa/",
+    "http://localhost../",
+    "http://localhost.localdomain/",
+    "http://metadata/", // one label: resolved through the local search domains
   ])("refuses %s", (url) => {
     expect(isForbiddenTarget(url)).toBe(true);
   });
@@ -42,6 +73,12 @@ describe("isForbiddenTarget", () => {
     "https://[2606:4700::1111]/",
     "http://[::ffff:8.8.8.8]/",
     "https://localhost.example.com/",
+    "https://internal.example.com/",
+    "https://nip.io.example.com/",
+    "https://my-local.example.org/",
+    "https://[2001:4860:4860::8888]/",
+    "https://[2002:808:808::1]/", // 6to4 of 8.8.8.8
+    "https://[64:ff9b::808:808]/", // NAT64 of 8.8.8.8
   ])("allows %s", (url) => {
     expect(isForbiddenTarget(url)).toBe(false);
   });

@@ -8,7 +8,7 @@ import { and, eq, inArray } from "drizzle-orm";
 import { schema } from "../../db/client";
 import { assignConversation, conversationLabels, replaceLabels, setMuted, toggleStatus, togglePriority } from "../conversations/conversations";
 import { createMessage } from "../conversations/messages";
-import { renderTranscript } from "../conversations/transcript";
+import { renderTranscript, spendTranscriptAllowance } from "../conversations/transcript";
 import type { ConversationRow } from "../conversations/rows";
 import { batchNamed, write } from "../kernel/batch";
 import { CONVERSATION_STATUS, CONVERSATION_STATUSES, PRIORITIES, enumValue } from "../kernel/enums";
@@ -150,5 +150,6 @@ async function emailTranscript(act: RuleAct, param: string) {
   const { contact, subject, body } = await renderTranscript(act.scope, act.conversation);
   const recipients = [...new Set(splitRecipients(param).flatMap((r) => (r === CONTACT_EMAIL_VARIABLE ? (contact?.email ? [contact.email] : []) : [r.toLowerCase()])))];
   if (recipients.length === 0) throw invalidField("action_params", "no recipient: the contact has no email address", "no_recipients");
+  await spendTranscriptAllowance(act.scope, recipients);
   await write(act.scope.db, [emailStatement(act, "transcript", recipients, subject, body)]);
 }

@@ -4,13 +4,14 @@
  * into additional attributes); every other column with a value becomes a custom attribute. Header names
  * are compared as Chatwoot normalises them: trimmed, lower-case, spaces, hyphens and colons as `_`.
  * A row is held to the rules `POST /contacts` applies (kernel/field-rules.ts, the custom attribute
- * definitions); Chatwoot's one allowance is kept: a phone number without its leading `+` gets one.
+ * definitions); Chatwoot's one allowance is kept: a phone number without its leading `+` gets one. Its
+ * custom attributes are bounded as the public API's are (50 keys, 16 KB: kernel/field-rules.ts).
  */
 import type { AttributeDefinition } from "../custom-attributes/rows";
 import { checkCustomAttributeValues } from "../custom-attributes/values";
 import { ATTRIBUTE_DISPLAY_TYPE } from "../kernel/enums";
 import type { ErrorEntry } from "../kernel/errors";
-import { E164_MESSAGE, E164_PATTERN, EMAIL_MESSAGE, EMAIL_PATTERN, SHORT_TEXT_MAX } from "../kernel/field-rules";
+import { E164_MESSAGE, E164_PATTERN, EMAIL_MESSAGE, EMAIL_PATTERN, SHORT_TEXT_MAX, attributeBoundErrors } from "../kernel/field-rules";
 import type { ContactInput } from "./contacts";
 
 /** The columns with a place of their own; any other column is a custom attribute. */
@@ -82,7 +83,9 @@ export function readRow(columns: string[], fields: string[], definitions: Attrib
     if (column === "" || text === "" || (FIELD_COLUMNS as readonly string[]).includes(column)) return;
     customAttributes[column] = byKey.get(column)?.attributeDisplayType === ATTRIBUTE_DISPLAY_TYPE.checkbox ? checkboxValue(text) : text;
   });
-  errors.push(...checkCustomAttributeValues(definitions, customAttributes, "custom_attributes"));
+  // a file may have thousands of columns: a row holds as many custom attributes as the public API allows
+  const bounded = attributeBoundErrors("custom_attributes", customAttributes);
+  errors.push(...(bounded.length > 0 ? bounded : checkCustomAttributeValues(definitions, customAttributes, "custom_attributes")));
 
   if (errors.length > 0) return { errors };
   return { contact: { ...(name !== null && { name }), email, phoneNumber, identifier, additionalAttributes, customAttributes } };

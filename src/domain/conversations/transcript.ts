@@ -52,12 +52,21 @@ export async function renderTranscript(scope: AccountScope, conversation: Conver
 }
 
 /**
+ * Transcript mail goes to addresses a user typed, outside the account: every recipient spends the
+ * account's allowance (`transcript_mail`, README "Rate limits") before the mail is recorded, so that no
+ * route, macro or rule makes the service a mail relay. Over the allowance nothing is recorded (429).
+ */
+export const spendTranscriptAllowance = (scope: AccountScope, recipients: readonly string[]) =>
+  scope.ports.allowances.spend("transcript_mail", `account:${scope.accountId}`, recipients.length);
+
+/**
  * POST /conversations/:id/transcript: records the transcript as mail to `email`. The caller must reach
  * the conversation (agents of its inbox or team, administrators): 404 or 403 before anything is written.
  */
 export async function emailConversationTranscript(scope: AccountScope, displayId: number, email: string): Promise<void> {
   const { conversation } = await readConversation(scope, displayId, []);
   const transcript = await renderTranscript(scope, conversation);
+  await spendTranscriptAllowance(scope, [email]);
   await write(scope.db, [
     outgoingEmailStatement(scope.db, {
       kind: "transcript",

@@ -67,9 +67,13 @@ export function searchTerms(text: string): string | null {
   return terms.length === 0 ? null : terms.map((t) => `"${t}"*`).join(" ");
 }
 
-/** The articles of portal `portalId` (a value or a subquery) that match `terms`. */
+/**
+ * The articles of portal `portalId` (a value or a subquery) that match `terms`. A subquery that finds no
+ * portal (an unknown slug) is NULL, which would make the whole MATCH text NULL, an FTS syntax error; no
+ * portal has id 0, so it matches nothing and the caller's own not-found check answers.
+ */
 export const matches = (portalId: SQL, terms: string) =>
-  sql`article_search MATCH ('portal_key:"p' || ${portalId} || '" AND (' || ${terms} || ')')`;
+  sql`article_search MATCH ('portal_key:"p' || coalesce(${portalId}, 0) || '" AND (' || ${terms} || ')')`;
 
 /**
  * bm25 rank (lower is better) weighing a match in the title most, then tags, description and meta,

@@ -94,7 +94,16 @@ export interface BackgroundWork {
   articleViewed(accountId: number, articleId: number): Promise<void>;
 }
 
-export type Ports = { rooms: LiveRooms; feed: LiveFeed; work: BackgroundWork };
+/**
+ * Allowances for effects that leave the service at a user's word (the service's rate limiter): mail to
+ * addresses a user typed, so that an account cannot make the service a relay.
+ */
+export interface Allowances {
+  /** Spends `cost` of `subject`'s allowance; over it, spends nothing and throws the rate_limited DomainError. */
+  spend(policy: "transcript_mail", subject: string, cost: number): Promise<void>;
+}
+
+export type Ports = { rooms: LiveRooms; feed: LiveFeed; work: BackgroundWork; allowances: Allowances };
 
 /** Ports for a scope with no Worker behind it (a script, a test of the domain alone): every frame is lost, as to an unreachable room. */
 export const UNREACHABLE_PORTS: Ports = {
@@ -119,6 +128,12 @@ export const UNREACHABLE_PORTS: Ports = {
     articleViewed: async () => logUnreachable(),
     bulkAction: async () => {
       throw new Error("no queue is reachable");
+    },
+  },
+  // no limiter to count against: what it guards is refused
+  allowances: {
+    spend: async () => {
+      throw new Error("no rate limiter is reachable");
     },
   },
 };

@@ -3,8 +3,12 @@
  * would let an account administrator make the service probe places it can reach and they cannot (SSRF),
  * so localhost and loopback, private, link-local and other non-public IP literals are refused.
  *
- * Host names are not resolved here: the check runs when a webhook is saved, and DNS can change later.
- * Delivery calls `isForbiddenTarget` again before each request.
+ * Host names are not resolved here (a Worker has no DNS lookup; the check runs when a webhook is saved,
+ * and DNS can change later). What a name alone tells is refused: names of this machine and of internal
+ * namespaces, one-label names, and the public services whose names resolve to loopback or to whatever
+ * address the name spells (FORBIDDEN_NAMES). Any other name that an owner points at a private address is
+ * not caught here (README "Where receivers may be"). Delivery calls `isForbiddenTarget` again before each
+ * request.
  *
  * Local development is the exception: a developer's receiver runs on their own machine, so `npm start`
  * sets WEBHOOK_TARGET_POLICY=allow-private. Anything else (wrangler.toml's "public", or nothing) is strict.
@@ -84,7 +88,10 @@ function isForbiddenV6(g: number[]): boolean {
     return g[6] === 0 || isForbiddenV4(embeddedV4(g[6], g[7]));
   }
   if (g.slice(0, 5).every((x) => x === 0) && g[5] === 0xffff) return isForbiddenV4(embeddedV4(g[6], g[7])); // IPv4-mapped
+  if (g.slice(0, 4).every((x) => x === 0) && g[4] === 0xffff && g[5] === 0) return isForbiddenV4(embeddedV4(g[6], g[7])); // IPv4-translated
   if (g[0] === 0x64 && g[1] === 0xff9b && g.slice(2, 6).every((x) => x === 0)) return isForbiddenV4(embeddedV4(g[6], g[7])); // NAT64
+  if (g[0] === 0x64 && g[1] === 0xff9b && g[2] === 1) return true; // NAT64 for local use (64:ff9b:1::/48): a private translator
+  if (g[0] === 0x2001 && g[1] === 0) return true; // Teredo: the client's IPv4 is hidden in the address, and any may be behind it
   if (g[0] === 0x2002) return isForbiddenV4(embeddedV4(g[1], g[2])); // 6to4
   return (
     (g[0] & 0xfe00) === 0xfc00 || // unique local
@@ -94,17 +101,43 @@ function isForbiddenV6(g: number[]): boolean {
   );
 }
 
-/** True when `hostname` (as `URL.hostname` gives it) is localhost or a non-public IP literal. */
+/**
+ * Names refused with every name under them: this machine; namespaces for internal use only (cloud
+ * metadata at metadata.google.internal, mDNS, home networks); public names that resolve to loopback;
+ * and wildcard DNS services whose names resolve to the address they spell (10.0.0.1.nip.io).
+ */
+const FORBIDDEN_NAMES = [
+  "localhost",
+  "localdomain",
+  "internal",
+  "local",
+  "home.arpa",
+  "localtest.me",
+  "lvh.me",
+  "vcap.me",
+  "localho.st",
+  "nip.io",
+  "sslip.io",
+  "xip.io",
+  "traefik.me",
+];
+
+/**
+ * True when `hostname` (as `URL.hostname` gives it) is a non-public IP literal, or a name that by
+ * itself is local or resolves to a private address (FORBIDDEN_NAMES, one label).
+ */
 export function isForbiddenHost(hostname: string): boolean {
-  const host = hostname.toLowerCase().replace(/\.$/, "");
-  if (host === "localhost" || host.endsWith(".localhost")) return true;
+  const host = hostname.toLowerCase().replace(/\.+$/, "");
+  if (FORBIDDEN_NAMES.some((name) => host === name || host.endsWith(`.${name}`))) return true;
   if (host.startsWith("[") && host.endsWith("]")) {
     const groups = parseV6(host.slice(1, -1).split("%")[0]);
     return groups === null || isForbiddenV6(groups);
   }
   // URL has already turned 2130706433, 0x7f.1 and friends into dotted quads.
   const v4 = parseV4(host);
-  return v4 !== null && isForbiddenV4(v4);
+  if (v4 !== null) return isForbiddenV4(v4);
+  // a name of one label is looked up in the resolver's search domains: always a local name
+  return !host.includes(".");
 }
 
 /** True when `url` is not an http(s) URL the service may call under `policy`. */

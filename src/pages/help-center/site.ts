@@ -38,7 +38,12 @@ const MAX_SEGMENT = 255;
 /** A path parameter of the page's route (every route here names the ones it reads). */
 const param = (c: SiteContext, name: string) => c.req.param(name) ?? "";
 
-const absolute = (c: SiteContext, path: string) => new URL(path, c.req.url).href;
+/**
+ * An absolute link of the site, at the service's configured address (FILES_BASE_URL), never the
+ * request's Host: the pages and the sitemap are cached publicly, so a link built from a forged Host
+ * would be served to every reader after it.
+ */
+const absolute = (c: SiteContext, path: string) => new URL(path, c.env.FILES_BASE_URL).href;
 
 /**
  * Runs a page: an unknown portal, locale, category or article (the domain's not_found) is the 404 page,

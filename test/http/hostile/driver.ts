@@ -34,6 +34,12 @@ export type Route = {
   query?: Shape;
   /** a body the route accepts; each case changes one field of it, so the domain sees the odd value */
   valid?: Record<string, unknown>;
+  /**
+   * An HTML page (the help-center site): a failure is its 404 page rather than the error body, and it
+   * reads its query as a person types it (a page number that is not one shows the first page), so a
+   * wrong query value may succeed.
+   */
+  page?: boolean;
 };
 
 export type Problem = { case: string; status: number; body: unknown };
@@ -44,7 +50,20 @@ const deep = (levels: number): unknown => (levels === 0 ? 1 : { a: deep(levels -
 const deepArray = (levels: number): unknown => (levels === 0 ? 1 : [deepArray(levels - 1)]);
 
 /** Path values no id or slug route may accept (each must be a 4xx). */
-export const HOSTILE_PATH = ["abc", "0", "-1", "1.5", "1e3", "99999999999999999999", "%00", "y".repeat(300), "%F0%9F%92%A9", "null"];
+export const HOSTILE_PATH = ["abc", "0", "-1", "1.5", "1e3", "99999999999999999999", "%00", "y".repeat(300), "%F0%9F%92%A9", "%FF", "null"];
+
+/** Path values that name nothing yet pass any format check: an unknown slug, an unknown id. */
+const UNKNOWN_PATH = ["no-such-thing", "2147483647"];
+
+/**
+ * Each query parameter a route reads with a plausible value, one at a time (one the route refuses would
+ * hide the others), sent with an unknown path value: the query then runs against something that does not
+ * exist (a search in an unknown portal was a 500).
+ */
+function plausibleQueries(shape: Shape = {}): string[] {
+  const sample: Record<Kind, string | null> = { s: "reset", n: "1", f: "1", id: "1", b: "true", e: null, o: null, a: null };
+  return Object.entries(shape).flatMap(([name, kind]) => (sample[kind] === null ? [] : [`${encodeURIComponent(name)}=${sample[kind]}`]));
+}
 
 /** Values that are the wrong type for a field of this kind, whatever its schema (strict). */
 function wrongFor(kind: Kind): Array<[string, unknown]> {
@@ -161,6 +180,23 @@ const ODD_QUERY: Array<[string, string]> = [
   ["__proto__", "__proto__=1&constructor=1"],
 ];
 
+/**
+ * Values no parameter should choke on, whatever it reads (tolerant): bad and cut percent-escapes, a NUL,
+ * a number past any integer, text past any limit, and the parameter as a list or a map.
+ */
+function hostileQueryFor(name: string): Array<[string, string]> {
+  const v = (value: string) => `${encodeURIComponent(name)}=${value}`;
+  return [
+    [`${name}=%FF`, v("%FF")],
+    [`${name}=%E0%A4%A`, v("%E0%A4%A")],
+    [`${name}=%00`, v("%00")],
+    [`${name}=huge`, v("99999999999999999999")],
+    [`${name}=<long>`, v("l".repeat(10_000))],
+    [`${name}[]=1`, `${encodeURIComponent(name)}[]=1&${encodeURIComponent(name)}[]=2`],
+    [`${name}[a]=1`, `${encodeURIComponent(name)}[a]=1`],
+  ];
+}
+
 function wrongQueryFor(name: string, kind: Kind): Array<[string, string]> {
   const v = (value: string) => `${encodeURIComponent(name)}=${value}`;
   const twice = [`${name} twice`, `${v("1")}&${v("2")}`] as [string, string];
@@ -211,16 +247,18 @@ const isErrorBody = (body: any) =>
   body.errors.length > 0 &&
   body.errors.every((e: any) => e && typeof e.field === "string" && typeof e.message === "string" && typeof e.code === "string");
 
+const isHtmlPage = (reply: Reply) => /^text\/html/.test(reply.headers.get("content-type") ?? "") && typeof reply.body === "string" && /^<!doctype html>/i.test(reply.body);
+
 export class Checker {
   readonly problems: Problem[] = [];
   count = 0;
 
-  /** Never a 5xx; a failure carries the error body; strict cases must fail with a 4xx. */
-  check(name: string, reply: Reply, strict: boolean, expected?: number[]) {
+  /** Never a 5xx; a failure carries the error body (a page's, its HTML page); strict cases must fail with a 4xx. */
+  check(name: string, reply: Reply, strict: boolean, expected?: number[], page = false) {
     this.count++;
     const bad =
       reply.status >= 500 ||
-      (reply.status >= 400 && !isErrorBody(reply.body)) ||
+      (reply.status >= 400 && !isErrorBody(reply.body) && !(page && isHtmlPage(reply))) ||
       (strict && (reply.status < 400 || reply.status >= 500)) ||
       (expected && !expected.includes(reply.status));
     if (bad) this.problems.push({ case: name, status: reply.status, body: truncate(reply.body) });
@@ -265,12 +303,12 @@ type Case = { name: string; strict: boolean; expected?: number[]; send: () => Pr
  */
 const IN_FLIGHT = 8;
 
-async function runCases(cases: Case[], checker: Checker) {
+async function runCases(cases: Case[], checker: Checker, page: boolean) {
   let next = 0;
   const lane = async () => {
     while (next < cases.length) {
       const c = cases[next++];
-      checker.check(c.name, await c.send(), c.strict, c.expected);
+      checker.check(c.name, await c.send(), c.strict, c.expected, page);
     }
   };
   await Promise.all(Array.from({ length: Math.min(IN_FLIGHT, cases.length) }, lane));
@@ -289,9 +327,13 @@ export async function attack(route: Route, checker: Checker) {
   const add = (list: Case[], what: string, path: string, init: Parameters<typeof send>[2], expected?: number[]) =>
     list.push({ name: name(what), strict: list === strict, expected, send: () => send(route, path, init) });
 
-  // path params
+  // path params; with a query, an unknown path value also gets a plausible query, so the route's query
+  // runs against something that does not exist
   for (const param of Object.keys(route.params)) {
     for (const value of HOSTILE_PATH) add(strict, `:${param}=${value.slice(0, 20)}`, fillPath(route, { [param]: value }), route.body ? { body: base } : {});
+    for (const value of UNKNOWN_PATH) {
+      for (const qs of plausibleQueries(route.query)) add(strict, `:${param}=${value}?${qs}`, `${fillPath(route, { [param]: value })}?${qs}`, route.body ? { body: base } : {});
+    }
   }
   const path = fillPath(route);
 
@@ -310,7 +352,8 @@ export async function attack(route: Route, checker: Checker) {
   }
   if (route.query) {
     for (const [field, kind] of Object.entries(route.query)) {
-      for (const [label, qs] of wrongQueryFor(field, kind)) add(strict, `?${label}`, `${path}?${qs}`, route.body ? { body: base } : {});
+      for (const [label, qs] of wrongQueryFor(field, kind)) add(route.page ? tolerant : strict, `?${label}`, `${path}?${qs}`, route.body ? { body: base } : {});
+      for (const [label, qs] of hostileQueryFor(field)) add(tolerant, `?${label}`, `${path}?${qs}`, route.body ? { body: base } : {});
     }
   }
 
@@ -337,12 +380,12 @@ export async function attack(route: Route, checker: Checker) {
   }
 
   const before = isWrite ? await fingerprint() : "";
-  await runCases(strict, checker);
+  await runCases(strict, checker, route.page === true);
   if (isWrite) {
     const after = await fingerprint();
     if (after !== before) checker.problems.push({ case: name("strict cases changed the database"), status: 0, body: diff(before, after) });
   }
-  await runCases(tolerant, checker);
+  await runCases(tolerant, checker, route.page === true);
 }
 
 function diff(before: string, after: string) {

@@ -529,6 +529,8 @@ export function routeTable(w: World): Record<Group, Route[]> {
       { method: "GET", path: "/public/api/v1/portals/:portal_slug/categories", params: slug, key: null, query: { locale: "s", page: "n" } },
       { method: "GET", path: "/public/api/v1/portals/:portal_slug/articles", params: slug, key: null, query: { page: "n", locale: "s", category_slug: "s", query: "s" } },
       { method: "GET", path: "/public/api/v1/portals/:portal_slug/articles/:article_slug", params: { ...slug, article_slug: w.article.slug }, key: null },
+      // the help-center site: HTML pages, whose failures are the 404 page
+      ...siteRoutes(w),
       // deletes last: their strict cases must leave the objects in place for the routes above
       r("DELETE", "/portals/:portal_slug/articles/:id", { ...slug, id: w.article.id }),
       r("DELETE", "/portals/:portal_slug/categories/:id", { ...slug, id: w.category.id }),
@@ -565,6 +567,27 @@ export function routeTable(w: World): Record<Group, Route[]> {
       r("DELETE", "/notifications/:id", { id: w.notification.id }),
     ],
   };
+}
+
+/** The public help-center site's pages (no key): path segments and the search's query as anyone may type them. */
+function siteRoutes(w: World): Route[] {
+  const ids = { portal_slug: w.portal.slug, locale: "en", article_slug: w.article.slug, category_slug: w.category.slug };
+  const page = (path: string, extra: Partial<Route> = {}): Route => ({
+    method: "GET",
+    path,
+    params: Object.fromEntries(Object.entries(ids).filter(([name]) => path.includes(`:${name}`))),
+    key: null,
+    page: true,
+    ...extra,
+  });
+  return [
+    page("/hc/:portal_slug"),
+    page("/hc/:portal_slug/sitemap.xml"),
+    page("/hc/:portal_slug/:locale"),
+    page("/hc/:portal_slug/:locale/articles", { query: { query: "s", page: "n" } }),
+    page("/hc/:portal_slug/:locale/categories/:category_slug"),
+    page("/hc/:portal_slug/articles/:article_slug"),
+  ];
 }
 
 /** The public client API (no key) and the agents' live-room socket. */
