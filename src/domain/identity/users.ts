@@ -177,6 +177,17 @@ export function endSessionsStatement(db: Database, userId: number) {
   return db.delete(authSessions).where(eq(authSessions.userId, userId));
 }
 
+/**
+ * After a change that ends some of the user's credentials (a sign-in, every sign-in, the key): the
+ * user's live sockets close in each of their accounts, and what they open again is checked afresh.
+ * `accountIds` when the memberships are known (they may be gone by now), else they are read.
+ */
+export async function closeLiveSockets(scope: TransportScope, userId: number, accountIds?: number[]) {
+  const { directory: db } = scope;
+  const ids = accountIds ?? (await batch(db, [db.select({ accountId: accountUsers.accountId }).from(accountUsers).where(eq(accountUsers.userId, userId))]))[0].map((m) => m.accountId);
+  await Promise.all(ids.map((accountId) => scope.ports.feed.accessChanged(accountId, [userId])));
+}
+
 /** What clears a user's pending e-mail change and its confirmation link. */
 export const NO_PENDING_EMAIL = { unconfirmedEmail: null, confirmationTokenDigest: null, confirmationExpiresAt: null } as const;
 
@@ -199,6 +210,7 @@ export async function updateUser(scope: TransportScope, user: UserRow, input: Us
     ...(rest.password !== undefined ? [endSessionsStatement(db, user.id)] : []),
   ]);
   await copyUserToShards(scope, user.id);
+  if (rest.password !== undefined) await closeLiveSockets(scope, user.id);
 }
 
 /** Refuses a change of the user's own password or e-mail without the current password. */
@@ -244,6 +256,7 @@ export async function deleteUser(scope: TransportScope, userId: number) {
     await Promise.all([...shards].map((shard) => write(scope.shards.open(shard), removal(scope.shards.open(shard)))));
   }
   await write(directory, removal(directory));
+  await closeLiveSockets(scope, userId, memberships.map((m) => m.accountId));
 }
 
 const LOGIN_TOKEN_TTL_MS = 5 * 60 * 1000;
