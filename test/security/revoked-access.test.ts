@@ -9,7 +9,7 @@ import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { accountFeed } from "../../src/realtime/account-feed";
 import { SUBSCRIBE_WITHIN_MS } from "../../src/realtime/cable";
-import { call, del, get, patch, post } from "../support/http";
+import { call, del, get, patch, post, put } from "../support/http";
 import { addToAccount, createUser } from "../support/world";
 import { addInboxMember, conversationRowId, createTeam } from "../support/fixtures";
 import { visitorConversation, widgetWorld } from "../public/widget-support";
@@ -250,7 +250,7 @@ describe("finding 2: notifications show only conversations the user reaches now"
     expect((await get(`${w.base}/notifications/unread_count`, w.agent.key)).body).toBe(1);
   });
 
-  it("keeps the list to one statement for the page whatever the access: an administrator's and a team member's notifications show", async () => {
+  it("follows a team's membership and the role: a mention seen through a team goes with the team, and comes back to an administrator", async () => {
     const w = await widgetWorld("Notified team");
     await patch(`${w.base}/inboxes/${w.inbox.id}`, w.admin.key, { enable_auto_assignment: false });
     const member = await createUser(w.platformKey, "Team member");
@@ -258,7 +258,9 @@ describe("finding 2: notifications show only conversations the user reaches now"
     const teamId = await createTeam(w.accountId, "Team", [member.id]);
     const c = await visitorConversation(w.inbox, { name: "Vera" });
     expect((await post(`${w.base}/conversations/${c.displayId}/assignments`, w.admin.key, { team_id: teamId })).status).toBe(200);
-    expect((await post(`${w.base}/conversations/${c.displayId}/assignments`, w.admin.key, { assignee_id: member.id })).status).toBe(200);
+    expect((await put(`${w.base}/notification_settings`, member.key, { notification_settings: { selected_email_flags: ["email_conversation_mention"], selected_push_flags: [] } })).status).toBe(200);
+    const mention = `[@Team member](mention://user/${member.id}/Team%20member) please look`;
+    expect((await post(`${w.base}/conversations/${c.displayId}/messages`, w.admin.key, { content: mention, private: true })).status).toBe(200);
     const seen = await get(`${w.base}/notifications`, member.key);
     expect(seen.body.data.payload.map((n: any) => n.primary_actor.id)).toEqual([c.displayId]);
     expect((await del(`${w.base}/teams/${teamId}/team_members`, w.admin.key, { user_ids: [member.id] })).status).toBe(200);
