@@ -179,6 +179,23 @@ describe("finding 1: a live socket stops when its user's access ends", () => {
     });
   }
 
+  it("closes the sockets of a user whose password changed, and renews the feed's token: the old one is refused", async () => {
+    const r = await revocationWorld("New password", "inbox");
+    const oldToken = await pubsubToken(r.victim.key);
+    const changed = await put("/api/v1/profile", r.victim.key, { password: "N3w-Passw0rd!long", password_confirmation: "N3w-Passw0rd!long", current_password: PASSWORD });
+    expect(changed.status).toBe(200);
+    expect(await r.feed.closed).toEqual({ code: 4003, reason: "access changed" });
+    expect(await r.room.closed).toEqual({ code: 4003, reason: "access changed" });
+    expect(changed.body.pubsub_token).not.toBe(oldToken);
+    const cable = await openCable();
+    const identifier = (token: string) => JSON.stringify({ channel: "RoomChannel", pubsub_token: token, account_id: r.w.accountId, user_id: r.victim.id });
+    cable.send({ command: "subscribe", identifier: identifier(oldToken) });
+    await cable.next((f) => f.identifier === identifier(oldToken) && f.type === "reject_subscription");
+    cable.send({ command: "subscribe", identifier: identifier(changed.body.pubsub_token) });
+    await cable.next((f) => f.identifier === identifier(changed.body.pubsub_token) && f.type === "confirm_subscription");
+    cable.close();
+  });
+
   it("lets a user who is still a member subscribe again, and then sends only what the new access reaches", async () => {
     const r = await revocationWorld("Resubscribed", "administrator");
     expect((await patch(`${r.w.base}/agents/${r.victim.id}`, r.w.admin.key, { role: "agent" })).status).toBe(200);

@@ -173,7 +173,8 @@ export async function resetPassword(scope: TransportScope, input: { token: strin
   const [updated] = await batch(db, [
     db
       .update(users)
-      .set({ passwordHash, resetPasswordTokenDigest: null, resetPasswordExpiresAt: null, updatedAt: at })
+      // as any new password: every sign-in ends, and the live feed's token is renewed
+      .set({ passwordHash, pubsubToken: randomToken(), resetPasswordTokenDigest: null, resetPasswordExpiresAt: null, updatedAt: at })
       .where(and(eq(users.id, user.id), eq(users.resetPasswordTokenDigest, digest)))
       .returning({ id: users.id }),
     endSessionsStatement(db, user.id),

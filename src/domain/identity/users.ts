@@ -165,7 +165,8 @@ export async function userChanges(user: UserRow, input: Omit<UserInput, "email">
   const { password, customAttributes, uiSettings, ...fields } = input;
   return {
     ...fields,
-    ...(password !== undefined && { passwordHash: await hashPassword(password) }),
+    // a new password ends every sign-in, and renews the live feed's token a sign-in could read (/cable)
+    ...(password !== undefined && { passwordHash: await hashPassword(password), pubsubToken: randomToken() }),
     ...(customAttributes && { customAttributes: { ...user.customAttributes, ...customAttributes } }),
     ...(uiSettings && { uiSettings: { ...user.uiSettings, ...uiSettings } }),
     updatedAt: now(),
