@@ -204,8 +204,9 @@ export class ConversationRoom extends DurableObject<Env> {
       if (member.type === "user") await feed.roomLeft(member.id, member.conversationId);
       else await (what === "seen" ? feed.contactSeen(member.id) : feed.contactLeft(member.id));
     } catch (error) {
-      // presence is a hint: a feed that cannot be reached costs an agent a green dot, never the socket
-      console.error(JSON.stringify({ level: "error", contactPresence: String(error) }));
+      // presence is a hint: a feed that cannot be reached costs an agent a green dot, never the socket; a
+      // room it does not forget is only closed once more, for nothing, when the user's access changes
+      console.error(JSON.stringify({ level: "error", roomMember: `${member.type}:${member.id}`, tellFeed: what, error: String(error) }));
     }
   }
 
