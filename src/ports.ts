@@ -74,6 +74,13 @@ export function livePorts(env: Env, shards: Shards): Ports {
           console.error(JSON.stringify({ level: "error", feed: accountId, accessChanged: userIds, error: String(error) }));
         }
       },
+      async conversationAccessChanged(accountId, conversationId) {
+        try {
+          await conversationRoom(env, accountId, conversationId).dropUsers();
+        } catch (error) {
+          console.error(JSON.stringify({ level: "error", room: `${accountId}:${conversationId}`, accessChanged: String(error) }));
+        }
+      },
       async claimAssignee(accountId, claim) {
         try {
           return await accountFeed(env, accountId).claimAssignee(claim);

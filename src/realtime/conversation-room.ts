@@ -152,15 +152,12 @@ export class ConversationRoom extends DurableObject<Env> {
    * ACCESS_CHANGED, and nothing is sent on them after. Answers how many closed.
    */
   dropUser(userId: number): number {
-    const sockets = this.ctx.getWebSockets(keyOf({ type: "user", id: userId }));
-    for (const socket of sockets) {
-      try {
-        socket.close(ACCESS_CHANGED.code, ACCESS_CHANGED.reason);
-      } catch {
-        // already closing
-      }
-    }
-    return sockets.length;
+    return closeForAccess(this.ctx.getWebSockets(keyOf({ type: "user", id: userId })));
+  }
+
+  /** Who may see the conversation changed (src/ports.ts): every user's socket closes with ACCESS_CHANGED. */
+  dropUsers(): number {
+    return closeForAccess(this.ctx.getWebSockets("agent"));
   }
 
   /**
@@ -255,6 +252,18 @@ export class ConversationRoom extends DurableObject<Env> {
     }
     return expired;
   }
+}
+
+/** Closes the sockets with ACCESS_CHANGED (nothing is sent on them after); answers how many. */
+function closeForAccess(sockets: WebSocket[]): number {
+  for (const socket of sockets) {
+    try {
+      socket.close(ACCESS_CHANGED.code, ACCESS_CHANGED.reason);
+    } catch {
+      // already closing
+    }
+  }
+  return sockets.length;
 }
 
 export function conversationRoom(env: Env, accountId: number, conversationId: number) {

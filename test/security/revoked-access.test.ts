@@ -223,6 +223,20 @@ describe("finding 1: a live socket stops when its user's access ends", () => {
     await feed.roomLeft(r.victim.id, conversationId);
   });
 
+  it("closes the room sockets of a conversation that leaves a team, and the feed then leaves its frames out", async () => {
+    const r = await revocationWorld("Team left", "team");
+    const otherTeam = await createTeam(r.w.accountId, "Other team");
+    expect((await post(`${r.w.base}/conversations/${r.c.displayId}/assignments`, r.w.admin.key, { team_id: otherTeam })).status).toBe(200);
+    expect(await r.room.closed).toEqual({ code: 4003, reason: "access changed" });
+    const roomFrames = r.room.frames.length;
+    expect((await get(`${r.w.base}/conversations/${r.c.displayId}`, r.victim.key)).status).toBe(403);
+    expect((await r.note("after the team left")).status).toBe(200);
+    await settle(800);
+    expect(r.room.frames.slice(roomFrames)).toEqual([]);
+    expect(heard(r.feed, "after the team left")).toBe(false);
+    r.feed.close();
+  });
+
   it("closes nothing of the users whose access did not change", async () => {
     const r = await revocationWorld("Bystander", "inbox");
     const admin = await feedSocket(r.w.admin, r.w.accountId);

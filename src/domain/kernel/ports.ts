@@ -70,6 +70,11 @@ export interface LiveFeed {
    * afresh. Frames are never sent on a socket once this has answered.
    */
   accessChanged(accountId: number, userIds: number[]): Promise<void>;
+  /**
+   * Who may see one conversation (by row id) may have narrowed (it left a team): the users' sockets in its
+   * room close as for `accessChanged`, and those who still see it open them again with a new ticket.
+   */
+  conversationAccessChanged(accountId: number, conversationId: number): Promise<void>;
 }
 
 /**
@@ -119,6 +124,7 @@ export const UNREACHABLE_PORTS: Ports = {
       return null;
     },
     accessChanged: async () => logUnreachable(),
+    conversationAccessChanged: async () => logUnreachable(),
   },
   // a job left pending is picked up by the minute sweep of a Worker that has the queue
   work: {
