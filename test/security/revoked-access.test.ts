@@ -15,6 +15,7 @@ import { addInboxMember, conversationRowId, createTeam } from "../support/fixtur
 import { visitorConversation, widgetWorld } from "../public/widget-support";
 import { pubsubToken, settle } from "../feed/cable-support";
 import { agentTicket } from "../realtime/room-support";
+import { arrivals } from "../support/arrivals";
 
 type Frame = Record<string, any>;
 
@@ -22,32 +23,18 @@ type Frame = Record<string, any>;
 type Watched = { frames: Frame[]; closed: Promise<{ code: number; reason: string }>; next(match: (f: Frame) => boolean, timeoutMs?: number): Promise<Frame>; send(frame: unknown): void; close(): void };
 
 function watch(ws: WebSocket): Watched {
-  const frames: Frame[] = [];
-  const waiters: Array<() => void> = [];
+  const received = arrivals<Frame>("frame");
   let closedWith: (c: { code: number; reason: string }) => void = () => {};
   const closed = new Promise<{ code: number; reason: string }>((resolve) => (closedWith = resolve));
   ws.addEventListener("message", (e) => {
-    if (typeof e.data === "string" && e.data.startsWith("{")) frames.push(JSON.parse(e.data));
-    for (const w of waiters.splice(0)) w();
+    if (typeof e.data === "string" && e.data.startsWith("{")) received.add(JSON.parse(e.data));
   });
   ws.addEventListener("close", (e) => closedWith({ code: e.code, reason: e.reason }));
   ws.accept();
-  const next = (match: (f: Frame) => boolean, timeoutMs = 3000) =>
-    new Promise<Frame>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no matching frame; got ${JSON.stringify(frames)}`)), timeoutMs);
-      const check = () => {
-        const found = frames.find(match);
-        if (found) {
-          clearTimeout(timer);
-          resolve(found);
-        } else waiters.push(check);
-      };
-      check();
-    });
   return {
-    frames,
+    frames: received.items,
     closed,
-    next,
+    next: received.next,
     send: (frame) => ws.send(JSON.stringify(frame)),
     close: () => {
       try {
