@@ -65,6 +65,23 @@ export function livePorts(env: Env, shards: Shards): Ports {
           console.error(JSON.stringify({ level: "error", feed: accountId, availability: String(error) }));
         }
       },
+      // the feed closes the users' sockets and names the rooms where they have some; each room closes its own
+      async accessChanged(accountId, userIds) {
+        if (userIds.length === 0) return;
+        try {
+          const rooms = await accountFeed(env, accountId).accessChanged(userIds);
+          await Promise.all(rooms.map(({ userId, conversationId }) => conversationRoom(env, accountId, conversationId).dropUser(userId)));
+        } catch (error) {
+          console.error(JSON.stringify({ level: "error", feed: accountId, accessChanged: userIds, error: String(error) }));
+        }
+      },
+      async conversationAccessChanged(accountId, conversationId) {
+        try {
+          await conversationRoom(env, accountId, conversationId).dropUsers();
+        } catch (error) {
+          console.error(JSON.stringify({ level: "error", room: `${accountId}:${conversationId}`, accessChanged: String(error) }));
+        }
+      },
       async claimAssignee(accountId, claim) {
         try {
           return await accountFeed(env, accountId).claimAssignee(claim);

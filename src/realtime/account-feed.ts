@@ -16,6 +16,10 @@ import { announceAgentAvailable } from "../events/agent-available";
  * - Presence (who is online, Chatwoot's OnlineStatusTracker) is memory only, with a time-to-live: a
  *   subscription and each `update_presence` mark the user online; storage would cost a write per
  *   heartbeat for a fact worthless after 20 s.
+ * - When what a user may see changes (`accessChanged`), the user's sockets close at once with
+ *   ACCESS_CHANGED: the feed's, and those of the conversation rooms the user joined, which the rooms
+ *   record here (`roomJoined`, `roomLeft`). Whatever the user opens again is checked afresh; one checked
+ *   before the change and arriving after it is refused.
  * - Auto-assignment decides here (`claimAssignee`), one decision at a time per account, because presence
  *   is here: each inbox's round-robin turns and fair-distribution counts are kept in the object's
  *   storage, so the order survives a restart. An agent who becomes available is announced on the events
@@ -34,8 +38,20 @@ export const CONTACT_PRESENCE_TTL_MS = 90_000;
 
 export type Availability = "online" | "busy" | "offline";
 
-/** Who a feed socket belongs to: the subscription the Worker authenticated. */
-export type FeedMember = { accountId: number; userId: number; role: "administrator" | "agent"; availability: Availability; identifier: string };
+/**
+ * Who a feed socket belongs to: the subscription the Worker authenticated, and when its check began
+ * (a socket checked before its user's access changed is refused).
+ */
+export type FeedMember = { accountId: number; userId: number; role: "administrator" | "agent"; availability: Availability; identifier: string; checkedAt: number };
+
+/** How a socket closes when its user's access changed: the client is told to open it again, and is checked afresh. */
+export const ACCESS_CHANGED = { code: 4003, reason: "access changed" } as const;
+
+/**
+ * How long a change of access is remembered, to refuse a socket whose check began before it: far longer
+ * than a check and an upgrade take, and a live ticket's lifetime.
+ */
+const REVOCATION_MEMORY_MS = 60_000;
 
 /** One event for the feed: Chatwoot's event name, its data (with `account_id`), and the users who receive it. */
 export type FeedFrame = { event: string; data: Record<string, unknown>; userIds: number[]; except?: number };
@@ -44,6 +60,8 @@ export type FeedFrame = { event: string; data: Record<string, unknown>; userIds:
 export const FEED_MEMBER_HEADER = "x-edgedesk-feed-member";
 
 const userTag = (userId: number) => `user:${userId}`;
+/** The conversations (row ids) in whose rooms the user has a socket open. */
+const roomsKey = (userId: number) => `rooms:${userId}`;
 
 type PresenceEntry = { until: number; availability: Availability };
 
@@ -61,6 +79,8 @@ export class AccountFeed extends DurableObject<Env> {
   private contacts = new Map<number, number>();
   /** conversation row id -> until when it counts as handed out */
   private claimed = new Map<number, number>();
+  /** user id -> when their access last changed (memory: it matters for seconds; see REVOCATION_MEMORY_MS) */
+  private revokedAt = new Map<number, number>();
 
   private get presenceTtlMs(): number {
     const configured = Number(this.env.PRESENCE_TTL_SECONDS);
@@ -73,6 +93,7 @@ export class AccountFeed extends DurableObject<Env> {
     if (!member || request.headers.get("upgrade")?.toLowerCase() !== "websocket") {
       return new Response("expected an authenticated WebSocket upgrade", { status: 400 });
     }
+    if (this.revokedSince(member.userId, member.checkedAt)) return new Response("the user's access changed during the check", { status: 409 });
     const { 0: client, 1: server } = new WebSocketPair();
     this.ctx.acceptWebSocket(server, [userTag(member.userId)]);
     server.serializeAttachment(member);
@@ -131,6 +152,55 @@ export class AccountFeed extends DurableObject<Env> {
       }
     }
     return sent;
+  }
+
+  /**
+   * The users' access changed: their feed sockets close with ACCESS_CHANGED (nothing is sent on them
+   * after this), they leave the presence, and the answer names the rooms where they have sockets, for
+   * the caller to close those (src/ports.ts). A room's own check of a socket before this is refused too.
+   */
+  async accessChanged(userIds: number[]): Promise<Array<{ userId: number; conversationId: number }>> {
+    const at = Date.now();
+    for (const [userId, when] of this.revokedAt) if (when <= at - REVOCATION_MEMORY_MS) this.revokedAt.delete(userId);
+    const rooms: Array<{ userId: number; conversationId: number }> = [];
+    let left = false;
+    for (const userId of new Set(userIds)) {
+      this.revokedAt.set(userId, at);
+      for (const socket of this.ctx.getWebSockets(userTag(userId))) {
+        try {
+          socket.close(ACCESS_CHANGED.code, ACCESS_CHANGED.reason);
+        } catch {
+          // already closing
+        }
+      }
+      left = this.presence.delete(userId) || left;
+      const joined = (await this.ctx.storage.get<number[]>(roomsKey(userId))) ?? [];
+      for (const conversationId of joined) rooms.push({ userId, conversationId });
+      if (joined.length > 0) await this.ctx.storage.delete(roomsKey(userId));
+    }
+    if (left) this.broadcastPresence();
+    return rooms;
+  }
+
+  /**
+   * A user's socket opened in one of the account's conversation rooms, after a check that began at
+   * `checkedAt`: remembered, so that a change of the user's access closes it; false when the access
+   * changed since the check (the room then refuses the socket).
+   */
+  async roomJoined(userId: number, conversationId: number, checkedAt: number): Promise<boolean> {
+    if (this.revokedSince(userId, checkedAt)) return false;
+    const joined = (await this.ctx.storage.get<number[]>(roomsKey(userId))) ?? [];
+    if (!joined.includes(conversationId)) await this.ctx.storage.put(roomsKey(userId), [...joined, conversationId]);
+    return true;
+  }
+
+  /** The user's last socket in a conversation's room closed. */
+  async roomLeft(userId: number, conversationId: number) {
+    const joined = (await this.ctx.storage.get<number[]>(roomsKey(userId))) ?? [];
+    const rest = joined.filter((id) => id !== conversationId);
+    if (rest.length === joined.length) return;
+    if (rest.length > 0) await this.ctx.storage.put(roomsKey(userId), rest);
+    else await this.ctx.storage.delete(roomsKey(userId));
   }
 
   /** The users online now (a live presence within its time-to-live), with their chosen availability. */
@@ -235,6 +305,11 @@ export class AccountFeed extends DurableObject<Env> {
     this.presence.set(member.userId, { until: Date.now() + this.presenceTtlMs, availability });
     if (arrived && availability === "online") this.announceAvailable(member.accountId, member.userId);
     return arrived;
+  }
+
+  /** Whether the user's access changed after a check that began at `checkedAt`. */
+  private revokedSince(userId: number, checkedAt: number): boolean {
+    return (this.revokedAt.get(userId) ?? -Infinity) >= checkedAt;
   }
 
   /** Conversations waiting in the agent's inboxes can go out now (the queue's consumer hands them out). */

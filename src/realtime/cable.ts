@@ -10,13 +10,13 @@
  * `perform` (`command: "message"`) goes to its subscription's feed; `unsubscribe` closes that socket.
  * Holding the client's socket costs the Worker memory, not CPU: it only relays.
  */
-import { FEED_MEMBER_HEADER, type FeedMember, accountFeed } from "./account-feed";
+import { ACCESS_CHANGED, FEED_MEMBER_HEADER, type FeedMember, accountFeed } from "./account-feed";
 import { isWebSocketUpgrade, upgradeRequired } from "./join";
 
 export const CABLE_PROTOCOL = "actioncable-v1-json";
 
 /** Who a subscription's identifier proves to be, or null (the subscription is rejected). */
-export type AuthorizeSubscription = (params: Record<string, unknown>) => Promise<Omit<FeedMember, "identifier"> | null>;
+export type AuthorizeSubscription = (params: Record<string, unknown>) => Promise<Omit<FeedMember, "identifier" | "checkedAt"> | null>;
 
 type Command = { command?: unknown; identifier?: unknown; data?: unknown };
 
@@ -28,6 +28,13 @@ export const MAX_SUBSCRIPTIONS = 10;
  * keeps offering identifiers it cannot prove is guessing. Chatwoot's clients offer one, and retry it.
  */
 export const MAX_REFUSED_SUBSCRIPTIONS = 20;
+
+/**
+ * How long a connection may hold no confirmed subscription (after the welcome, or after its last one
+ * ended) before it is closed: Chatwoot's clients subscribe at once, and a connection that only sits costs
+ * the Worker a socket. It is closed rather than pinged: pings come from the feed of a subscription.
+ */
+export const SUBSCRIBE_WITHIN_MS = 10_000;
 
 /** Answers the upgrade of `GET /cable` and serves the connection; a plain request is refused (400, the error body). */
 export function openCable(request: Request, env: Env, authorize: AuthorizeSubscription): Response {
@@ -46,6 +53,7 @@ class CableConnection {
   private subscribing = new Set<string>();
   private refused = 0;
   private closed = false;
+  private idleTimer: ReturnType<typeof setTimeout> | null = null;
 
   constructor(
     private readonly socket: WebSocket,
@@ -58,6 +66,19 @@ class CableConnection {
     this.socket.addEventListener("close", () => this.closeAll());
     this.socket.addEventListener("error", () => this.closeAll());
     this.send({ type: "welcome" });
+    this.closeIfIdle();
+  }
+
+  /** Closes the connection unless it holds a confirmed subscription within SUBSCRIBE_WITHIN_MS. */
+  private closeIfIdle() {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = setTimeout(() => {
+      this.idleTimer = null;
+      if (this.closed || this.feeds.size > 0) return;
+      // a subscription being checked gets its time; its answer decides
+      if (this.subscribing.size > 0) return this.closeIfIdle();
+      this.end({ type: "disconnect", reason: "no_subscription", reconnect: false }, 1000, "no subscription");
+    }, SUBSCRIBE_WITHIN_MS);
   }
 
   private async onCommand(raw: unknown) {
@@ -84,18 +105,23 @@ class CableConnection {
     if (this.feeds.size + this.subscribing.size >= MAX_SUBSCRIPTIONS) return this.send({ identifier, type: "reject_subscription" });
     this.subscribing.add(identifier);
     try {
+      // before the lookup: a change of the user's access that commits during it refuses the socket
+      const checkedAt = Date.now();
       const member = await this.authorize(parseIdentifier(identifier));
       if (!member) return this.refuse(identifier);
       if (this.closed) return this.send({ identifier, type: "reject_subscription" });
-      const headers = { upgrade: "websocket", [FEED_MEMBER_HEADER]: JSON.stringify({ ...member, identifier } satisfies FeedMember) };
+      const headers = { upgrade: "websocket", [FEED_MEMBER_HEADER]: JSON.stringify({ ...member, identifier, checkedAt } satisfies FeedMember) };
       const answer = await accountFeed(this.env, member.accountId).fetch("https://feed/subscribe", { headers });
       const feed = answer.webSocket;
       if (!feed) return this.send({ identifier, type: "reject_subscription" });
       feed.accept();
       feed.addEventListener("message", (event) => trySend(this.socket, event.data));
-      // the feed went away (a restart, a deploy): the client is told to reconnect, and subscribes anew
-      feed.addEventListener("close", () => {
-        if (this.feeds.get(identifier) === feed) this.restart();
+      // the user's access changed, or the feed went away (a restart, a deploy): the client is told to
+      // reconnect, and its subscriptions are checked anew
+      feed.addEventListener("close", (event) => {
+        if (this.feeds.get(identifier) !== feed) return;
+        if (event.code === ACCESS_CHANGED.code) this.end({ type: "disconnect", reason: "access_changed", reconnect: true }, ACCESS_CHANGED.code, ACCESS_CHANGED.reason);
+        else this.restart();
       });
       this.feeds.set(identifier, feed);
       if (this.closed) this.closeAll();
@@ -111,19 +137,25 @@ class CableConnection {
   private refuse(identifier: string) {
     this.send({ identifier, type: "reject_subscription" });
     if (++this.refused < MAX_REFUSED_SUBSCRIPTIONS) return;
-    this.send({ type: "disconnect", reason: "unauthorized", reconnect: false });
-    this.closeAll();
-    try {
-      this.socket.close(1008, "too many refused subscriptions");
-    } catch {
-      // already closed
-    }
+    this.end({ type: "disconnect", reason: "unauthorized", reconnect: false }, 1008, "too many refused subscriptions");
   }
 
   private unsubscribe(identifier: string) {
     const feed = this.feeds.get(identifier);
     this.feeds.delete(identifier);
     closeQuietly(feed);
+    if (this.feeds.size === 0) this.closeIfIdle();
+  }
+
+  /** Tells the client why (ActionCable's `disconnect`), then closes the connection and its feed sockets. */
+  private end(disconnect: { type: "disconnect"; reason: string; reconnect: boolean }, code: number, reason: string) {
+    this.send(disconnect);
+    this.closeAll();
+    try {
+      this.socket.close(code, reason);
+    } catch {
+      // already closed
+    }
   }
 
   private restart() {
@@ -134,6 +166,7 @@ class CableConnection {
 
   private closeAll() {
     this.closed = true;
+    if (this.idleTimer) clearTimeout(this.idleTimer);
     for (const feed of this.feeds.values()) closeQuietly(feed);
     this.feeds.clear();
   }

@@ -1,7 +1,7 @@
 import { DurableObject } from "cloudflare:workers";
 import type { Participant, TypingContext } from "../domain/kernel/ports";
 import { sendTypingEvent } from "../events/live";
-import { accountFeed } from "./account-feed";
+import { ACCESS_CHANGED, accountFeed } from "./account-feed";
 
 /**
  * A typing indicator left on expires after this long without a new "on": clients re-send "on" while
@@ -9,8 +9,24 @@ import { accountFeed } from "./account-feed";
  */
 export const TYPING_TTL_MS = 8_000;
 
-/** Who a socket belongs to, in which account. Contacts never receive private notes or private typing. */
-export type RoomMember = Participant & { audience: "contact" | "agent"; name: string; accountId: number };
+/**
+ * Who a socket belongs to, in which account and conversation (its row id). Contacts never receive private
+ * notes or private typing. A user's socket names when the check of its access began (`checkedAt`) and the
+ * live ticket it spends (`ticket`: its signature and expiry, in seconds).
+ */
+export type RoomMember = Participant & {
+  audience: "contact" | "agent";
+  name: string;
+  accountId: number;
+  conversationId: number;
+  checkedAt?: number;
+  ticket?: { id: string; expiresAt: number };
+};
+
+/** Why the room refused a socket, as the status of its answer to the upgrade (src/realtime/join.ts). */
+export const ROOM_REFUSALS = { ticketSpent: 401, accessChanged: 409, feedUnreachable: 503 } as const;
+
+const spentTicketKey = (id: string) => `ticket:${id}`;
 
 /** What a subscriber receives: `{ event, data }`, as Chatwoot's ActionCable frames. */
 export type RoomFrame = { event: string; data: Record<string, unknown> };
@@ -96,6 +112,11 @@ export class ConversationRoom extends DurableObject<Env> {
     if (!member || request.headers.get("upgrade")?.toLowerCase() !== "websocket") {
       return new Response("expected an authenticated WebSocket upgrade", { status: 400 });
     }
+    if (member.ticket && !(await this.spendTicket(member.ticket))) return new Response("the ticket has been used", { status: ROOM_REFUSALS.ticketSpent });
+    if (member.type === "user") {
+      const refused = await this.recordUser(member);
+      if (refused) return refused;
+    }
     const { 0: client, 1: server } = new WebSocketPair();
     this.ctx.acceptWebSocket(server, [member.audience, keyOf(member)]);
     server.serializeAttachment(member);
@@ -126,15 +147,63 @@ export class ConversationRoom extends DurableObject<Env> {
     if (member && this.ctx.getWebSockets(keyOf(member)).every((other) => other === socket)) await this.tellFeed(member, "left");
   }
 
-  /** A contact's socket opened, pinged or closed: the account's feed keeps who is online (presence.update's `contacts`). */
+  /**
+   * The user's access changed (the account's feed says so, src/ports.ts): their sockets here close with
+   * ACCESS_CHANGED, and nothing is sent on them after. Answers how many closed.
+   */
+  dropUser(userId: number): number {
+    return closeForAccess(this.ctx.getWebSockets(keyOf({ type: "user", id: userId })));
+  }
+
+  /** Who may see the conversation changed (src/ports.ts): every user's socket closes with ACCESS_CHANGED. */
+  dropUsers(): number {
+    return closeForAccess(this.ctx.getWebSockets("agent"));
+  }
+
+  /**
+   * A live ticket opens one socket: its signature is kept here (the ticket names this conversation) until
+   * it expires. False when it was spent before.
+   */
+  private async spendTicket(ticket: { id: string; expiresAt: number }): Promise<boolean> {
+    const key = spentTicketKey(ticket.id);
+    if ((await this.ctx.storage.get(key)) !== undefined) return false;
+    const at = Date.now() / 1000;
+    const spent = await this.ctx.storage.list<number>({ prefix: spentTicketKey("") });
+    const expired = [...spent].filter(([, expiresAt]) => expiresAt < at).map(([k]) => k);
+    if (expired.length > 0) await this.ctx.storage.delete(expired);
+    await this.ctx.storage.put(key, ticket.expiresAt);
+    return true;
+  }
+
+  /**
+   * A user's socket is recorded with the account's feed, which closes it when the user's access changes;
+   * a refusal when the access changed since the check began, or when the feed cannot be reached (the
+   * socket could then outlive a revocation).
+   */
+  private async recordUser(member: RoomMember): Promise<Response | null> {
+    try {
+      const current = await accountFeed(this.env, member.accountId).roomJoined(member.id, member.conversationId, member.checkedAt ?? 0);
+      return current ? null : new Response("the user's access changed during the check", { status: ROOM_REFUSALS.accessChanged });
+    } catch (error) {
+      console.error(JSON.stringify({ level: "error", room: `${member.accountId}:${member.conversationId}`, recordUser: String(error) }));
+      return new Response("the account's feed cannot be reached", { status: ROOM_REFUSALS.feedUnreachable });
+    }
+  }
+
+  /**
+   * A contact's socket opened, pinged or closed: the account's feed keeps who is online (presence.update's
+   * `contacts`). A user's last socket here closed: the feed forgets the room for them.
+   */
   private async tellFeed(member: RoomMember, what: "seen" | "left") {
-    if (member.type !== "contact") return;
+    if (member.type === "agent_bot" || (member.type === "user" && what === "seen")) return;
     try {
       const feed = accountFeed(this.env, member.accountId);
-      await (what === "seen" ? feed.contactSeen(member.id) : feed.contactLeft(member.id));
+      if (member.type === "user") await feed.roomLeft(member.id, member.conversationId);
+      else await (what === "seen" ? feed.contactSeen(member.id) : feed.contactLeft(member.id));
     } catch (error) {
-      // presence is a hint: a feed that cannot be reached costs an agent a green dot, never the socket
-      console.error(JSON.stringify({ level: "error", contactPresence: String(error) }));
+      // presence is a hint: a feed that cannot be reached costs an agent a green dot, never the socket; a
+      // room it does not forget is only closed once more, for nothing, when the user's access changes
+      console.error(JSON.stringify({ level: "error", roomMember: `${member.type}:${member.id}`, tellFeed: what, error: String(error) }));
     }
   }
 
@@ -183,6 +252,18 @@ export class ConversationRoom extends DurableObject<Env> {
     }
     return expired;
   }
+}
+
+/** Closes the sockets with ACCESS_CHANGED (nothing is sent on them after); answers how many. */
+function closeForAccess(sockets: WebSocket[]): number {
+  for (const socket of sockets) {
+    try {
+      socket.close(ACCESS_CHANGED.code, ACCESS_CHANGED.reason);
+    } catch {
+      // already closing
+    }
+  }
+  return sockets.length;
 }
 
 export function conversationRoom(env: Env, accountId: number, conversationId: number) {

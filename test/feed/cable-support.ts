@@ -7,6 +7,7 @@
 import { exports } from "cloudflare:workers";
 import { adapters, createConsumer, type Consumer } from "@rails/actioncable";
 import { get } from "../support/http";
+import { arrivals } from "../support/arrivals";
 
 type Handler = ((event: any) => void) | null;
 
@@ -89,8 +90,8 @@ export type Listener = {
 /** A consumer with one RoomChannel subscription, as Chatwoot's dashboard opens it. */
 export function listen(identifier: Record<string, unknown>): Listener {
   const consumer = createConsumer("ws://desk.test/cable");
-  const messages: FeedMessage[] = [];
-  const waiters: Array<() => void> = [];
+  const received = arrivals<FeedMessage>("message", (m) => m.event);
+  const messages = received.items;
   let settle: (o: "confirmed" | "rejected") => void = () => {};
   const outcome = new Promise<"confirmed" | "rejected">((resolve) => (settle = resolve));
   const subscription = consumer.subscriptions.create(
@@ -98,24 +99,10 @@ export function listen(identifier: Record<string, unknown>): Listener {
     {
       connected: () => settle("confirmed"),
       rejected: () => settle("rejected"),
-      received: (message: FeedMessage) => {
-        messages.push(message);
-        for (const w of waiters.splice(0)) w();
-      },
+      received: (message: FeedMessage) => received.add(message),
     },
   );
-  const next = (match: (m: FeedMessage) => boolean, timeoutMs = 3000) =>
-    new Promise<FeedMessage>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no matching message; got ${JSON.stringify(messages.map((m) => m.event))}`)), timeoutMs);
-      const check = () => {
-        const found = messages.find(match);
-        if (found) {
-          clearTimeout(timer);
-          resolve(found);
-        } else waiters.push(check);
-      };
-      check();
-    });
+  const next = received.next;
   return {
     consumer,
     messages,

@@ -1,6 +1,7 @@
 /** WebSockets to live rooms, opened through the Worker like a browser would. */
 import { exports } from "cloudflare:workers";
 import { post } from "../support/http";
+import { arrivals } from "../support/arrivals";
 
 export type Frame = { event: string; data: Record<string, any> };
 
@@ -14,8 +15,8 @@ export type Socket = {
 
 export async function openSocket(path: string): Promise<Socket & { body?: any }> {
   const res = await exports.default.fetch(new Request(`https://desk.test${path}`, { headers: { upgrade: "websocket" } }));
-  const frames: Frame[] = [];
-  const waiters: Array<() => void> = [];
+  const received = arrivals<Frame>("frame", (f) => f.event);
+  const frames = received.items;
   const ws = res.webSocket;
   if (!ws) {
     const body = await res.json().catch(() => null);
@@ -23,21 +24,9 @@ export async function openSocket(path: string): Promise<Socket & { body?: any }>
   }
   ws.accept();
   ws.addEventListener("message", (e) => {
-    if (typeof e.data === "string" && e.data.startsWith("{")) frames.push(JSON.parse(e.data));
-    for (const w of waiters.splice(0)) w();
+    if (typeof e.data === "string" && e.data.startsWith("{")) received.add(JSON.parse(e.data));
   });
-  const next = (match: (f: Frame) => boolean, timeoutMs = 3000) =>
-    new Promise<Frame>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no matching frame; got ${JSON.stringify(frames.map((f) => f.event))}`)), timeoutMs);
-      const check = () => {
-        const found = frames.find(match);
-        if (found) {
-          clearTimeout(timer);
-          resolve(found);
-        } else waiters.push(check);
-      };
-      check();
-    });
+  const next = received.next;
   await next((f) => f.event === "room.joined");
   return { frames, status: res.status, next, close: () => ws.close(1000, "done") };
 }

@@ -8,15 +8,19 @@
  * The rule is written once, in SQL (`reachableCondition`): a list keeps the rows that meet it, and an
  * action reads, with the conversation, whether it does, so the check costs no statement of its own.
  */
-import { and, eq, inArray, or, sql, type SQL } from "drizzle-orm";
+import { and, eq, exists, inArray, or, sql, type SQL } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { type Statement, schema } from "../../db/client";
 import { batchGroups } from "../kernel/batch";
+import { ROLE } from "../kernel/enums";
 import { forbidden, notFound } from "../kernel/errors";
 import { type AccountScope } from "../kernel/scope";
 import type { ConversationRow } from "./rows";
 
-const { conversations, inboxMembers, teamMembers } = schema;
+const { accountUsers, conversations, inboxMembers, teamMembers } = schema;
+
+/** What the membership subqueries need: the account's database and the account. */
+type AccountReader = Pick<AccountScope, "db" | "accountId">;
 
 /** Which conversations of the account the scope reaches. */
 export type Reach =
@@ -44,14 +48,14 @@ export function reachOf(scope: AccountScope): Reach {
 }
 
 /** The ids of the inboxes `userId` is a member of in the scope's account, as a subquery. */
-export const memberInboxIds = (scope: AccountScope, userId: number) =>
+export const memberInboxIds = (scope: AccountReader, userId: number) =>
   scope.db
     .select({ id: inboxMembers.inboxId })
     .from(inboxMembers)
     .where(and(eq(inboxMembers.accountId, scope.accountId), eq(inboxMembers.userId, userId)));
 
 /** The ids of the teams `userId` belongs to in the scope's account, as a subquery. */
-export const memberTeamIds = (scope: AccountScope, userId: number) =>
+export const memberTeamIds = (scope: AccountReader, userId: number) =>
   scope.db
     .select({ id: teamMembers.teamId })
     .from(teamMembers)
@@ -73,6 +77,30 @@ export function reachableCondition(scope: AccountScope): SQL | undefined {
     case "none":
       return sql`0`;
   }
+}
+
+/**
+ * The same rule for a user known by id alone (the live feed's frames have no scope): the condition a row
+ * of `conversations` meets when the user reaches it, the user's role read with it.
+ */
+export function userReachableCondition(reader: AccountReader, userId: number): SQL {
+  const { db, accountId } = reader;
+  const administrator = db
+    .select({ one: sql`1` })
+    .from(accountUsers)
+    .where(and(eq(accountUsers.accountId, accountId), eq(accountUsers.userId, userId), eq(accountUsers.role, ROLE.administrator)));
+  return or(exists(administrator), inArray(conversations.inboxId, memberInboxIds(reader, userId)), inArray(conversations.teamId, memberTeamIds(reader, userId)))!;
+}
+
+/**
+ * Keeps the rows of another table whose conversation (its row id in `conversationId`) meets `condition`
+ * (`reachableCondition` or `userReachableCondition`): one lookup by primary key per row it keeps, so a
+ * page costs what it shows. No condition (the scope reaches everything) keeps every row.
+ */
+export function ofReachableConversation(reader: AccountReader, conversationId: SQLiteColumn, condition: SQL | undefined): SQL | undefined {
+  if (condition === undefined) return undefined;
+  const { db, accountId } = reader;
+  return exists(db.select({ one: sql`1` }).from(conversations).where(and(eq(conversations.accountId, accountId), eq(conversations.id, conversationId), condition)));
 }
 
 /**

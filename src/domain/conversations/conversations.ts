@@ -374,6 +374,8 @@ export async function assignConversation(scope: AccountScope, displayId: number,
     const team = input.teamId === null ? null : checkTeam(input.teamId, teamRows);
     const { statements } = changeStatements(scope, conversation, { teamId: input.teamId });
     await write(db, statements);
+    // the old team's members may see it no longer: their room sockets close, and are checked again
+    if (conversation.teamId !== null && conversation.teamId !== input.teamId) await scope.ports.feed.conversationAccessChanged(accountId, conversation.id);
     return { kind: "team", team };
   }
   return { kind: "none" };

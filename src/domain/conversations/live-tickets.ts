@@ -3,8 +3,8 @@
  * an API key in a URL ends up in logs, so an agent first asks for a ticket with its key (an ordinary
  * request) and opens the socket with `?ticket=`. A ticket names the user, the account and the
  * conversation, expires after a minute, and is signed with the digest of the user's current key: it
- * needs no storage, and resetting the key voids every ticket. At the upgrade the user's access to the
- * conversation is checked again.
+ * needs no storage to check, and resetting the key voids every ticket. At the upgrade the user's access to
+ * the conversation is checked again, and the conversation's room spends the ticket: it opens one socket.
  */
 import { and, eq } from "drizzle-orm";
 import { type Database, schema } from "../../db/client";
@@ -69,5 +69,6 @@ export async function redeemLiveTicket(transport: TransportScope, ticket: string
   // the conversation is on the account's shard
   const scope: AccountScope = { ...transportOf(transport), db: transport.shards.open(account.shard), accountId, actor: { type: "user", user: userRows[0] }, role: enumName(ROLES, membership.role) };
   const { conversation } = await readConversation(scope, displayId, []);
-  return { scope, conversation, user: userRows[0] };
+  // the ticket's signature names it: the room it opens keeps it until it expires, so it opens one socket
+  return { scope, conversation, user: userRows[0], ticket: { id: match[5], expiresAt } };
 }

@@ -36,6 +36,8 @@ export async function upsertAccountUser(scope: TransportScope, accountId: number
       .returning({ accountId: accountUsers.accountId, userId: accountUsers.userId, role: accountUsers.role }),
   ]);
   await copyIdentityToShards(scope, [accountId], { userIds: [userId] });
+  // an administrator made agent sees less from now on (a new member has no socket yet)
+  if (role !== ROLE.administrator) await scope.ports.feed.accessChanged(accountId, [userId]);
   return rows[0];
 }
 
@@ -47,6 +49,8 @@ export async function removeAccountUser(scope: TransportScope, accountId: number
   const { directory } = scope;
   // the directory first: from here on no key of the user reaches the account
   await write(directory, [directory.delete(accountUsers).where(and(eq(accountUsers.accountId, accountId), eq(accountUsers.userId, userId)))]);
+  // nor any live socket: what the user opens again is checked against the directory
+  await scope.ports.feed.accessChanged(accountId, [userId]);
   const db = await scope.shards.ofAccount(accountId);
   if (!db) return;
   await write(db, [

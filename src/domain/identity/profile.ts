@@ -14,7 +14,7 @@ import { outgoingEmailStatement } from "../kernel/outgoing-email";
 import { AVAILABILITIES, AVAILABILITY } from "../kernel/enums";
 import { linkToken, sha256Hex } from "./keys";
 import type { TransportScope, UserScope } from "../kernel/scope";
-import { NO_PENDING_EMAIL, type UserInput, assertCurrentPassword, assertEmailFree, endSessionsStatement, userChanges } from "./users";
+import { NO_PENDING_EMAIL, type UserInput, assertCurrentPassword, assertEmailFree, closeLiveSockets, endSessionsStatement, userChanges } from "./users";
 import { copyIdentityToShards, copyUserToShards } from "./mirror";
 
 const { users, accountUsers } = schema;
@@ -46,6 +46,7 @@ export async function updateOwnProfile(scope: UserScope, input: ProfileInput, co
   if (newEmail === undefined) {
     await write(db, [db.update(users).set(changes).where(eq(users.id, user.id)), ...endSessions]);
     await copyUserToShards(scope, user.id);
+    if (rest.password !== undefined) await closeLiveSockets(scope, user.id);
     return;
   }
   // A new request replaces any earlier one: only the latest link works.
@@ -76,6 +77,7 @@ export async function updateOwnProfile(scope: UserScope, input: ProfileInput, co
     }),
   ]);
   await copyUserToShards(scope, user.id);
+  if (rest.password !== undefined) await closeLiveSockets(scope, user.id);
 }
 
 const invalidToken = () => invalidField("confirmation_token", "is invalid or has expired", "invalid_token");

@@ -13,7 +13,7 @@ import { DomainError, invalidField } from "../kernel/errors";
 import { outgoingEmailStatement } from "../kernel/outgoing-email";
 import { hashPassword, linkToken, randomKey, randomToken, sha256Hex, verifyPassword } from "./keys";
 import type { TransportScope, UserScope } from "../kernel/scope";
-import { type UserRecord, endSessionsStatement, toUserRecord, userRecordQueries } from "./users";
+import { type UserRecord, closeLiveSockets, endSessionsStatement, toUserRecord, userRecordQueries } from "./users";
 
 const { users, authSessions } = schema;
 
@@ -116,10 +116,14 @@ export async function signIn(scope: TransportScope, input: SignInInput): Promise
   return { record: toUserRecord(...recordRows)!, accessToken, client, expiresAt };
 }
 
-/** Ends the calling client's session; the user's other clients keep theirs. */
+/**
+ * Ends the calling client's session; the user's other clients keep theirs. A live socket does not say
+ * which sign-in opened it, so every live socket of the user closes: the other clients open theirs again.
+ */
 export async function signOut(scope: UserScope, client: string): Promise<void> {
   const { directory: db, actor: { user } } = scope;
   await write(db, [db.delete(authSessions).where(and(eq(authSessions.userId, user.id), eq(authSessions.clientId, client)))]);
+  await closeLiveSockets(scope, user.id);
 }
 
 /**
@@ -169,10 +173,12 @@ export async function resetPassword(scope: TransportScope, input: { token: strin
   const [updated] = await batch(db, [
     db
       .update(users)
-      .set({ passwordHash, resetPasswordTokenDigest: null, resetPasswordExpiresAt: null, updatedAt: at })
+      // as any new password: every sign-in ends, and the live feed's token is renewed
+      .set({ passwordHash, pubsubToken: randomToken(), resetPasswordTokenDigest: null, resetPasswordExpiresAt: null, updatedAt: at })
       .where(and(eq(users.id, user.id), eq(users.resetPasswordTokenDigest, digest)))
       .returning({ id: users.id }),
     endSessionsStatement(db, user.id),
   ]);
   if (updated.length === 0) throw invalidResetToken();
+  await closeLiveSockets(scope, user.id);
 }

@@ -165,7 +165,8 @@ export async function userChanges(user: UserRow, input: Omit<UserInput, "email">
   const { password, customAttributes, uiSettings, ...fields } = input;
   return {
     ...fields,
-    ...(password !== undefined && { passwordHash: await hashPassword(password) }),
+    // a new password ends every sign-in, and renews the live feed's token a sign-in could read (/cable)
+    ...(password !== undefined && { passwordHash: await hashPassword(password), pubsubToken: randomToken() }),
     ...(customAttributes && { customAttributes: { ...user.customAttributes, ...customAttributes } }),
     ...(uiSettings && { uiSettings: { ...user.uiSettings, ...uiSettings } }),
     updatedAt: now(),
@@ -175,6 +176,17 @@ export async function userChanges(user: UserRow, input: Omit<UserInput, "email">
 /** Ends every sign-in of the user (POST /auth/sign_in): in the batch of a password change or a delete. */
 export function endSessionsStatement(db: Database, userId: number) {
   return db.delete(authSessions).where(eq(authSessions.userId, userId));
+}
+
+/**
+ * After a change that ends some of the user's credentials (a sign-in, every sign-in, the key): the
+ * user's live sockets close in each of their accounts, and what they open again is checked afresh.
+ * `accountIds` when the memberships are known (they may be gone by now), else they are read.
+ */
+export async function closeLiveSockets(scope: TransportScope, userId: number, accountIds?: number[]) {
+  const { directory: db } = scope;
+  const ids = accountIds ?? (await batch(db, [db.select({ accountId: accountUsers.accountId }).from(accountUsers).where(eq(accountUsers.userId, userId))]))[0].map((m) => m.accountId);
+  await Promise.all(ids.map((accountId) => scope.ports.feed.accessChanged(accountId, [userId])));
 }
 
 /** What clears a user's pending e-mail change and its confirmation link. */
@@ -199,6 +211,7 @@ export async function updateUser(scope: TransportScope, user: UserRow, input: Us
     ...(rest.password !== undefined ? [endSessionsStatement(db, user.id)] : []),
   ]);
   await copyUserToShards(scope, user.id);
+  if (rest.password !== undefined) await closeLiveSockets(scope, user.id);
 }
 
 /** Refuses a change of the user's own password or e-mail without the current password. */
@@ -244,6 +257,7 @@ export async function deleteUser(scope: TransportScope, userId: number) {
     await Promise.all([...shards].map((shard) => write(scope.shards.open(shard), removal(scope.shards.open(shard)))));
   }
   await write(directory, removal(directory));
+  await closeLiveSockets(scope, userId, memberships.map((m) => m.accountId));
 }
 
 const LOGIN_TOKEN_TTL_MS = 5 * 60 * 1000;

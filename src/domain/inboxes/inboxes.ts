@@ -333,8 +333,8 @@ export async function deleteInbox(scope: AccountScope, inboxId: number) {
   const channelTable = inbox.channelType === API_CHANNEL ? apiChannels : webWidgetChannels;
   const { campaigns, campaignRecipients } = schema;
   const itsCampaigns = db.select({ id: campaigns.id }).from(campaigns).where(and(eq(campaigns.accountId, accountId), eq(campaigns.inboxId, inboxId)));
-  await write(db, [
-    db.delete(inboxMembers).where(and(eq(inboxMembers.accountId, accountId), eq(inboxMembers.inboxId, inboxId))),
+  const [members] = await batch(db, [
+    db.delete(inboxMembers).where(and(eq(inboxMembers.accountId, accountId), eq(inboxMembers.inboxId, inboxId))).returning({ userId: inboxMembers.userId }),
     db.delete(agentBotInboxes).where(and(eq(agentBotInboxes.accountId, accountId), eq(agentBotInboxes.inboxId, inboxId))),
     db.delete(channelTable).where(and(eq(channelTable.accountId, accountId), eq(channelTable.id, inbox.channelId))),
     // its campaigns go with it (Chatwoot's dependent destroy), and who they reached
@@ -343,6 +343,8 @@ export async function deleteInbox(scope: AccountScope, inboxId: number) {
     db.delete(inboxes).where(and(eq(inboxes.accountId, accountId), eq(inboxes.id, inboxId))),
   ]);
   await releasePublicRoutes(scope, accountId, [{ kind: "inbox", key: inbox.identifier }]);
+  // its members no longer reach its conversations through it
+  await scope.ports.feed.accessChanged(accountId, members.map((m) => m.userId));
 }
 
 // ---------------------------------------------------------------- agent bot

@@ -7,7 +7,7 @@ import { type Database, schema } from "../../db/client";
 import { batch, write, writeThenRead } from "../kernel/batch";
 import { ROLE } from "../kernel/enums";
 import { type AgentRow, actorUserId, agentsQuery, assertAllAgents, memberIdsQueries } from "../people/agents";
-import { inboxMemberSet } from "../people/member-sets";
+import { inboxMemberSet, leaving } from "../people/member-sets";
 import { assertInboxAccess, inboxAccessQueries } from "./inboxes";
 import { type AccountScope } from "../kernel/scope";
 import { notFound } from "../kernel/errors";
@@ -81,6 +81,7 @@ export async function replaceInboxMembers(scope: AccountScope, inboxId: number, 
   const current = await loadForChange(scope, inboxId, userIds);
   const writes = inboxMemberSet.replaceWrites(scope.db, scope.accountId, inboxId, current, userIds);
   const [members] = await writeThenRead(scope.db, writes, [inboxAgentsQuery(scope.db, scope.accountId, inboxId)]);
+  await scope.ports.feed.accessChanged(scope.accountId, leaving(current, userIds));
   return members;
 }
 
@@ -90,4 +91,5 @@ export async function removeInboxMembers(scope: AccountScope, inboxId: number, u
   const removed = userIds.filter((id) => current.has(id));
   if (removed.length === 0) return;
   await write(scope.db, inboxMemberSet.deletes(scope.db, inboxId, removed));
+  await scope.ports.feed.accessChanged(scope.accountId, removed);
 }

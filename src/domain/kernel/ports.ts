@@ -63,6 +63,18 @@ export interface LiveFeed {
    * so that two agents alternate exactly however many conversations arrive together.
    */
   claimAssignee(accountId: number, claim: AssigneeClaim): Promise<number | null>;
+  /**
+   * What some users may see in an account changed (a membership, a role, a key, a sign-in ended), after
+   * the change has committed: their live sockets in the account (the feed's subscriptions, the
+   * conversation rooms they joined) close at once, telling why, and whatever they open again is checked
+   * afresh. Frames are never sent on a socket once this has answered.
+   */
+  accessChanged(accountId: number, userIds: number[]): Promise<void>;
+  /**
+   * Who may see one conversation (by row id) may have narrowed (it left a team): the users' sockets in its
+   * room close as for `accessChanged`, and those who still see it open them again with a new ticket.
+   */
+  conversationAccessChanged(accountId: number, conversationId: number): Promise<void>;
 }
 
 /**
@@ -120,6 +132,8 @@ export const UNREACHABLE_PORTS: Ports = {
       logUnreachable();
       return null;
     },
+    accessChanged: async () => logUnreachable(),
+    conversationAccessChanged: async () => logUnreachable(),
   },
   // a job left pending is picked up by the minute sweep of a Worker that has the queue
   work: {

@@ -13,6 +13,7 @@ import { eventStatement } from "../kernel/outbox";
 import { type AccountScope } from "../kernel/scope";
 import { actorUserId } from "../people/agents";
 import { type ConversationRecord, type People, loadConversationRecords, senderOf, senderQueries } from "../conversations/loader";
+import { ofReachableConversation, reachableCondition, userReachableCondition } from "../conversations/access";
 import type { ConversationRow, MessageWithSender } from "../conversations/rows";
 import type { AgentRow } from "../people/rows";
 import type { NotificationRow } from "./rows";
@@ -34,6 +35,12 @@ export type NotificationCounts = { unreadCount: number; count: number };
 
 const mine = (scope: AccountScope) => and(eq(notifications.accountId, scope.accountId), eq(notifications.userId, actorUserId(scope)));
 
+/**
+ * A notification is shown while its user reaches its conversation now: one removed from the inbox (or
+ * team, or made agent) stops seeing it, in the list and in every count, and sees it again once back.
+ */
+const reachableNow = (scope: AccountReader, condition: SQL | undefined) => ofReachableConversation(scope, notifications.primaryActorId, condition);
+
 export type NotificationListInput = { includeRead: boolean; includeSnoozed: boolean; order: "asc" | "desc"; page: number };
 
 /**
@@ -45,6 +52,7 @@ export async function listNotifications(scope: AccountScope, input: Notification
   const at = now();
   const where = and(
     mine(scope),
+    reachableNow(scope, reachableCondition(scope)),
     input.includeRead ? undefined : isNull(notifications.readAt),
     // a snooze ends by itself once its time has passed (Chatwoot's job clears it; here the list stops hiding it)
     input.includeSnoozed ? undefined : or(isNull(notifications.snoozedUntil), lte(notifications.snoozedUntil, at)),
@@ -73,15 +81,16 @@ export async function listNotifications(scope: AccountScope, input: Notification
 /** What reading an account's notifications needs: the live feed reads them with no actor. */
 type AccountReader = Pick<AccountScope, "db" | "accountId">;
 
-const countsQuery = (scope: AccountReader, userId: SQL | number) =>
+/** The user's notifications in the account whose conversations `reach` meets (see `reachableNow`). */
+const countsQuery = (scope: AccountReader, userId: number, reach: SQL | undefined) =>
   scope.db
     .select({ count: sql<number>`count(*)`, unread: sql<number>`count(*) FILTER (WHERE ${notifications.readAt} IS NULL)` })
     .from(notifications)
-    .where(and(eq(notifications.accountId, scope.accountId), sql`${notifications.userId} = ${userId}`));
+    .where(and(eq(notifications.accountId, scope.accountId), eq(notifications.userId, userId), reachableNow(scope, reach)));
 
 /** The user's unread notifications in the account, whatever their snooze. */
 export async function unreadNotificationCount(scope: AccountScope): Promise<number> {
-  const [rows] = await batch(scope.db, [countsQuery(scope, actorUserId(scope))]);
+  const [rows] = await batch(scope.db, [countsQuery(scope, actorUserId(scope), reachableCondition(scope))]);
   return Number(rows[0]?.unread ?? 0);
 }
 
@@ -204,7 +213,7 @@ export async function notificationFeedData(scope: AccountReader, notificationId:
   const { db } = scope;
   const [rows, counts] = await batch(db, [
     db.select().from(notifications).where(and(eq(notifications.accountId, scope.accountId), eq(notifications.id, notificationId))),
-    countsQuery(scope, userId),
+    countsQuery(scope, userId, userReachableCondition(scope, userId)),
   ] as const satisfies readonly Statement[]);
   const [record] = rows[0] ? await notificationRecords(scope, rows) : [null];
   return { record: record ?? null, unreadCount: Number(counts[0]?.unread ?? 0), count: Number(counts[0]?.count ?? 0) };

@@ -185,7 +185,7 @@ async function findMembership(scope: AccountScope, userId: number) {
   const { directory } = scope;
   const [rows, names, elsewhere] = await batch(directory, [
     directory
-      .select({ id: accountUsers.id })
+      .select({ id: accountUsers.id, role: accountUsers.role })
       .from(accountUsers)
       .where(and(eq(accountUsers.accountId, scope.accountId), eq(accountUsers.userId, userId))),
     directory.select({ name: users.name }).from(users).where(eq(users.id, userId)),
@@ -196,7 +196,7 @@ async function findMembership(scope: AccountScope, userId: number) {
       .limit(1),
   ]);
   if (!rows[0]) throw notFound("Agent", userId);
-  return { id: rows[0].id, name: names[0]?.name, inOtherAccounts: elsewhere.length > 0 };
+  return { id: rows[0].id, role: rows[0].role, name: names[0]?.name, inOtherAccounts: elsewhere.length > 0 };
 }
 
 /** Changes the membership (role, availability, auto_offline) and the user's name. */
@@ -224,6 +224,8 @@ export async function updateAgent(scope: AccountScope, userId: number, input: Ag
   const [rows] = await batch(db, [agentsQuery(db, accountId, eq(accountUsers.userId, userId))]);
   const availability = enumName(AVAILABILITIES, input.availability);
   if (availability) await scope.ports.feed.availabilityChanged(accountId, userId, availability);
+  // a new role changes what the user may see: an administrator made agent keeps only their inboxes and teams
+  if (input.role !== undefined && input.role !== membership.role) await scope.ports.feed.accessChanged(accountId, [userId]);
   return rows[0];
 }
 

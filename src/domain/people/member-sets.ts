@@ -41,13 +41,15 @@ function memberSet<T extends typeof inboxMembers | typeof teamMembers>(
     deletes,
     /** the writes that make the set exactly `userIds`, given the `current` members */
     replaceWrites(db: Database, accountId: number, groupId: number, current: Set<number>, userIds: number[]) {
-      const wanted = new Set(userIds);
-      const removed = [...current].filter((id) => !wanted.has(id));
+      const removed = leaving(current, userIds);
       const added = userIds.filter((id) => !current.has(id));
       return [...deletes(db, groupId, removed), ...inserts(db, accountId, groupId, added)];
     },
   };
 }
+
+/** The members of `current` that a replacement by `userIds` takes out of the set. */
+export const leaving = (current: Set<number>, userIds: number[]) => [...current].filter((id) => !userIds.includes(id));
 
 export const inboxMemberSet = memberSet(inboxMembers, inboxMembers.inboxId, (accountId, inboxId, userId, createdAt) => ({ accountId, inboxId, userId, createdAt }));
 export const teamMemberSet = memberSet(teamMembers, teamMembers.teamId, (accountId, teamId, userId, createdAt) => ({ accountId, teamId, userId, createdAt }));

@@ -3,7 +3,7 @@ import { and, asc, eq } from "drizzle-orm";
 import { type Database, now, schema } from "../../db/client";
 import { batch, write, writeThenRead } from "../kernel/batch";
 import { type AgentRow, actorUserId, assertAllAgents, memberIdsQueries } from "./agents";
-import { teamMemberSet } from "./member-sets";
+import { leaving, teamMemberSet } from "./member-sets";
 import { type AccountScope } from "../kernel/scope";
 import { invalidField, notFound } from "../kernel/errors";
 import type { TeamRow } from "./rows";
@@ -94,7 +94,7 @@ export async function updateTeam(scope: AccountScope, teamId: number, input: Tea
 /** Deletes the team and its memberships; its conversations stay, without a team. */
 export async function deleteTeam(scope: AccountScope, teamId: number) {
   const { db, accountId } = scope;
-  const [rows] = await batch(db, [teamQuery(db, accountId, teamId)]);
+  const [rows, members] = await batch(db, [teamQuery(db, accountId, teamId), membersOf(db, teamId)]);
   if (!rows[0]) throw notFound("Team", teamId);
   await write(db, [
     db
@@ -104,6 +104,8 @@ export async function deleteTeam(scope: AccountScope, teamId: number) {
     db.delete(teamMembers).where(and(eq(teamMembers.accountId, accountId), eq(teamMembers.teamId, teamId))),
     db.delete(teams).where(and(eq(teams.accountId, accountId), eq(teams.id, teamId))),
   ]);
+  // its members no longer reach its conversations through it
+  await scope.ports.feed.accessChanged(accountId, members.map((m) => m.userId));
 }
 
 // ---------------------------------------------------------------- members
@@ -148,12 +150,14 @@ export async function replaceTeamMembers(scope: AccountScope, teamId: number, us
   const current = await loadForMemberChange(scope, teamId, userIds);
   const writes = teamMemberSet.replaceWrites(db, accountId, teamId, current, userIds);
   const [members] = await writeThenRead(db, writes, [teamAgentsQuery(db, accountId, teamId)]);
+  await scope.ports.feed.accessChanged(accountId, leaving(current, userIds));
   return members;
 }
 
 /** Removes the given agents; ids that are not members are ignored. */
 export async function removeTeamMembers(scope: AccountScope, teamId: number, userIds: number[]) {
   const { db } = scope;
-  await loadForMemberChange(scope, teamId, userIds);
+  const current = await loadForMemberChange(scope, teamId, userIds);
   await write(db, teamMemberSet.deletes(db, teamId, userIds));
+  await scope.ports.feed.accessChanged(scope.accountId, userIds.filter((id) => current.has(id)));
 }

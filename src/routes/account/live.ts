@@ -35,6 +35,8 @@ export const conversationLiveApi = new Hono<AppEnv>()
   });
 
 export const agentLiveApi = new Hono<AppEnv>().get("/", doc({ summary: "Open the agent's live-room WebSocket (authenticated by ticket)", status: 101 }), validate("query", TicketQuery), async (c) => {
-  const { scope, conversation, user } = await redeemLiveTicket(publicScope(c), c.req.valid("query").ticket ?? "");
-  return joinRoom(c.req.raw, scope.env, conversation, { type: "user", id: user.id, name: user.name, audience: "agent" });
+  // before the check: a change of the user's access that commits during it refuses the socket
+  const checkedAt = Date.now();
+  const { scope, conversation, user, ticket } = await redeemLiveTicket(publicScope(c), c.req.valid("query").ticket ?? "");
+  return joinRoom(c.req.raw, scope.env, conversation, { type: "user", id: user.id, name: user.name, audience: "agent", checkedAt, ticket });
 });
