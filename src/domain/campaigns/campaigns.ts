@@ -79,6 +79,20 @@ export async function listCampaigns(scope: AccountScope): Promise<CampaignRecord
   return withSenders(scope, rows);
 }
 
+/** The campaigns of one inbox of the account (Chatwoot's `inboxes#campaigns`), oldest first; 404 for an inbox not the account's. */
+export async function listInboxCampaigns(scope: AccountScope, inboxId: number): Promise<CampaignRecord[]> {
+  const { inbox, rows } = await batchNamed(scope.db, {
+    inbox: scope.db.select({ id: inboxes.id }).from(inboxes).where(and(eq(inboxes.accountId, scope.accountId), eq(inboxes.id, inboxId))),
+    rows: scope.db
+      .select()
+      .from(campaigns)
+      .where(and(eq(campaigns.accountId, scope.accountId), eq(campaigns.inboxId, inboxId)))
+      .orderBy(asc(campaigns.displayId)),
+  });
+  if (!inbox[0]) throw notFound("Inbox", inboxId);
+  return withSenders(scope, rows);
+}
+
 async function getCampaign(scope: AccountScope, displayId: number): Promise<CampaignRow> {
   const { rows } = await batchNamed(scope.db, { rows: campaignQuery(scope, displayId) });
   if (!rows[0]) throw notFound("Campaign", displayId);
