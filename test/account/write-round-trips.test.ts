@@ -1,0 +1,51 @@
+/**
+ * What a write costs the database (issue 36): authentication and the write's own batch, 2 round trips as
+ * `Server-Timing` reports them, the answer built from what that batch returns. A refused write may cost
+ * more (it reads to name what was wrong); its answer and the nothing-changed rule stay as before.
+ */
+import { describe, expect, it } from "vitest";
+import { get, post } from "../support/http";
+import { createInbox } from "../support/fixtures";
+import { createWorld } from "../support/world";
+
+const world = await createWorld("Round Trips");
+const other = await createWorld("Round Trips Elsewhere");
+const inboxId = await createInbox(world.accountId, { name: "Round trips API" });
+const foreignInbox = await createInbox(other.accountId);
+
+const roundTrips = (headers: Headers) => Number(/db-round-trips;desc="(\d+)"/.exec(headers.get("server-timing") ?? "")?.[1]);
+
+describe("contact create", () => {
+  it("costs 2 round trips and answers the contact as its show route does", async () => {
+    const res = await post(`${world.base}/contacts`, world.agent.key, { name: "Two Trips", email: "two.trips@example.com", phone_number: "+14155550111" });
+    expect(res.status).toBe(200);
+    expect(roundTrips(res.headers)).toBe(2);
+    const contact = res.body.payload.contact;
+    expect((await get(`${world.base}/contacts/${contact.id}`, world.agent.key)).body.payload).toEqual(contact);
+  });
+
+  it("costs 2 round trips with a contact inbox, and answers the inbox", async () => {
+    const res = await post(`${world.base}/contacts`, world.agent.key, { name: "With Inbox", inbox_id: inboxId, source_id: "rt-source" });
+    expect(res.status).toBe(200);
+    expect(roundTrips(res.headers)).toBe(2);
+    expect(res.body.payload.contact_inbox).toMatchObject({ source_id: "rt-source", inbox: { id: inboxId, name: "Round trips API" } });
+    expect(res.body.payload.contact.contact_inboxes).toEqual([expect.objectContaining({ source_id: "rt-source", inbox: expect.objectContaining({ id: inboxId }) })]);
+  });
+
+  it("still names every taken field when the unique index refuses the write, and creates nothing", async () => {
+    await post(`${world.base}/contacts`, world.agent.key, { name: "First", email: "taken@example.com", phone_number: "+14155550122" });
+    const before = (await get(`${world.base}/contacts`, world.agent.key)).body.meta.count;
+    const res = await post(`${world.base}/contacts`, world.agent.key, { name: "Second", email: "taken@example.com", phone_number: "+14155550122" });
+    expect(res.status).toBe(422);
+    expect(res.body.errors.map((e: { field: string }) => e.field).sort()).toEqual(["email", "phone_number"]);
+    expect((await get(`${world.base}/contacts`, world.agent.key)).body.meta.count).toBe(before);
+  });
+
+  it("answers 404 for another account's inbox and leaves no contact behind", async () => {
+    const res = await post(`${world.base}/contacts`, world.agent.key, { name: "Foreign", email: "foreign.rt@example.com", inbox_id: foreignInbox });
+    expect(res.status).toBe(404);
+    expect(res.body.errors[0].field).toBe("inbox_id");
+    const search = await get(`${world.base}/contacts/search?q=foreign.rt`, world.agent.key);
+    expect(search.body.payload).toEqual([]);
+  });
+});
