@@ -49,3 +49,22 @@ describe("contact create", () => {
     expect(search.body.payload).toEqual([]);
   });
 });
+
+describe("contact note create", () => {
+  it("costs 2 round trips and answers the note as its show route does", async () => {
+    const contact = (await post(`${world.base}/contacts`, world.agent.key, { name: "Noted" })).body.payload.contact;
+    const res = await post(`${world.base}/contacts/${contact.id}/notes`, world.agent.key, { content: "Called back" });
+    expect(res.status).toBe(200);
+    expect(roundTrips(res.headers)).toBe(2);
+    expect(res.body).toMatchObject({ content: "Called back", contact_id: contact.id, user: { id: world.agent.id } });
+    expect((await get(`${world.base}/contacts/${contact.id}/notes/${res.body.id}`, world.agent.key)).body).toEqual(res.body);
+  });
+
+  it("answers 404 for another account's contact and writes no note", async () => {
+    const theirs = (await post(`${other.base}/contacts`, other.agent.key, { name: "Theirs" })).body.payload.contact;
+    const res = await post(`${world.base}/contacts/${theirs.id}/notes`, world.agent.key, { content: "Sneaky" });
+    expect(res.status).toBe(404);
+    expect(res.body.description).toMatch(/Contact/);
+    expect((await get(`${other.base}/contacts/${theirs.id}/notes`, other.agent.key)).body).toEqual([]);
+  });
+});
