@@ -4,7 +4,7 @@
  * more (it reads to name what was wrong); its answer and the nothing-changed rule stay as before.
  */
 import { describe, expect, it } from "vitest";
-import { get, post } from "../support/http";
+import { get, patch, post } from "../support/http";
 import { createInbox } from "../support/fixtures";
 import { createWorld } from "../support/world";
 
@@ -66,5 +66,24 @@ describe("contact note create", () => {
     expect(res.status).toBe(404);
     expect(res.body.description).toMatch(/Contact/);
     expect((await get(`${other.base}/contacts/${theirs.id}/notes`, other.agent.key)).body).toEqual([]);
+  });
+});
+
+describe("campaign create and update: the answer's reads ride in the write batch", () => {
+  // authentication, the checks against the account (inbox, sender, labels), then the write with the
+  // sender and inbox its answer shows; an update reads the campaign first
+  it("costs 3 round trips to create and 4 to update, answering as the show route does", async () => {
+    const widget = (await post(`${world.base}/inboxes`, world.admin.key, { name: "RT Website", channel: { type: "web_widget", website_url: "https://rt.example" } })).body;
+    const body = { title: "RT", message: "Hello", inbox_id: widget.id, sender_id: world.admin.id, trigger_rules: { url: "https://rt.example/" } };
+    const created = await post(`${world.base}/campaigns`, world.admin.key, body);
+    expect(created.status).toBe(200);
+    expect(roundTrips(created.headers)).toBe(3);
+    expect(created.body).toMatchObject({ inbox: { id: widget.id }, sender: { id: world.admin.id } });
+    expect((await get(`${world.base}/campaigns/${created.body.id}`, world.admin.key)).body).toEqual(created.body);
+    const updated = await patch(`${world.base}/campaigns/${created.body.id}`, world.admin.key, { title: "RT 2", sender_id: null });
+    expect(updated.status).toBe(200);
+    expect(roundTrips(updated.headers)).toBe(4);
+    expect(updated.body).toMatchObject({ title: "RT 2", sender: null, inbox: { id: widget.id } });
+    expect((await get(`${world.base}/campaigns/${created.body.id}`, world.admin.key)).body).toEqual(updated.body);
   });
 });
