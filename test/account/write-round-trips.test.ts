@@ -87,3 +87,13 @@ describe("campaign create and update: the answer's reads ride in the write batch
     expect((await get(`${world.base}/campaigns/${created.body.id}`, world.admin.key)).body).toEqual(updated.body);
   });
 });
+
+describe("macro create: its people ride in the write batch", () => {
+  it("costs 3 round trips (authentication, the actions' checks, the write) and answers as the show route does", async () => {
+    const res = await post(`${world.base}/macros`, world.agent.key, { name: "RT macro", actions: [{ action_name: "resolve_conversation" }] });
+    expect(res.status).toBe(200);
+    expect(roundTrips(res.headers)).toBe(3);
+    expect(res.body.payload).toMatchObject({ name: "RT macro", created_by: { id: world.agent.id }, updated_by: { id: world.agent.id } });
+    expect((await get(`${world.base}/macros/${res.body.payload.id}`, world.agent.key)).body).toEqual(res.body);
+  });
+});
