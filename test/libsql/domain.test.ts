@@ -14,6 +14,8 @@ import { createInbox } from "../../src/domain/inboxes/inboxes";
 import { createContact, deleteContact, updateContact } from "../../src/domain/contacts/contacts";
 import { filterContacts, listContacts, searchContacts } from "../../src/domain/contacts/lists";
 import { mergeContacts } from "../../src/domain/contacts/merge";
+import { createContactNote } from "../../src/domain/contacts/notes";
+import { DomainError } from "../../src/domain/kernel/errors";
 import { createConversation } from "../../src/domain/conversations/conversations";
 import { createMessage, listMessages } from "../../src/domain/conversations/messages";
 import { filterConversations, listConversations } from "../../src/domain/conversations/lists";
@@ -74,6 +76,27 @@ describe("contacts on libSQL", () => {
     expect((await searchContacts(scope, "Person 1", page())).records.map((r) => r.contact.id)).not.toContain(ids[1]);
     await deleteContact(scope, ids[0]);
     expect((await searchContacts(scope, "renamed", page())).records).toEqual([]);
+  });
+});
+
+describe("writes checked by their own constraints on libSQL", () => {
+  // libSQL words a refused constraint as D1 does, so a refused batch falls back to the checks there too
+  it("creates a contact with its contact inbox in one batch, and answers a taken email and a foreign inbox as D1 does", async () => {
+    const inbox = await createInbox(scope, { name: "Checked API" }, { type: "api" });
+    const { record, contactInbox } = await createContact(scope, { name: "Checked", email: "checked@example.com", inboxId: inbox.inbox.id, sourceId: "checked-1" });
+    expect(contactInbox).toMatchObject({ sourceId: "checked-1", inbox: { id: inbox.inbox.id } });
+    expect(record.contactInboxes).toEqual([expect.objectContaining({ sourceId: "checked-1" })]);
+
+    const taken = await createContact(scope, { name: "Again", email: "checked@example.com" }).catch((e: unknown) => e);
+    expect(taken).toBeInstanceOf(DomainError);
+    expect((taken as DomainError).errors).toEqual([expect.objectContaining({ field: "email", code: "taken" })]);
+    const missing = await createContact(scope, { name: "Nowhere", email: "nowhere@example.com", inboxId: 999_999 }).catch((e: unknown) => e);
+    expect(missing).toMatchObject({ code: "not_found" });
+    expect((await searchContacts(scope, "nowhere@", page())).records).toEqual([]);
+
+    const note = await createContactNote(scope, record.contact.id, "On libSQL");
+    expect(note.note).toMatchObject({ contactId: record.contact.id, content: "On libSQL" });
+    await expect(createContactNote(scope, 999_999, "Nobody's")).rejects.toMatchObject({ code: "not_found" });
   });
 });
 

@@ -385,6 +385,7 @@ export function catalogue(t: Tenant): Route[] {
     r("GET", `${b}/campaigns`, undefined, admin),
     r("POST", `${b}/campaigns`, { title: "Another", message: "x", inbox_id: t.inbox.id, audience: [{ type: "Label", id: t.label.id }], scheduled_at: 4_000_000_000 }, admin),
     r("GET", `${b}/campaigns/${t.campaign.id}`, undefined, admin),
+    r("GET", `${b}/inboxes/${t.inbox.id}/campaigns`, undefined, admin),
     r("PATCH", `${b}/campaigns/${t.campaign.id}`, { title: "Changed" }, admin),
     r("PUT", `${b}/campaigns/${t.campaign.id}`, { title: "Changed" }, admin),
     r("DELETE", `${b}/campaigns/${t.campaign.id}`, undefined, admin),

@@ -7,11 +7,11 @@
  * are the one-off kind, and any other channel is refused.
  */
 import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
-import { now, schema } from "../../db/client";
-import { batchNamed } from "../kernel/batch";
+import { type Statement, now, schema } from "../../db/client";
+import { batchGroups, batchNamed } from "../kernel/batch";
 import { type ErrorEntry, invalid, invalidField, notFound } from "../kernel/errors";
 import type { AccountScope } from "../kernel/scope";
-import { API_CHANNEL, type InboxRecord, WIDGET_CHANNEL, loadInboxRecords } from "../inboxes/inboxes";
+import { API_CHANNEL, type InboxRecord, WIDGET_CHANNEL, loadInboxRecords, recordQueries as inboxRecordQueries, toRecords as toInboxRecords } from "../inboxes/inboxes";
 import type { InboxRow } from "../inboxes/rows";
 import { usersAsAgentsQuery } from "../people/agents";
 import type { AgentRow } from "../people/rows";
@@ -65,17 +65,49 @@ export async function withSenders(scope: AccountScope, rows: CampaignRow[], opti
   const senders: AgentRow[] = senderIds.length ? (await batchNamed(scope.db, { senders: sendersQuery(scope, senderIds) })).senders : [];
   const inboxIds = [...new Set(rows.map((r) => r.inboxId))];
   const records = options.inboxes === false || rows.length === 0 ? [] : await loadInboxRecords(scope.db, scope.accountId, inArray(inboxes.id, inboxIds));
+  return toCampaignRecords(rows, senders, records);
+}
+
+function toCampaignRecords(rows: CampaignRow[], senders: AgentRow[], inboxRecords: InboxRecord[]): CampaignRecord[] {
   return rows.map((campaign) => ({
     campaign,
     sender: senders.find((s) => s.userId === campaign.senderId && s.role !== null) ?? null,
-    inbox: records.find((r) => r.inbox.id === campaign.inboxId) ?? null,
+    inbox: inboxRecords.find((r) => r.inbox.id === campaign.inboxId) ?? null,
   }));
+}
+
+/**
+ * Runs `change` (an insert or update of one campaign, returning its row, whose sender and inbox are
+ * already known) in one batch with the reads of what its record shows, so the answer needs no read after it.
+ */
+async function writeCampaign(scope: AccountScope, change: Statement, shown: { senderId: number | null; inboxId: number }): Promise<CampaignRecord | undefined> {
+  const { db, accountId } = scope;
+  const { rows, senders, inbox } = await batchGroups(db, {
+    rows: [change],
+    senders: [sendersQuery(scope, shown.senderId === null ? [] : [shown.senderId])],
+    inbox: inboxRecordQueries(db, and(eq(inboxes.accountId, accountId), eq(inboxes.id, shown.inboxId))),
+  });
+  return toCampaignRecords(rows[0] as CampaignRow[], senders[0], toInboxRecords(...inbox))[0];
 }
 
 export async function listCampaigns(scope: AccountScope): Promise<CampaignRecord[]> {
   const { rows } = await batchNamed(scope.db, {
     rows: scope.db.select().from(campaigns).where(eq(campaigns.accountId, scope.accountId)).orderBy(asc(campaigns.displayId)),
   });
+  return withSenders(scope, rows);
+}
+
+/** The campaigns of one inbox of the account (Chatwoot's `inboxes#campaigns`), oldest first; 404 for an inbox not the account's. */
+export async function listInboxCampaigns(scope: AccountScope, inboxId: number): Promise<CampaignRecord[]> {
+  const { inbox, rows } = await batchNamed(scope.db, {
+    inbox: scope.db.select({ id: inboxes.id }).from(inboxes).where(and(eq(inboxes.accountId, scope.accountId), eq(inboxes.id, inboxId))),
+    rows: scope.db
+      .select()
+      .from(campaigns)
+      .where(and(eq(campaigns.accountId, scope.accountId), eq(campaigns.inboxId, inboxId)))
+      .orderBy(asc(campaigns.displayId)),
+  });
+  if (!inbox[0]) throw notFound("Inbox", inboxId);
   return withSenders(scope, rows);
 }
 
@@ -181,21 +213,19 @@ export async function createCampaign(scope: AccountScope, input: CampaignInput &
     },
   );
   const at = now();
-  const { rows } = await batchNamed(scope.db, {
-    rows: scope.db
-      .insert(campaigns)
-      .values({
-        accountId: scope.accountId,
-        ...columns,
-        // allocated inside the INSERT, served by the (account_id, display_id) unique index
-        displayId: sql`(SELECT coalesce(max(${campaigns.displayId}), 0) + 1 FROM ${campaigns} WHERE ${campaigns.accountId} = ${scope.accountId})`,
-        runDueAt: runDueAt(columns),
-        createdAt: at,
-        updatedAt: at,
-      })
-      .returning(),
-  });
-  return (await withSenders(scope, rows))[0];
+  const insert = scope.db
+    .insert(campaigns)
+    .values({
+      accountId: scope.accountId,
+      ...columns,
+      // allocated inside the INSERT, served by the (account_id, display_id) unique index
+      displayId: sql`(SELECT coalesce(max(${campaigns.displayId}), 0) + 1 FROM ${campaigns} WHERE ${campaigns.accountId} = ${scope.accountId})`,
+      runDueAt: runDueAt(columns),
+      createdAt: at,
+      updatedAt: at,
+    })
+    .returning();
+  return (await writeCampaign(scope, insert, columns))!;
 }
 
 /**
@@ -226,16 +256,13 @@ export async function updateCampaign(scope: AccountScope, displayId: number, inp
     },
   );
   // only while the run has not started: the minute sweep may start it between the read and this write
-  const { rows } = await batchNamed(scope.db, {
-    rows: scope.db
-      .update(campaigns)
-      .set({ ...columns, runDueAt: runDueAt(columns), updatedAt: now() })
-      .where(and(eq(campaigns.accountId, scope.accountId), eq(campaigns.id, current.id), isNull(campaigns.runStartedAt)))
-      .returning(),
-  });
-  // it started meanwhile: the change is judged again as one to a running campaign
-  if (rows.length === 0) return updateCampaign(scope, displayId, input);
-  return (await withSenders(scope, rows))[0];
+  const update = scope.db
+    .update(campaigns)
+    .set({ ...columns, runDueAt: runDueAt(columns), updatedAt: now() })
+    .where(and(eq(campaigns.accountId, scope.accountId), eq(campaigns.id, current.id), isNull(campaigns.runStartedAt)))
+    .returning();
+  // none when it started meanwhile: the change is judged again as one to a running campaign
+  return (await writeCampaign(scope, update, columns)) ?? updateCampaign(scope, displayId, input);
 }
 
 /**
@@ -247,20 +274,18 @@ async function updateRunningCampaign(scope: AccountScope, current: CampaignRow, 
   const fixed = given.find((k) => !CHANGEABLE_WHILE_RUNNING.has(k));
   if (fixed) throw invalidField(FIELD_OF[fixed], "cannot change once the campaign has started sending (only title, description and enabled can)", "campaign_running");
   const enabled = input.enabled ?? current.enabled;
-  const { rows } = await batchNamed(scope.db, {
-    rows: scope.db
-      .update(campaigns)
-      .set({
-        ...(input.title !== undefined && { title: input.title }),
-        ...(input.description !== undefined && { description: input.description }),
-        enabled,
-        runDueAt: enabled ? now() : null,
-        updatedAt: now(),
-      })
-      .where(and(eq(campaigns.accountId, scope.accountId), eq(campaigns.id, current.id)))
-      .returning(),
-  });
-  return (await withSenders(scope, rows))[0];
+  const update = scope.db
+    .update(campaigns)
+    .set({
+      ...(input.title !== undefined && { title: input.title }),
+      ...(input.description !== undefined && { description: input.description }),
+      enabled,
+      runDueAt: enabled ? now() : null,
+      updatedAt: now(),
+    })
+    .where(and(eq(campaigns.accountId, scope.accountId), eq(campaigns.id, current.id)))
+    .returning();
+  return (await writeCampaign(scope, update, current))!;
 }
 
 /** Deletes the campaign and who it reached; its conversations stay, no longer marked with it (Chatwoot nullifies). */

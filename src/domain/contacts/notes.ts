@@ -3,16 +3,16 @@
  * member of the account may read, write, change and delete any note of it, not only their own.
  * Every statement names the account; a note is reached only through its contact.
  */
-import { and, desc, eq, inArray } from "drizzle-orm";
+import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import { now, schema } from "../../db/client";
-import { batch, writeThenRead } from "../kernel/batch";
+import { batch, batchNamed, writeCheckedByConstraints, writeThenRead } from "../kernel/batch";
 import { notFound } from "../kernel/errors";
 import { type AccountScope, actingUserId } from "../kernel/scope";
 import { type AgentRow, usersAsAgentsQuery } from "../people/agents";
 import { contactQuery } from "./contacts";
 import type { ContactNoteRow } from "./rows";
 
-const { contactNotes, users } = schema;
+const { contactNotes, contacts, users } = schema;
 
 /** A note with its author, when the author's user still exists. */
 export type ContactNoteRecord = { note: ContactNoteRow; author: AgentRow | null };
@@ -69,17 +69,27 @@ export async function showContactNote(scope: AccountScope, contactId: number, no
   return one(withAuthors(notes, authors), noteId);
 }
 
-/** A new note by the calling user. */
+/**
+ * A new note by the calling user, in one batch with its author: the note's contact id comes from a
+ * subquery that finds only the account's contact, so NOT NULL refuses a note of any other, and only then
+ * is the contact read, to answer its 404.
+ */
 export async function createContactNote(scope: AccountScope, contactId: number, content: string): Promise<ContactNoteRecord> {
   const { db, accountId } = scope;
-  const [contact] = await batch(db, [contactQuery(scope, contactId)]);
-  if (!contact[0]) throw notFound("Contact", contactId);
-  const at = now();
-  const [inserted] = await batch(db, [
-    db.insert(contactNotes).values({ accountId, contactId, userId: actingUserId(scope), content, createdAt: at, updatedAt: at }).returning(),
-  ]);
-  const [authors] = await batch(db, [authorsQuery(scope, contactId, inserted[0].id)]);
-  return one(withAuthors(inserted, authors), inserted[0].id);
+  const insert = async () => {
+    const at = now();
+    const ownContact = sql<number>`(SELECT ${contacts.id} FROM ${contacts} WHERE ${contacts.id} = ${contactId} AND ${contacts.accountId} = ${accountId})`;
+    const { inserted, author } = await batchNamed(db, {
+      inserted: db.insert(contactNotes).values({ accountId, contactId: ownContact, userId: actingUserId(scope), content, createdAt: at, updatedAt: at }).returning(),
+      author: usersAsAgentsQuery(db, accountId, eq(users.id, actingUserId(scope) ?? 0)),
+    });
+    return one(withAuthors(inserted, author), inserted[0]?.id ?? 0);
+  };
+  return writeCheckedByConstraints(insert, async () => {
+    const [contact] = await batch(db, [contactQuery(scope, contactId)]);
+    if (!contact[0]) throw notFound("Contact", contactId);
+    return insert();
+  });
 }
 
 /** Changes a note's content; the author stays who wrote it. */

@@ -74,7 +74,8 @@ export type ChannelInput = {
 // ---------------------------------------------------------------- reading
 
 /** Statements: inboxes matching `where` and their channels; `toRecords` pairs them up. */
-function recordQueries(db: Database, where: SQL | undefined) {
+/** The statements that load inbox records (the inboxes `where` selects, with their channels); `toRecords` reads their results. */
+export function recordQueries(db: Database, where: SQL | undefined) {
   const channelIds = (type: string) =>
     db.select({ id: inboxes.channelId }).from(inboxes).where(and(where, eq(inboxes.channelType, type)));
   return [
@@ -84,7 +85,7 @@ function recordQueries(db: Database, where: SQL | undefined) {
   ] as const;
 }
 
-function toRecords(rows: InboxRow[], apis: ApiChannelRow[], widgets: WidgetChannelRow[]): InboxRecord[] {
+export function toRecords(rows: InboxRow[], apis: ApiChannelRow[], widgets: WidgetChannelRow[]): InboxRecord[] {
   const api = new Map(apis.map((a) => [a.id, a]));
   const widget = new Map(widgets.map((w) => [w.id, w]));
   return rows.map((inbox) => ({

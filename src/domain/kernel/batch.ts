@@ -64,3 +64,25 @@ export async function batchGroups<const T extends Groups>(
   if (Array.isArray(groups)) return split as never;
   return Object.fromEntries(Object.keys(groups).map((name, i) => [name, split[i]])) as never;
 }
+
+/** Whether `error` is SQLite refusing a statement for a UNIQUE or NOT NULL constraint (D1 and libSQL word it alike). */
+export function refusedByConstraint(error: unknown): boolean {
+  const text = String((error as { message?: unknown })?.message ?? "") + String((error as { cause?: unknown })?.cause ?? "");
+  return /(UNIQUE|NOT NULL) constraint failed/.test(text);
+}
+
+/**
+ * A write that is its own check: `attempt` runs the change in one batch whose constraints refuse what the
+ * checks would (a unique index for a taken value, a NOT NULL column filled by a subquery for a row that
+ * must exist), so a valid change costs that one round trip. A batch runs atomically: when a constraint
+ * refuses it nothing was written, and `checked` runs instead, reading first to name what was wrong (and
+ * writing, if a concurrent change made it right in between).
+ */
+export async function writeCheckedByConstraints<T>(attempt: () => Promise<T>, checked: () => Promise<T>): Promise<T> {
+  try {
+    return await attempt();
+  } catch (error) {
+    if (!refusedByConstraint(error)) throw error;
+  }
+  return checked();
+}

@@ -80,7 +80,7 @@ export async function createMacro(scope: AccountScope, input: Required<Pick<Macr
   const user = userOf(scope);
   const actions = await checkedActions(scope, input.actions);
   const at = now();
-  const { rows } = await batchNamed(scope.db, {
+  const { rows, people } = await batchNamed(scope.db, {
     rows: scope.db
       .insert(macros)
       .values({
@@ -94,8 +94,10 @@ export async function createMacro(scope: AccountScope, input: Required<Pick<Macr
         updatedAt: at,
       })
       .returning(),
+    // the macro's creator and updater are the caller: read with the insert, not after it
+    people: usersAsAgentsQuery(scope.db, scope.accountId, eq(users.id, user.id)),
   });
-  return shown(scope, rows);
+  return { macros: rows, people };
 }
 
 /** 403 unless the scope may change the (visible) macro: administrators a global one, the creator a personal one. */

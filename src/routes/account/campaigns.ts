@@ -4,7 +4,16 @@
  * runs.ts).
  */
 import { Hono } from "hono";
-import { type CampaignInput, type CampaignRecord, createCampaign, deleteCampaign, listCampaigns, showCampaign, updateCampaign } from "../../domain/campaigns/campaigns";
+import {
+  type CampaignInput,
+  type CampaignRecord,
+  createCampaign,
+  deleteCampaign,
+  listCampaigns,
+  listInboxCampaigns,
+  showCampaign,
+  updateCampaign,
+} from "../../domain/campaigns/campaigns";
 import type { AppContext, AppEnv } from "../../http/app-env";
 import { requireAdministrator } from "../../http/auth";
 import { idempotent } from "../../http/idempotency";
@@ -13,6 +22,7 @@ import { accountScope } from "../../http/scopes";
 import { validate } from "../../http/validate";
 import { Campaign, CampaignCreate, CampaignUpdate } from "../../schemas/campaigns";
 import { IdParam } from "../../schemas/common";
+import { InboxIdParam } from "../../schemas/inbox-members";
 import { Empty } from "../../schemas/responses";
 import { campaignView } from "../../views/campaigns";
 import { inboxAnswer } from "./inboxes";
@@ -64,3 +74,10 @@ export const campaignsApi = new Hono<AppEnv>()
     await deleteCampaign(accountScope(c), c.req.valid("param").id);
     return c.json({});
   });
+
+/** /inboxes/:inbox_id/campaigns: one inbox's campaigns (Chatwoot's `inboxes#campaigns`, administrators only). */
+export const inboxCampaignsApi = new Hono<AppEnv>()
+  .use("*", requireAdministrator)
+  .get("/", doc({ summary: "List an inbox's campaigns", response: Campaign.array() }), validate("param", InboxIdParam), async (c) =>
+    c.json((await listInboxCampaigns(accountScope(c), c.req.valid("param").inbox_id)).map((r) => answer(c, r))),
+  );

@@ -8,7 +8,7 @@ import { assignableAgentsApi } from "./assignable-agents";
 import { assignmentPoliciesApi, inboxAssignmentPolicyApi } from "./assignment-policies";
 import { automationRulesApi } from "./automation-rules";
 import { bulkActionsApi } from "./bulk-actions";
-import { campaignsApi } from "./campaigns";
+import { campaignsApi, inboxCampaignsApi } from "./campaigns";
 import { cannedResponsesApi } from "./canned-responses";
 import { captainApi } from "./captain";
 import { contactMergeApi, contactsApi } from "./contacts";
@@ -46,6 +46,7 @@ const accountScoped = new Hono<AppEnv>()
   .route("/agents", agentsApi)
   .route("/agent_bots", agentBotsApi)
   .route("/inboxes/:inbox_id/assignment_policy", inboxAssignmentPolicyApi)
+  .route("/inboxes/:inbox_id/campaigns", inboxCampaignsApi)
   .route("/inboxes", inboxesApi)
   .route("/inbox_members", inboxMembersApi)
   .route("/assignable_agents", assignableAgentsApi)

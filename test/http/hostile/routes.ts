@@ -413,6 +413,7 @@ export function routeTable(w: World): Record<Group, Route[]> {
       r("PATCH", "/campaigns/:id", { id: w.campaign.id }, { body: campaignShape }),
       r("PUT", "/campaigns/:id", { id: w.campaign.id }, { body: campaignShape }),
       r("DELETE", "/campaigns/:id", { id: w.campaign.id }),
+      r("GET", "/inboxes/:inbox_id/campaigns", { inbox_id: w.inbox.id }),
     ],
     reports: [
       ...(

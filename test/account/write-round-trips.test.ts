@@ -1,0 +1,99 @@
+/**
+ * What a write costs the database (issue 36): authentication and the write's own batch, 2 round trips as
+ * `Server-Timing` reports them, the answer built from what that batch returns. A refused write may cost
+ * more (it reads to name what was wrong); its answer and the nothing-changed rule stay as before.
+ */
+import { describe, expect, it } from "vitest";
+import { get, patch, post } from "../support/http";
+import { createInbox } from "../support/fixtures";
+import { createWorld } from "../support/world";
+
+const world = await createWorld("Round Trips");
+const other = await createWorld("Round Trips Elsewhere");
+const inboxId = await createInbox(world.accountId, { name: "Round trips API" });
+const foreignInbox = await createInbox(other.accountId);
+
+const roundTrips = (headers: Headers) => Number(/db-round-trips;desc="(\d+)"/.exec(headers.get("server-timing") ?? "")?.[1]);
+
+describe("contact create", () => {
+  it("costs 2 round trips and answers the contact as its show route does", async () => {
+    const res = await post(`${world.base}/contacts`, world.agent.key, { name: "Two Trips", email: "two.trips@example.com", phone_number: "+14155550111" });
+    expect(res.status).toBe(200);
+    expect(roundTrips(res.headers)).toBe(2);
+    const contact = res.body.payload.contact;
+    expect((await get(`${world.base}/contacts/${contact.id}`, world.agent.key)).body.payload).toEqual(contact);
+  });
+
+  it("costs 2 round trips with a contact inbox, and answers the inbox", async () => {
+    const res = await post(`${world.base}/contacts`, world.agent.key, { name: "With Inbox", inbox_id: inboxId, source_id: "rt-source" });
+    expect(res.status).toBe(200);
+    expect(roundTrips(res.headers)).toBe(2);
+    expect(res.body.payload.contact_inbox).toMatchObject({ source_id: "rt-source", inbox: { id: inboxId, name: "Round trips API" } });
+    expect(res.body.payload.contact.contact_inboxes).toEqual([expect.objectContaining({ source_id: "rt-source", inbox: expect.objectContaining({ id: inboxId }) })]);
+  });
+
+  it("still names every taken field when the unique index refuses the write, and creates nothing", async () => {
+    await post(`${world.base}/contacts`, world.agent.key, { name: "First", email: "taken@example.com", phone_number: "+14155550122" });
+    const before = (await get(`${world.base}/contacts`, world.agent.key)).body.meta.count;
+    const res = await post(`${world.base}/contacts`, world.agent.key, { name: "Second", email: "taken@example.com", phone_number: "+14155550122" });
+    expect(res.status).toBe(422);
+    expect(res.body.errors.map((e: { field: string }) => e.field).sort()).toEqual(["email", "phone_number"]);
+    expect((await get(`${world.base}/contacts`, world.agent.key)).body.meta.count).toBe(before);
+  });
+
+  it("answers 404 for another account's inbox and leaves no contact behind", async () => {
+    const res = await post(`${world.base}/contacts`, world.agent.key, { name: "Foreign", email: "foreign.rt@example.com", inbox_id: foreignInbox });
+    expect(res.status).toBe(404);
+    expect(res.body.errors[0].field).toBe("inbox_id");
+    const search = await get(`${world.base}/contacts/search?q=foreign.rt`, world.agent.key);
+    expect(search.body.payload).toEqual([]);
+  });
+});
+
+describe("contact note create", () => {
+  it("costs 2 round trips and answers the note as its show route does", async () => {
+    const contact = (await post(`${world.base}/contacts`, world.agent.key, { name: "Noted" })).body.payload.contact;
+    const res = await post(`${world.base}/contacts/${contact.id}/notes`, world.agent.key, { content: "Called back" });
+    expect(res.status).toBe(200);
+    expect(roundTrips(res.headers)).toBe(2);
+    expect(res.body).toMatchObject({ content: "Called back", contact_id: contact.id, user: { id: world.agent.id } });
+    expect((await get(`${world.base}/contacts/${contact.id}/notes/${res.body.id}`, world.agent.key)).body).toEqual(res.body);
+  });
+
+  it("answers 404 for another account's contact and writes no note", async () => {
+    const theirs = (await post(`${other.base}/contacts`, other.agent.key, { name: "Theirs" })).body.payload.contact;
+    const res = await post(`${world.base}/contacts/${theirs.id}/notes`, world.agent.key, { content: "Sneaky" });
+    expect(res.status).toBe(404);
+    expect(res.body.description).toMatch(/Contact/);
+    expect((await get(`${other.base}/contacts/${theirs.id}/notes`, other.agent.key)).body).toEqual([]);
+  });
+});
+
+describe("campaign create and update: the answer's reads ride in the write batch", () => {
+  // authentication, the checks against the account (inbox, sender, labels), then the write with the
+  // sender and inbox its answer shows; an update reads the campaign first
+  it("costs 3 round trips to create and 4 to update, answering as the show route does", async () => {
+    const widget = (await post(`${world.base}/inboxes`, world.admin.key, { name: "RT Website", channel: { type: "web_widget", website_url: "https://rt.example" } })).body;
+    const body = { title: "RT", message: "Hello", inbox_id: widget.id, sender_id: world.admin.id, trigger_rules: { url: "https://rt.example/" } };
+    const created = await post(`${world.base}/campaigns`, world.admin.key, body);
+    expect(created.status).toBe(200);
+    expect(roundTrips(created.headers)).toBe(3);
+    expect(created.body).toMatchObject({ inbox: { id: widget.id }, sender: { id: world.admin.id } });
+    expect((await get(`${world.base}/campaigns/${created.body.id}`, world.admin.key)).body).toEqual(created.body);
+    const updated = await patch(`${world.base}/campaigns/${created.body.id}`, world.admin.key, { title: "RT 2", sender_id: null });
+    expect(updated.status).toBe(200);
+    expect(roundTrips(updated.headers)).toBe(4);
+    expect(updated.body).toMatchObject({ title: "RT 2", sender: null, inbox: { id: widget.id } });
+    expect((await get(`${world.base}/campaigns/${created.body.id}`, world.admin.key)).body).toEqual(updated.body);
+  });
+});
+
+describe("macro create: its people ride in the write batch", () => {
+  it("costs 3 round trips (authentication, the actions' checks, the write) and answers as the show route does", async () => {
+    const res = await post(`${world.base}/macros`, world.agent.key, { name: "RT macro", actions: [{ action_name: "resolve_conversation" }] });
+    expect(res.status).toBe(200);
+    expect(roundTrips(res.headers)).toBe(3);
+    expect(res.body.payload).toMatchObject({ name: "RT macro", created_by: { id: world.agent.id }, updated_by: { id: world.agent.id } });
+    expect((await get(`${world.base}/macros/${res.body.payload.id}`, world.agent.key)).body).toEqual(res.body);
+  });
+});
