@@ -1,18 +1,21 @@
 /**
- * Who receives a feed event, computed when it is forwarded (one query per event), so a membership
- * removed a moment ago already counts: the same rule as the conversation lists (src/domain/conversations/
- * access.ts): administrators of the account, and agents who are members of the conversation's inbox or
- * of its team.
+ * Who receives a feed event, read when its frame is built (one query per event, beside the one that
+ * reads its data), so a membership removed a moment ago already counts: the same rule as the
+ * conversation lists (src/domain/conversations/access.ts): administrators of the account, and agents who
+ * are members of the conversation's inbox or of its team.
  */
-import { and, eq, inArray, or, sql } from "drizzle-orm";
+import { type SQL, and, eq, inArray, or, sql } from "drizzle-orm";
 import { type Database, schema } from "../db/client";
 import { batch } from "../domain/kernel/batch";
 import { ROLE } from "../domain/kernel/enums";
 
 const { accountUsers, conversations, inboxMembers, teamMembers } = schema;
 
-/** Who may see a conversation (by row id): its account's administrators and its inbox's and team's members. */
-export async function conversationAudience(db: Database, accountId: number, conversationId: number): Promise<number[]> {
+/**
+ * Who may see a conversation (by row id, or a subquery that answers it, e.g. a message's conversation):
+ * its account's administrators and its inbox's and team's members.
+ */
+export async function conversationAudience(db: Database, accountId: number, conversationId: number | SQL<number>): Promise<number[]> {
   const ofConversation = (column: typeof conversations.inboxId | typeof conversations.teamId) =>
     sql`(SELECT ${column} FROM ${conversations} WHERE ${conversations.id} = ${conversationId} AND ${conversations.accountId} = ${accountId})`;
   const [rows] = await batch(db, [

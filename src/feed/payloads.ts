@@ -2,44 +2,63 @@
  * The data of feed events, in the shapes Chatwoot's ActionCable listener sends and its apps read: a
  * message's push data (the Message record with its `conversation{assignee_id, unread_count,
  * last_activity_at}`), a conversation's push data (the Conversation record: `meta{sender, assignee,
- * team}`, `messages[last]`, `unread_count`, ...), a contact's push data. Built from the stored change
- * when it is forwarded; null when the subject is gone.
+ * team}`, `messages[last]`, `unread_count`, ...), a contact's push data. Built from the committed change
+ * right after its batch (src/feed/commit.ts), in one round trip where the shape allows; null when the
+ * subject is gone.
  */
 import { and, eq, sql } from "drizzle-orm";
 import { type Database, schema } from "../db/client";
 import { batch } from "../domain/kernel/batch";
 import type { OutboxRow } from "../domain/kernel/outbox";
-import { type ConversationRecord, loadConversationRecords, senderOf, senderQueries } from "../domain/conversations/loader";
+import { type ConversationRecord, loadConversationRecords, senderOf, senderQueries, unreadCountsQuery } from "../domain/conversations/loader";
 import { usersAsAgentsQuery } from "../domain/people/agents";
-import { conversationView, messageContext } from "../views/conversations";
+import { conversationView } from "../views/conversations";
 import { contactPushView, messageView } from "../views/messages";
 import { agentPushView } from "../views/agents";
 import { notificationFeedData } from "../domain/notifications/notifications";
 import { notificationFeedPayload } from "../views/notifications";
 
-const { conversations, messages, contacts, users } = schema;
+const { conversations, contactInboxes, messages, contacts, users } = schema;
 
 export type FeedData = Record<string, unknown>;
-/** An event's data, and the conversation (row id) it is about, for the audience. */
-export type FeedBuilt = { data: FeedData; conversationId?: number };
+/** An event's data. */
+export type FeedBuilt = { data: FeedData };
 
 async function conversationRecord(db: Database, accountId: number, conversationId: number): Promise<ConversationRecord | null> {
   const [rows] = await batch(db, [db.select().from(conversations).where(and(eq(conversations.accountId, accountId), eq(conversations.id, conversationId)))]);
   return rows[0] ? ((await loadConversationRecords(db, accountId, rows))[0] ?? null) : null;
 }
 
-/** message.created / message.updated: the message as the conversation's messages show it. */
+/**
+ * message.created / message.updated: the message as the conversation's messages show it, read in one
+ * round trip with what its view shows of the conversation (display id, assignee, unread count, last
+ * activity, the contact inbox's source id).
+ */
 export async function messagePayload(db: Database, row: OutboxRow): Promise<FeedBuilt | null> {
-  const [rows, agents, contactRows, bots] = await batch(db, [
-    db.select().from(messages).where(and(eq(messages.accountId, row.accountId), eq(messages.id, row.subjectId))),
-    ...senderQueries(db, row.accountId, sql`${row.subjectId}`),
+  const { accountId, subjectId } = row;
+  const conversationId = sql<number>`(SELECT ${messages.conversationId} FROM ${messages} WHERE ${messages.id} = ${subjectId} AND ${messages.accountId} = ${accountId})`;
+  const [rows, agents, contactRows, bots, conversationRows, contactInboxRows, unread] = await batch(db, [
+    db.select().from(messages).where(and(eq(messages.accountId, accountId), eq(messages.id, subjectId))),
+    ...senderQueries(db, accountId, sql`${subjectId}`),
+    db.select().from(conversations).where(and(eq(conversations.accountId, accountId), sql`${conversations.id} = ${conversationId}`)),
+    db
+      .select()
+      .from(contactInboxes)
+      .where(and(eq(contactInboxes.accountId, accountId), sql`${contactInboxes.id} = (SELECT ${conversations.contactInboxId} FROM ${conversations} WHERE ${conversations.id} = ${conversationId})`)),
+    unreadCountsQuery(db, accountId, [conversationId]),
   ]);
-  const message = rows[0];
-  if (!message) return null;
-  const record = await conversationRecord(db, row.accountId, message.conversationId);
-  if (!record) return null;
+  const [message] = rows;
+  const [conversation] = conversationRows;
+  if (!message || !conversation) return null;
   const sender = senderOf(message, { agents, contacts: contactRows, bots });
-  return { data: messageView({ message, sender }, messageContext(record)), conversationId: message.conversationId };
+  const context = {
+    displayId: conversation.displayId,
+    assigneeId: conversation.assigneeId,
+    unreadCount: Number(unread[0]?.unread ?? 0),
+    lastActivityAt: conversation.lastActivityAt,
+    sourceId: contactInboxRows[0]?.sourceId ?? null,
+  };
+  return { data: messageView({ message, sender }, context) };
 }
 
 /** conversation.* and assignee.changed / team.changed: the conversation's push data (with what changed, when known). */
@@ -47,7 +66,7 @@ export async function conversationPayload(db: Database, row: OutboxRow): Promise
   const record = await conversationRecord(db, row.accountId, row.subjectId);
   if (!record) return null;
   const changes = row.data.changed_attributes;
-  return { data: { ...conversationView(record), ...(changes !== undefined && { changed_attributes: changes }) }, conversationId: row.subjectId };
+  return { data: { ...conversationView(record), ...(changes !== undefined && { changed_attributes: changes }) } };
 }
 
 /** conversation.typing_on / _off: `{conversation, user, is_private}`, the typer a user or a contact. */
@@ -63,7 +82,7 @@ export async function typingPayload(db: Database, row: OutboxRow): Promise<FeedB
   ]);
   if (!record) return null;
   const user = agentRows[0] ? agentPushView(agentRows[0]) : contactRows[0] ? contactPushView(contactRows[0]) : { id: typer.id, type: typer.type };
-  return { data: { conversation: conversationView(record), user, is_private: row.data.is_private === true }, conversationId: row.subjectId };
+  return { data: { conversation: conversationView(record), user, is_private: row.data.is_private === true } };
 }
 
 /** contact.*: the contact's push data; a deleted contact's was kept in the event when it was deleted. */
@@ -86,7 +105,4 @@ export async function notificationPayload(db: Database, row: OutboxRow): Promise
 }
 
 /** conversation.mentioned: the conversation's push data, to the user mentioned. */
-export async function mentionPayload(db: Database, row: OutboxRow): Promise<FeedBuilt | null> {
-  const built = await conversationPayload(db, row);
-  return built && { data: built.data };
-}
+export const mentionPayload = conversationPayload;

@@ -8,10 +8,12 @@
  *     notification_created: { event: "notification.created", payload: notificationPayload, audience: toUser("user_id") },
  *
  * where the outbox row's `data.user_id` names the user and `notificationPayload(db, row)` answers
- * `{ data }` (or null when the subject is gone). The forwarder (src/feed/forward.ts) adds `account_id`,
- * and `performer` when the row's data names one.
+ * `{ data }` (or null when the subject is gone). The forwarder (src/feed/forward.ts) reads the data and
+ * the audience side by side, so an audience is found from the row alone; it adds `account_id`, and
+ * `performer` when the row's data names one.
  */
-import type { Database } from "../db/client";
+import { sql } from "drizzle-orm";
+import { type Database, schema } from "../db/client";
 import type { OutboxRow } from "../domain/kernel/outbox";
 import { accountAudience, conversationAudience, userAudience } from "./audience";
 import { type FeedBuilt, contactPayload, conversationPayload, mentionPayload, messagePayload, notificationPayload, typingPayload } from "./payloads";
@@ -21,15 +23,23 @@ export type FeedEntry = {
   event: string;
   /** the event's data, or null when there is nothing true to say any more (its subject is gone) */
   payload: (db: Database, row: OutboxRow) => Promise<FeedBuilt | null>;
-  /** the users who receive it, read when it is forwarded */
-  audience: (db: Database, row: OutboxRow, built: FeedBuilt) => Promise<number[]>;
+  /** the users who receive it, read when it is forwarded, beside its data */
+  audience: (db: Database, row: OutboxRow) => Promise<number[]>;
   /** a user who never receives it, though in the audience (the typer of a typing event) */
   except?: (row: OutboxRow) => number | undefined;
 };
 
-/** Those who may see the event's conversation. */
-export const toConversation: FeedEntry["audience"] = (db, row, built) =>
-  built.conversationId === undefined ? Promise.resolve([]) : conversationAudience(db, row.accountId, built.conversationId);
+const { messages } = schema;
+
+/** Those who may see the event's conversation: its subject, or its message's. */
+export const toConversation: FeedEntry["audience"] = (db, row) =>
+  conversationAudience(
+    db,
+    row.accountId,
+    row.subjectType === "Message"
+      ? sql<number>`(SELECT ${messages.conversationId} FROM ${messages} WHERE ${messages.id} = ${row.subjectId} AND ${messages.accountId} = ${row.accountId})`
+      : row.subjectId,
+  );
 /** Everyone in the account. */
 export const toAccount: FeedEntry["audience"] = (db, row) => accountAudience(db, row.accountId);
 /** The one user the row's `data[field]` names. */
