@@ -5,9 +5,9 @@
  * automation, the cron's wake-ups); the outbox's dispatch to the queue shows nothing, so a row the cron
  * sends again, or sends for the first time after a lost dispatch, never repeats on the feed.
  *
- * For each row with an entry in FEED_EVENTS: its data and its audience are read side by side (the
- * audience is read then, so a membership removed a moment ago already counts), then one call per
- * account hands the frames to the account's feed. A feed that cannot be reached costs its subscribers
+ * For each row with an entry in FEED_EVENTS: its data and its audience are read in one batch (the
+ * audience is read then, so a membership removed a moment ago already counts; a message's frame costs
+ * one round trip), then one call per account hands the frames to the account's feed. A feed that cannot be reached costs its subscribers
  * the frames, never the change: failures are logged and swallowed. Rows keep their order within an account.
  */
 import type { Database } from "../db/client";
@@ -18,9 +18,9 @@ import { FEED_EVENTS } from "./registry";
 async function frameOf(db: Database, row: OutboxRow, listening: ReadonlySet<number>): Promise<FeedFrame | null> {
   const entry = FEED_EVENTS[row.eventName];
   if (!entry) return null;
-  const [built, audience] = await Promise.all([entry.payload(db, row), entry.audience(db, row)]);
+  const built = await entry.payload(db, row, entry.audience(db, row));
   if (!built) return null;
-  const userIds = audience.filter((id) => listening.has(id));
+  const userIds = built.userIds.filter((id) => listening.has(id));
   if (userIds.length === 0) return null;
   const performer = row.data.performer;
   return {
