@@ -13,7 +13,7 @@
  */
 import { createClient } from "@libsql/client/web";
 import { type Database, createDb, createLibsqlDb } from "./client";
-import { FirstWriteRider, QueryMeter, meterD1, meterLibsql } from "./metering";
+import { type CommittedEvent, FirstWriteRider, QueryMeter, meterD1, meterLibsql } from "./metering";
 
 export type Connection = {
   db: Database;
@@ -26,7 +26,10 @@ export type Connection = {
   rider: FirstWriteRider | null;
 };
 
-export type ConnectOptions = { meter?: QueryMeter; bookmark?: string | null; writes?: boolean; rider?: FirstWriteRider };
+/** Hears of the outbox rows of each batch the connection `db` has committed (src/feed/commit.ts shows them live). */
+export type OnCommit = (db: Database, events: CommittedEvent[]) => void;
+
+export type ConnectOptions = { meter?: QueryMeter; bookmark?: string | null; writes?: boolean; rider?: FirstWriteRider; onCommit?: OnCommit };
 
 /** The largest pool `npm start -- --shards N` and the deploy take (two digits in the binding's name). */
 export const MAX_SHARDS = 64;
@@ -65,29 +68,34 @@ export const isShard = (env: Env, shard: unknown): shard is number => Number.isI
 /** D1 bookmarks are short tokens of hex digits and dashes; anything else is ignored, not sent to D1. */
 const BOOKMARK = /^[0-9a-f-]{1,128}$/i;
 
-function libsqlConnection(env: Env, meter: QueryMeter): Connection {
+/** The listener of `onCommit` for the connection `db()` will answer (the database wraps the metered client). */
+const listener = (onCommit: OnCommit | undefined, db: () => Database) => onCommit && ((events: CommittedEvent[]) => onCommit(db(), events));
+
+function libsqlConnection(env: Env, meter: QueryMeter, onCommit?: OnCommit): Connection {
   const client = createClient({ url: env.LIBSQL_URL!, authToken: env.LIBSQL_AUTH_TOKEN });
-  return { db: createLibsqlDb(meterLibsql(client, meter)), bookmark: () => null, rider: null };
+  const db: Database = createLibsqlDb(meterLibsql(client, meter, listener(onCommit, () => db)));
+  return { db, bookmark: () => null, rider: null };
 }
 
-function d1Connection(d1: D1Database, start: string, meter: QueryMeter, rider: FirstWriteRider): Connection {
-  const session = meterD1(d1.withSession(start), meter, rider);
-  return { db: createDb(session), bookmark: () => session.getBookmark(), rider };
+function d1Connection(d1: D1Database, start: string, meter: QueryMeter, rider: FirstWriteRider, onCommit?: OnCommit): Connection {
+  const session = meterD1(d1.withSession(start), meter, rider, listener(onCommit, () => db));
+  const db = createDb(session);
+  return { db, bookmark: () => session.getBookmark(), rider };
 }
 
 /** The directory, at its primary. */
 export function connectDirectory(env: Env, options: ConnectOptions = {}): Connection {
   const meter = options.meter ?? new QueryMeter();
-  if (env.LIBSQL_URL) return libsqlConnection(env, meter);
-  return d1Connection(env.DIRECTORY, "first-primary", meter, options.rider ?? new FirstWriteRider());
+  if (env.LIBSQL_URL) return libsqlConnection(env, meter, options.onCommit);
+  return d1Connection(env.DIRECTORY, "first-primary", meter, options.rider ?? new FirstWriteRider(), options.onCommit);
 }
 
 /** Shard `shard` (which the caller has checked with `isShard`), from `bookmark` when one is given. */
 export function connectShard(env: Env, shard: number, options: ConnectOptions = {}): Connection {
   const meter = options.meter ?? new QueryMeter();
-  if (env.LIBSQL_URL) return libsqlConnection(env, meter);
+  if (env.LIBSQL_URL) return libsqlConnection(env, meter, options.onCommit);
   if (!isShard(env, shard)) throw new Error(`no shard ${shard} in this Worker (it has ${shardCount(env)})`);
   const d1 = (env as unknown as Record<string, D1Database>)[shardBinding(shard)];
   const given = options.bookmark && BOOKMARK.test(options.bookmark) ? options.bookmark : null;
-  return d1Connection(d1, given ?? (options.writes ? "first-primary" : "first-unconstrained"), meter, options.rider ?? new FirstWriteRider());
+  return d1Connection(d1, given ?? (options.writes ? "first-primary" : "first-unconstrained"), meter, options.rider ?? new FirstWriteRider(), options.onCommit);
 }

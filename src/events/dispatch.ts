@@ -11,7 +11,7 @@
 import { type SQL, and, asc, eq, inArray, isNotNull, isNull, lt } from "drizzle-orm";
 import { type Database, now, schema } from "../db/client";
 import { batch } from "../domain/kernel/batch";
-import type { OutboxEventRef, OutboxRow } from "../domain/kernel/outbox";
+import type { OutboxEventRef } from "../domain/kernel/outbox";
 
 const { eventOutbox } = schema;
 
@@ -29,20 +29,13 @@ export const REDISPATCH_AFTER_MS = 5 * 60 * 1000;
  */
 export type EventMessage = { kind: "event"; eventId: number; accountId: number; eventName?: string; subjectType?: string; subjectId?: number };
 
-export async function dispatchPendingEvents(db: Database, queue: Queue, options: { includeStale?: boolean; at?: number } = {}): Promise<number> {
-  return (await claimAndSendEvents(db, queue, options)).sent;
-}
-
 /**
- * Claims the due rows and sends them to the queue; answers how many were sent and the rows dispatched for
- * the first time (`fresh`): the live account feed shows each change once, so a stale row sent again is
- * not among them. The fresh and the stale claims are two statements of one batch, the fresh one first.
+ * Claims the due rows and sends them to the queue; answers how many were sent. Rows never dispatched and
+ * (with `includeStale`, the cron's) rows lost on the way are two claims of one batch, the new ones first.
+ * The live feeds were shown each row when its batch committed (src/feed/commit.ts): a dispatch shows
+ * nothing, so none repeats on a feed.
  */
-export async function claimAndSendEvents(
-  db: Database,
-  queue: Queue,
-  options: { includeStale?: boolean; at?: number } = {},
-): Promise<{ sent: number; fresh: OutboxRow[] }> {
+export async function dispatchPendingEvents(db: Database, queue: Queue, options: { includeStale?: boolean; at?: number } = {}): Promise<number> {
   const at = options.at ?? now();
   const claim = (due: SQL | undefined) =>
     db
@@ -53,7 +46,7 @@ export async function claimAndSendEvents(
   const stale = and(lt(eventOutbox.dispatchedAt, at - REDISPATCH_AFTER_MS), isNull(eventOutbox.consumedAt));
   const [fresh, resent = []] = await batch(db, options.includeStale ? [claim(isNull(eventOutbox.dispatchedAt)), claim(stale)] : [claim(isNull(eventOutbox.dispatchedAt))]);
   const claimed = [...fresh, ...resent];
-  if (claimed.length === 0) return { sent: 0, fresh: [] };
+  if (claimed.length === 0) return 0;
   try {
     for (let i = 0; i < claimed.length; i += DISPATCH_LIMIT) {
       const rows = claimed.slice(i, i + DISPATCH_LIMIT);
@@ -63,7 +56,7 @@ export async function claimAndSendEvents(
     await batch(db, [db.update(eventOutbox).set({ dispatchedAt: null }).where(inArray(eventOutbox.id, claimed.map((row) => row.id)))]);
     throw error;
   }
-  return { sent: claimed.length, fresh };
+  return claimed.length;
 }
 
 /** Marks outbox rows every consumer is done with. */

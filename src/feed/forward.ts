@@ -1,26 +1,26 @@
 /**
- * Forwards committed changes to the live account feeds: the outbox rows a dispatch claimed for the first
- * time (src/events/dispatch.ts), so every change reaches the feed once, whoever made it (a request, the
- * queue consumer's automation, the cron's wake-ups), and a stale row the cron sends again does not repeat
- * on the feed. Typing, which has no outbox row, comes through the same function from src/ports.ts.
+ * Shows events on the live account feeds: the outbox rows of a committed batch (src/feed/commit.ts,
+ * told by the connection that committed it) and typing changes, which have no outbox row
+ * (src/ports.ts). Each change is shown once, by whoever committed it (a request, the queue consumer's
+ * automation, the cron's wake-ups); the outbox's dispatch to the queue shows nothing, so a row the cron
+ * sends again, or sends for the first time after a lost dispatch, never repeats on the feed.
  *
- * For each row with an entry in FEED_EVENTS: its data and its audience are read (one query for the
- * audience, so a membership removed a moment ago already counts), then one call per account hands the
- * frames to the account's feed. A feed that cannot be reached costs its subscribers the frames, never
- * the change: failures are logged and swallowed. Rows keep their order within an account.
+ * For each row with an entry in FEED_EVENTS: its data and its audience are read in one batch (the
+ * audience is read then, so a membership removed a moment ago already counts; a message's frame costs
+ * one round trip), then one call per account hands the frames to the account's feed. A feed that cannot be reached costs its subscribers
+ * the frames, never the change: failures are logged and swallowed. Rows keep their order within an account.
  */
 import type { Database } from "../db/client";
 import type { OutboxRow } from "../domain/kernel/outbox";
-import { claimAndSendEvents } from "../events/dispatch";
 import { type FeedFrame, accountFeed } from "../realtime/account-feed";
 import { FEED_EVENTS } from "./registry";
 
 async function frameOf(db: Database, row: OutboxRow, listening: ReadonlySet<number>): Promise<FeedFrame | null> {
   const entry = FEED_EVENTS[row.eventName];
   if (!entry) return null;
-  const built = await entry.payload(db, row);
+  const built = await entry.payload(db, row, entry.audience(db, row));
   if (!built) return null;
-  const userIds = (await entry.audience(db, row, built)).filter((id) => listening.has(id));
+  const userIds = built.userIds.filter((id) => listening.has(id));
   if (userIds.length === 0) return null;
   const performer = row.data.performer;
   return {
@@ -31,20 +31,24 @@ async function frameOf(db: Database, row: OutboxRow, listening: ReadonlySet<numb
   };
 }
 
+/** Frames ready for one account's feed. */
+export type AccountFrames = { accountId: number; frames: FeedFrame[] };
+
+/** Whether the feed shows an event of this name. */
+export const shownOnFeed = (row: Pick<OutboxRow, "eventName">) => FEED_EVENTS[row.eventName] !== undefined;
+
 /**
- * Shows `rows` on their accounts' feeds. An account's feed is asked first who is listening: with nobody,
- * its rows cost no read at all; otherwise each row's data and audience are read, and the frames go to the
- * feed in one call.
+ * Builds the frames of `rows`, per account. An account's feed is asked first who is listening: with
+ * nobody, its rows cost no read at all; otherwise each row's data and audience are read.
  */
-export async function forwardToFeeds(db: Database, env: Env, rows: OutboxRow[]): Promise<void> {
+export async function buildFrames(db: Database, env: Env, rows: OutboxRow[]): Promise<AccountFrames[]> {
   const byAccount = new Map<number, OutboxRow[]>();
-  for (const row of rows) if (FEED_EVENTS[row.eventName]) byAccount.set(row.accountId, [...(byAccount.get(row.accountId) ?? []), row]);
-  await Promise.all(
+  for (const row of rows) if (shownOnFeed(row)) byAccount.set(row.accountId, [...(byAccount.get(row.accountId) ?? []), row]);
+  const built = await Promise.all(
     [...byAccount].map(async ([accountId, accountRows]) => {
       try {
-        const feed = accountFeed(env, accountId);
-        const listening = new Set(await feed.listeningUsers());
-        if (listening.size === 0) return;
+        const listening = new Set(await accountFeed(env, accountId).listeningUsers());
+        if (listening.size === 0) return { accountId, frames: [] };
         const frames = await Promise.all(
           accountRows.map((row) =>
             frameOf(db, row, listening).catch((error) => {
@@ -53,8 +57,22 @@ export async function forwardToFeeds(db: Database, env: Env, rows: OutboxRow[]):
             }),
           ),
         );
-        const shown = frames.filter((frame): frame is FeedFrame => frame !== null);
-        if (shown.length > 0) await feed.deliver(shown);
+        return { accountId, frames: frames.filter((frame): frame is FeedFrame => frame !== null) };
+      } catch (error) {
+        console.error(JSON.stringify({ level: "error", feed: accountId, error: String(error) }));
+        return { accountId, frames: [] };
+      }
+    }),
+  );
+  return built.filter((account) => account.frames.length > 0);
+}
+
+/** Hands built frames to their accounts' feeds, one call each. */
+export async function deliverFrames(env: Env, accounts: AccountFrames[]): Promise<void> {
+  await Promise.all(
+    accounts.map(async ({ accountId, frames }) => {
+      try {
+        await accountFeed(env, accountId).deliver(frames);
       } catch (error) {
         console.error(JSON.stringify({ level: "error", feed: accountId, error: String(error) }));
       }
@@ -62,9 +80,7 @@ export async function forwardToFeeds(db: Database, env: Env, rows: OutboxRow[]):
   );
 }
 
-/** Moves due outbox rows to the queue, then shows the new ones on the live feeds. Every dispatch goes through here. */
-export async function dispatchEvents(db: Database, env: Env, options: { includeStale?: boolean; at?: number } = {}): Promise<number> {
-  const { sent, fresh } = await claimAndSendEvents(db, env.EVENTS, options);
-  await forwardToFeeds(db, env, fresh);
-  return sent;
+/** Shows `rows` on their accounts' feeds now. */
+export async function forwardToFeeds(db: Database, env: Env, rows: OutboxRow[]): Promise<void> {
+  await deliverFrames(env, await buildFrames(db, env, rows));
 }

@@ -7,38 +7,49 @@
  *
  *     notification_created: { event: "notification.created", payload: notificationPayload, audience: toUser("user_id") },
  *
- * where the outbox row's `data.user_id` names the user and `notificationPayload(db, row)` answers
- * `{ data }` (or null when the subject is gone). The forwarder (src/feed/forward.ts) adds `account_id`,
- * and `performer` when the row's data names one.
+ * where the outbox row's `data.user_id` names the user and `notificationPayload(db, row, audience)` answers
+ * `{ data, userIds }` (or null when the subject is gone), running the audience's query in the batch that
+ * reads the data, so an audience is found from the row alone. The forwarder (src/feed/forward.ts) adds
+ * `account_id`, and `performer` when the row's data names one.
  */
-import type { Database } from "../db/client";
+import { sql } from "drizzle-orm";
+import { type Database, schema } from "../db/client";
 import type { OutboxRow } from "../domain/kernel/outbox";
-import { accountAudience, conversationAudience, userAudience } from "./audience";
+import { type AudienceQuery, accountAudience, conversationAudience, userAudience } from "./audience";
 import { type FeedBuilt, contactPayload, conversationPayload, mentionPayload, messagePayload, notificationPayload, typingPayload } from "./payloads";
 
 export type FeedEntry = {
   /** Chatwoot's event name on the feed */
   event: string;
-  /** the event's data, or null when there is nothing true to say any more (its subject is gone) */
-  payload: (db: Database, row: OutboxRow) => Promise<FeedBuilt | null>;
-  /** the users who receive it, read when it is forwarded */
-  audience: (db: Database, row: OutboxRow, built: FeedBuilt) => Promise<number[]>;
+  /**
+   * the event's data and the users the audience's query found (read in one batch with the data), or
+   * null when there is nothing true to say any more (its subject is gone)
+   */
+  payload: (db: Database, row: OutboxRow, audience: AudienceQuery) => Promise<FeedBuilt | null>;
+  /** who may receive it: a query the payload runs with its own reads */
+  audience: (db: Database, row: OutboxRow) => AudienceQuery;
   /** a user who never receives it, though in the audience (the typer of a typing event) */
   except?: (row: OutboxRow) => number | undefined;
 };
 
-/** Those who may see the event's conversation. */
-export const toConversation: FeedEntry["audience"] = (db, row, built) =>
-  built.conversationId === undefined ? Promise.resolve([]) : conversationAudience(db, row.accountId, built.conversationId);
+const { messages } = schema;
+
+/** Those who may see the event's conversation: its subject, or its message's. */
+export const toConversation: FeedEntry["audience"] = (db, row) =>
+  conversationAudience(
+    db,
+    row.accountId,
+    row.subjectType === "Message"
+      ? sql<number>`(SELECT ${messages.conversationId} FROM ${messages} WHERE ${messages.id} = ${row.subjectId} AND ${messages.accountId} = ${row.accountId})`
+      : row.subjectId,
+  );
 /** Everyone in the account. */
 export const toAccount: FeedEntry["audience"] = (db, row) => accountAudience(db, row.accountId);
 /** The one user the row's `data[field]` names. */
 export const toUser =
   (field: string): FeedEntry["audience"] =>
-  (db, row) => {
-    const userId = row.data[field];
-    return typeof userId === "number" ? userAudience(db, row.accountId, userId) : Promise.resolve([]);
-  };
+  (db, row) =>
+    userAudience(db, row.accountId, row.data[field]);
 /** Nobody is told of their own typing. */
 const typingUser = (row: OutboxRow) => {
   const user = row.data.user as { type?: string; id?: number } | undefined;

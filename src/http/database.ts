@@ -9,7 +9,8 @@ import { connectDirectory, isShard } from "../db/connect";
 import { QueryMeter } from "../db/metering";
 import { shardPool } from "../db/shards";
 import { unavailable } from "../domain/kernel/errors";
-import { dispatchEvents } from "../feed/forward";
+import { dispatchPendingEvents } from "../events/dispatch";
+import { CommitFrames } from "../feed/commit";
 import type { AppContext, AppEnv } from "./app-env";
 
 /** The name of the header that carries a shard's D1 bookmark both ways, as `<shard>:<bookmark>`. */
@@ -28,14 +29,19 @@ function parseBookmark(env: Env, header: string | undefined): { shard: number; b
  * the request ran on. On D1 a shard's connection is a session that starts from the client's bookmark
  * when the bookmark names that shard (a bookmark of another shard is ignored), and hands the new one
  * back, so a client reads its own writes even when a read replica answers.
+ *
+ * Each batch that commits outbox rows starts its live feed frames at once (src/feed/commit.ts); the
+ * response waits until they are sent, so a subscribed socket has its frame no later than the writer its
+ * answer, and Server-Timing counts the reads that built them.
  */
 export const requestDatabase = () =>
   createMiddleware<AppEnv>(async (c, next) => {
     const meter = new QueryMeter();
     const writes = !["GET", "HEAD", "OPTIONS"].includes(c.req.method);
     const given = parseBookmark(c.env, c.req.header(BOOKMARK_HEADER));
-    const directory = connectDirectory(c.env, { meter });
-    const shards = shardPool(c.env, directory.db, (shard) => ({ meter, writes, bookmark: given?.shard === shard ? given.bookmark : null }));
+    const frames = new CommitFrames(c.env);
+    const directory = connectDirectory(c.env, { meter, onCommit: frames.committed });
+    const shards = shardPool(c.env, directory.db, (shard) => ({ meter, writes, bookmark: given?.shard === shard ? given.bookmark : null, onCommit: frames.committed }));
     c.set("meter", meter);
     c.set("directory", directory.db);
     c.set("shards", shards);
@@ -43,6 +49,7 @@ export const requestDatabase = () =>
     c.set("rider", directory.rider);
     c.set("shard", null);
     await next();
+    await frames.settled();
     const shard = c.var.shard;
     c.header("Server-Timing", meter.serverTiming() + (shard === null ? "" : `, db-shard;desc="${shard}"`));
     const bookmark = shard === null ? null : shards.connections.get(shard)?.bookmark();
@@ -64,8 +71,8 @@ export function useShard(c: AppContext, shard: number) {
 
 /**
  * After a change that wrote events, move them from the outbox to the queue once the response is on its
- * way, and show them on the account's live feed (src/feed/forward.ts). Requests that wrote no event
- * (reads, read-only POSTs, refused writes) pay nothing. The cron trigger sweeps up anything this misses.
+ * way (the live feeds were shown them at the commit). Requests that wrote no event (reads, read-only
+ * POSTs, refused writes) pay nothing. The cron trigger sweeps up anything this misses.
  */
 export const dispatchOutboxAfterResponse = () =>
   createMiddleware<AppEnv>(async (c, next) => {
@@ -73,7 +80,7 @@ export const dispatchOutboxAfterResponse = () =>
     if (c.var.meter.eventsWritten === 0) return;
     for (const connection of c.var.shards.connections.values()) {
       c.executionCtx.waitUntil(
-        dispatchEvents(connection.db, c.env).catch((error) =>
+        dispatchPendingEvents(connection.db, c.env.EVENTS).catch((error) =>
           console.error(JSON.stringify({ level: "error", requestId: c.var.requestId, dispatch: String(error) })),
         ),
       );

@@ -9,6 +9,7 @@
  */
 import type { Database } from "../db/client";
 import { connectDirectory } from "../db/connect";
+import { CommitFrames } from "../feed/commit";
 import { shardPool } from "../db/shards";
 import { idRangeStatements } from "../db/id-ranges";
 import { write } from "../domain/kernel/batch";
@@ -17,8 +18,7 @@ import { wakeSnoozedConversations } from "../domain/conversations/snoozes";
 import { resumeStalledImports } from "../domain/contacts/imports";
 import { deleteExpiredExports, resumeStalledExports } from "../domain/contacts/exports";
 import { startDueCampaigns } from "../domain/campaigns/runs";
-import { pruneOutbox } from "../events/dispatch";
-import { dispatchEvents } from "../feed/forward";
+import { dispatchPendingEvents, pruneOutbox } from "../events/dispatch";
 import { pruneDeliveryLog, resendOverdueDeliveries } from "../webhooks/sweep";
 import { jobScope } from "./scope";
 import { finishPlacements, shardsInMoves } from "../domain/identity/accounts";
@@ -28,7 +28,7 @@ import { announceOpenedInboxes } from "./auto-assignment";
 /** The minute's sweeps, in order: the wake-ups first, so that the dispatch after them sends their events. */
 const SWEEPS: Array<[name: string, sweep: (db: Database, env: Env) => Promise<unknown>]> = [
   ["wake snoozed conversations", (db, env) => wakeSnoozedConversations(jobScope(db, env))],
-  ["dispatch the outbox", (db, env) => dispatchEvents(db, env, { includeStale: true })],
+  ["dispatch the outbox", (db, env) => dispatchPendingEvents(db, env.EVENTS, { includeStale: true })],
   ["announce opened inboxes", (db, env) => announceOpenedInboxes(db, env)],
   ["resend overdue deliveries", (db, env) => resendOverdueDeliveries(db, env)],
   ["resume stalled imports", (db, env) => resumeStalledImports(jobScope(db, env))],
@@ -69,7 +69,9 @@ export async function runScheduledWork(env: Env) {
       console.error(JSON.stringify({ level: "error", cron: name, shard, error: String(error) }));
     }
   };
-  const shards = shardPool(env, directory, () => ({ writes: true }));
+  // what the sweeps change (snoozed conversations waking up) is shown on the live feeds as it commits
+  const frames = new CommitFrames(env);
+  const shards = shardPool(env, directory, () => ({ writes: true, onCommit: frames.committed }));
   const moving = await shardsInMoves(jobScope(directory, env, directory));
   await Promise.all([
     ...Array.from({ length: shards.count }, async (_, shard) => {
@@ -87,5 +89,6 @@ export async function runScheduledWork(env: Env) {
       for (const [name, sweep] of DIRECTORY_SWEEPS) await attempt(name, null, () => sweep(directory, env));
     })(),
   ]);
+  await frames.settled();
   if (failures.length > 0) throw new AggregateError(failures, `${failures.length} of the cron's sweeps failed`);
 }

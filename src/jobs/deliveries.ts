@@ -5,14 +5,14 @@
  */
 import type { Database } from "../db/client";
 import { onFinalFailure } from "../domain/conversations/delivery-failures";
-import { dispatchEvents } from "../feed/forward";
+import { dispatchPendingEvents } from "../events/dispatch";
 import { jobScope } from "./scope";
 import { type AttemptOptions, type DeliveryMessage, type DeliveryStep, makeAttempt } from "../webhooks/deliveries";
 
 export async function attemptDelivery(db: Database, env: Env, message: DeliveryMessage, options: AttemptOptions = {}): Promise<DeliveryStep> {
   const { step, finalFailure } = await makeAttempt(db, env, message, options);
   if (finalFailure && (await onFinalFailure(jobScope(db, env), finalFailure.delivery, finalFailure.outcome, finalFailure.at))) {
-    await dispatchEvents(db, env);
+    await dispatchPendingEvents(db, env.EVENTS);
   }
   return step;
 }

@@ -18,11 +18,12 @@
  */
 import type { Database } from "../db/client";
 import { connectDirectory, isShard } from "../db/connect";
+import { CommitFrames } from "../feed/commit";
 import { shardPool } from "../db/shards";
 import { SHARD_STATUS } from "../db/shard-status";
 import { QueryMeter } from "../db/metering";
 import { configureFileLinks } from "../views/attachments";
-import { type EventMessage, markConsumed } from "../events/dispatch";
+import { type EventMessage, dispatchPendingEvents, markConsumed } from "../events/dispatch";
 import { type LiveEventMessage, liveEventRow } from "../events/live";
 import { type DeliveryMessage, sendDeliveryMessages } from "../webhooks/deliveries";
 import type { AgentAvailableMessage } from "../events/agent-available";
@@ -42,7 +43,6 @@ import { runContactExportStep } from "../domain/contacts/exports";
 import { jobScope } from "./scope";
 import type { TransportScope } from "../domain/kernel/scope";
 import { fanOut, fanOutLiveEvent } from "./fan-out";
-import { dispatchEvents } from "../feed/forward";
 
 export type QueueMessage =
   | EventMessage
@@ -76,8 +76,10 @@ const accountOf = (body: QueueMessage): unknown => (body.kind === "live_event" ?
 export async function consumeQueue(batch: MessageBatch<QueueMessage>, env: Env) {
   // metered as a request is, so each shard dispatches only when its handlers wrote events
   const meter = new QueryMeter();
+  // what the handlers change is shown on the live feeds as each batch commits (src/feed/commit.ts)
+  const frames = new CommitFrames(env);
   const directory = connectDirectory(env, { meter }).db;
-  const shards = shardPool(env, directory, () => ({ meter, writes: true }));
+  const shards = shardPool(env, directory, () => ({ meter, writes: true, onCommit: frames.committed }));
   // payloads carry signed file URLs; outside a request they point at the configured address
   configureFileLinks(env.ATTACHMENT_URL_SECRET, env.FILES_BASE_URL);
   const byShard = new Map<number, Array<Message<QueueMessage>>>();
@@ -95,6 +97,7 @@ export async function consumeQueue(batch: MessageBatch<QueueMessage>, env: Env) 
     }
   }
   await Promise.all([...byShard].map(([shard, messages]) => consumeOnShard(jobScope(shards.open(shard), env, directory), batch.queue, messages, meter)));
+  await frames.settled();
 }
 
 /** How long a message of a moving account waits before it is tried again. */
@@ -141,8 +144,8 @@ async function consumeOnShard(scope: TransportScope, queue: string, messages: Ar
   ]);
   await markConsumed(db, handledEvents);
   // What the batch changed (automation's actions, auto-assignments, bulk slices, imported contacts,
-  // campaign conversations) goes on to webhooks and the live feeds now, not at the cron's next minute.
-  if (meter.eventsWritten > eventsBefore) await dispatchEvents(db, env);
+  // campaign conversations) goes on to webhooks now, not at the cron's next minute.
+  if (meter.eventsWritten > eventsBefore) await dispatchPendingEvents(db, env.EVENTS);
 }
 
 /** The batch's article views in one write; all acked together, or all retried. */

@@ -6,8 +6,10 @@
  */
 import { exports } from "cloudflare:workers";
 import { adapters, createConsumer, type Consumer } from "@rails/actioncable";
-import { get } from "../support/http";
+import { get, patch } from "../support/http";
 import { arrivals } from "../support/arrivals";
+import { addToAccount, createUser } from "../support/world";
+import { widgetWorld } from "../public/widget-support";
 
 type Handler = ((event: any) => void) | null;
 
@@ -129,3 +131,15 @@ export async function subscribe(person: { id: number; key: string }, accountId: 
 
 /** Resolves after `ms`: to show that a message does not arrive. */
 export const settle = (ms = 300) => new Promise((r) => setTimeout(r, ms));
+
+/** An account whose inbox has the agent as its member, an administrator, and an agent outside the inbox. */
+export async function feedWorld(name = "Feed") {
+  const w = await widgetWorld(name);
+  // changes here are made by hand: auto-assignment would hand new conversations to the agents listening
+  await patch(`${w.base}/inboxes/${w.inbox.id}`, w.admin.key, { enable_auto_assignment: false });
+  const outsider = await createUser(w.platformKey, `${name} Outsider`);
+  await addToAccount(w.platformKey, w.accountId, outsider.id, "agent");
+  const [admin, agent, outside] = await Promise.all([subscribe(w.admin, w.accountId), subscribe(w.agent, w.accountId), subscribe(outsider, w.accountId)]);
+  return { w, outsider, admin, agent, outside, closeAll: () => [admin, agent, outside].forEach((l) => l.close()) };
+}
+

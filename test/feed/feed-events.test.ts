@@ -2,25 +2,13 @@ import { eq } from "drizzle-orm";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createDb, schema } from "../../src/db/client";
-import { dispatchEvents } from "../../src/feed/forward";
+import { dispatchPendingEvents } from "../../src/events/dispatch";
 import { accountFeed } from "../../src/realtime/account-feed";
 import { del, patch, post } from "../support/http";
-import { addToAccount, createUser } from "../support/world";
 import { shardOf } from "../support/databases";
 import { createTeam } from "../support/fixtures";
-import { visitorConversation, widgetWorld } from "../public/widget-support";
-import { type Listener, settle, subscribe } from "./cable-support";
-
-/** An account whose inbox has the agent as its member, an administrator, and an agent outside the inbox. */
-async function feedWorld(name = "Feed") {
-  const w = await widgetWorld(name);
-  // changes here are made by hand: auto-assignment would hand new conversations to the agents listening
-  await patch(`${w.base}/inboxes/${w.inbox.id}`, w.admin.key, { enable_auto_assignment: false });
-  const outsider = await createUser(w.platformKey, `${name} Outsider`);
-  await addToAccount(w.platformKey, w.accountId, outsider.id, "agent");
-  const [admin, agent, outside] = await Promise.all([subscribe(w.admin, w.accountId), subscribe(w.agent, w.accountId), subscribe(outsider, w.accountId)]);
-  return { w, outsider, admin, agent, outside, closeAll: () => [admin, agent, outside].forEach((l) => l.close()) };
-}
+import { visitorConversation } from "../public/widget-support";
+import { type Listener, feedWorld, settle } from "./cable-support";
 
 /** What a listener heard of a conversation: every event but contacts' and presence. */
 const conversationEvents = (l: Listener, displayId: number) =>
@@ -193,7 +181,7 @@ describe("the live account feed", () => {
     // consumed). Only this account's: the database is shared with other files, whose events would go
     // round the queue again after those files have ended.
     await db.update(schema.eventOutbox).set({ dispatchedAt: 1, consumedAt: null }).where(eq(schema.eventOutbox.accountId, w.accountId));
-    expect(await dispatchEvents(db, env, { includeStale: true })).toBeGreaterThan(0);
+    expect(await dispatchPendingEvents(db, env.EVENTS, { includeStale: true })).toBeGreaterThan(0);
     await settle(500);
     expect(admin.messages.filter((m) => m.data.content === "only once")).toHaveLength(1);
     closeAll();

@@ -106,7 +106,7 @@ export function messageNotifications(scope: AccountScope, conversation: Notified
       db.insert(conversationParticipants).select(sql`SELECT NULL, ${accountId}, ${conversation.id}, user_id, ${at}, ${at} FROM (${valid}) WHERE true
         ON CONFLICT DO NOTHING`),
       db.insert(eventOutbox).select(sql`SELECT NULL, ${accountId}, 'conversation_mentioned', 'Conversation', ${conversation.id},
-        json_object('user_id', user_id), 0, ${at}, NULL, NULL FROM (${valid})`),
+        json_object('user_id', user_id), 0, ${at}, NULL, NULL FROM (${valid})`).returning(),
     );
   }
   if (message.assigneeId !== null) {
@@ -136,10 +136,10 @@ export function announceNotifications(db: Database, at: number): Statement[] {
     WHERE n.announce = 1`;
   return [
     db.insert(eventOutbox).select(sql`SELECT NULL, account_id, 'notification_deleted', 'Notification', id,
-      json_object('user_id', user_id, 'notification_id', id), 0, ${at}, NULL, NULL FROM ${notifications} WHERE id IN (${replaced})`),
+      json_object('user_id', user_id, 'notification_id', id), 0, ${at}, NULL, NULL FROM ${notifications} WHERE id IN (${replaced})`).returning(),
     db.delete(notifications).where(sql`id IN (${replaced})`),
     db.insert(eventOutbox).select(sql`SELECT NULL, account_id, 'notification_created', 'Notification', id,
-      json_object('user_id', user_id), 0, ${at}, NULL, NULL FROM ${notifications} WHERE announce = 1`),
+      json_object('user_id', user_id), 0, ${at}, NULL, NULL FROM ${notifications} WHERE announce = 1`).returning(),
     db.update(notifications).set({ announce: 0 }).where(sql`announce = 1`),
   ];
 }
@@ -153,7 +153,7 @@ export function conversationsGoneStatements(db: Database, accountId: number, ids
   const theirs = sql`account_id = ${accountId} AND primary_actor_type = 'Conversation' AND primary_actor_id IN (${ids})`;
   return [
     db.insert(eventOutbox).select(sql`SELECT NULL, account_id, 'notification_deleted', 'Notification', id,
-      json_object('user_id', user_id, 'notification_id', id), 0, ${at}, NULL, NULL FROM ${notifications} WHERE ${theirs}`),
+      json_object('user_id', user_id, 'notification_id', id), 0, ${at}, NULL, NULL FROM ${notifications} WHERE ${theirs}`).returning(),
     db.delete(notifications).where(theirs),
     db.delete(conversationParticipants).where(sql`${conversationParticipants.accountId} = ${accountId} AND ${conversationParticipants.conversationId} IN (${ids})`),
   ];

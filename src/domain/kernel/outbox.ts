@@ -1,6 +1,7 @@
 /**
  * Events are written to the outbox in the same batch as the change that causes them, so an
- * acknowledged change never loses its event. Delivery (queue, webhooks, automation) reads the outbox.
+ * acknowledged change never loses its event. Delivery (queue, webhooks, automation) reads the outbox;
+ * the live feeds are shown each committed row as its batch returns it (src/feed/commit.ts).
  */
 import type { SQL } from "drizzle-orm";
 import { type Database, now, schema } from "../../db/client";
@@ -25,6 +26,7 @@ export type OutboxEvent = {
   causedByAutomation?: boolean;
 };
 
+/** The row's insert; it returns the row, so whoever committed the batch knows its events without reading them back. */
 export function eventStatement(db: Database, event: OutboxEvent) {
   return db.insert(schema.eventOutbox).values({
     accountId: event.accountId,
@@ -34,7 +36,7 @@ export function eventStatement(db: Database, event: OutboxEvent) {
     data: event.data ?? {},
     causedByAutomation: event.causedByAutomation ?? causedByRule(event.data),
     createdAt: now(),
-  });
+  }).returning();
 }
 
 /**

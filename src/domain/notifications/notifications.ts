@@ -106,7 +106,7 @@ export async function readAllNotifications(scope: AccountScope, primaryActor: { 
   const userId = actorUserId(scope);
   await batch(db, [
     db.insert(schema.eventOutbox).select(sql`SELECT NULL, ${scope.accountId}, 'notification_updated', 'Notification', id,
-      json_object('user_id', ${userId}), 0, ${at}, NULL, NULL FROM ${notifications} WHERE ${where}`),
+      json_object('user_id', ${userId}), 0, ${at}, NULL, NULL FROM ${notifications} WHERE ${where}`).returning(),
     db.update(notifications).set({ readAt: at, updatedAt: at }).where(where),
   ]);
 }
@@ -165,7 +165,7 @@ export async function destroyAllNotifications(scope: AccountScope, which: "all" 
   const userId = actorUserId(scope);
   await batch(db, [
     db.insert(schema.eventOutbox).select(sql`SELECT NULL, ${scope.accountId}, 'notification_deleted', 'Notification', id,
-      json_object('user_id', ${userId}, 'notification_id', id), 0, ${now()}, NULL, NULL FROM ${notifications} WHERE ${where}`),
+      json_object('user_id', ${userId}, 'notification_id', id), 0, ${now()}, NULL, NULL FROM ${notifications} WHERE ${where}`).returning(),
     db.delete(notifications).where(where),
   ]);
 }
