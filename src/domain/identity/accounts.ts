@@ -1,4 +1,4 @@
-import { and, eq, inArray, lt, ne, sql } from "drizzle-orm";
+import { and, eq, inArray, isNotNull, isNull, lt, ne, or, sql } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { type Database, type Statement, lastInsertedId, now, rawSql, schema } from "../../db/client";
 import { SHARD_STATUS } from "../../db/shard-status";
@@ -208,9 +208,13 @@ export async function deleteAccount(scope: TransportScope, accountId: number) {
     directory
       .update(accounts)
       .set({ shardStatus: SHARD_STATUS.deleting, updatedAt: now() })
-      .where(and(eq(accounts.id, accountId), ne(accounts.shardStatus, SHARD_STATUS.moving)))
+      // nor while a move is under way or its rows are still on another shard (those would be forgotten)
+      .where(and(eq(accounts.id, accountId), ne(accounts.shardStatus, SHARD_STATUS.moving), isNull(accounts.moveTo)))
       .returning({ shard: accounts.shard }),
-    directory.select({ id: accounts.id }).from(accounts).where(and(eq(accounts.id, accountId), eq(accounts.shardStatus, SHARD_STATUS.moving))),
+    directory
+      .select({ id: accounts.id })
+      .from(accounts)
+      .where(and(eq(accounts.id, accountId), or(eq(accounts.shardStatus, SHARD_STATUS.moving), isNotNull(accounts.moveTo)))),
   ]);
   if (moving.length > 0) throw unavailable(`Account ${accountId} is moving to another database; delete it once the move ends`, "account_moving");
   if (marked.length === 0) return;
@@ -245,11 +249,18 @@ export async function finishPlacements(scope: TransportScope, at = now()): Promi
 }
 
 /**
- * The shards an account is moving from or to (scripts/lib/move-account.mjs). The cron leaves them alone
- * until the move ends: its sweeps would change rows the mover is copying, or act on half-copied ones.
+ * The shards an account is moving from or to (src/jobs/account-move.ts), and those that still hold rows
+ * a move left behind (`move_to` of an active account: its old shard, or a partial copy not yet removed).
+ * The cron leaves them alone until the move ends and the rows are gone: its sweeps would change rows the
+ * mover is copying, act on half-copied ones, or send again the events of rows that moved.
  */
 export async function shardsInMoves(scope: TransportScope): Promise<Set<number>> {
   const { directory: db } = scope;
-  const [moves] = await batch(db, [db.select({ from: accounts.shard, to: accounts.moveTo }).from(accounts).where(eq(accounts.shardStatus, SHARD_STATUS.moving))]);
-  return new Set(moves.flatMap(({ from, to }) => (to === null ? [from] : [from, to])));
+  const [moves] = await batch(db, [
+    db
+      .select({ shard: accounts.shard, status: accounts.shardStatus, other: accounts.moveTo })
+      .from(accounts)
+      .where(or(eq(accounts.shardStatus, SHARD_STATUS.moving), isNotNull(accounts.moveTo))),
+  ]);
+  return new Set(moves.flatMap(({ shard, status, other }) => [...(status === SHARD_STATUS.moving ? [shard] : []), ...(other === null ? [] : [other])]));
 }
