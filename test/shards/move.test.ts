@@ -130,7 +130,7 @@ function withFault(d1: D1Database, fault: (query: string) => Promise<void> | voi
   return {
     prepare: (query: string) => wrap(query, d1.prepare(query)),
     batch: async (statements: Array<ReturnType<typeof wrap>>) => {
-      for (const statement of statements) await fault("batch");
+      await fault("batch");
       return d1.batch(statements.map((statement) => statement.unwrapped));
     },
   } as unknown as D1Database;

@@ -4,7 +4,8 @@ import { type Database, type Statement, lastInsertedId, now, rawSql, schema } fr
 import { SHARD_STATUS } from "../../db/shard-status";
 import { forgetPlacement } from "../../db/shards";
 import { copyIdentityToShards, sameDatabase } from "./mirror";
-import { batch, write } from "../kernel/batch";
+import { databaseSize } from "./shard-stats";
+import { batch, write, writeThenRead } from "../kernel/batch";
 import { unavailable } from "../kernel/errors";
 import { ACCOUNT_STATUS } from "../kernel/enums";
 import { grantStatement } from "./platform-apps";
@@ -70,12 +71,13 @@ export async function createAccount(scope: PlatformScope, input: AccountInput & 
         customAttributes: input.customAttributes ?? {},
         settings: input.settings ?? {},
         features: { ...DEFAULT_FEATURES, ...input.features },
-        shard: sql`(SELECT ${shardStats.shard} FROM ${shardStats} WHERE ${shardStats.shard} < ${pool.length} ORDER BY ${shardStats.bytes} / ${placementSizeStep(scope.env)}, ${shardStats.accounts}, ${shardStats.shard} LIMIT 1)`,
+        // the step is cast: D1 binds a number as a REAL, and a division by a REAL would order by exact size
+        shard: sql`(SELECT ${shardStats.shard} FROM ${shardStats} WHERE ${shardStats.shard} < ${pool.length} ORDER BY ${shardStats.bytes} / CAST(${placementSizeStep(scope.env)} AS INTEGER), ${shardStats.accounts}, ${shardStats.shard} LIMIT 1)`,
         shardStatus: SHARD_STATUS.provisioning,
         createdAt: at,
         updatedAt: at,
       })
-      .returning({ id: accounts.id }),
+      .returning({ id: accounts.id, shard: accounts.shard }),
     db
       .update(shardStats)
       // the new account counts at the pool's mean account size until the cron next reads the shard's size,
@@ -87,20 +89,32 @@ export async function createAccount(scope: PlatformScope, input: AccountInput & 
       .where(eq(shardStats.shard, sql`(SELECT ${accounts.shard} FROM ${accounts} WHERE ${accounts.id} = ${lastInsertedId(accounts)})`)),
     grantStatement(db, createdBy.platformAppId, "Account", lastInsertedId(accounts)),
   ]);
-  return finishPlacement(scope, inserted[0].id);
+  return finishPlacement(scope, inserted[0].id, inserted[0].shard);
 }
 
-/** Writes the shard's copy of a provisioning account, then makes it active. Repeating it is harmless. */
-export async function finishPlacement(scope: TransportScope, accountId: number): Promise<AccountRow> {
+/**
+ * Writes the shard's copy of a provisioning account, then makes it active. Repeating it is harmless.
+ * Given the account's `shard` (a create), it also reads the shard's size and raises the directory's
+ * record of it to that, in the batch that activates the account: a shard whose accounts grew since the
+ * cron's last reading (a burst of creates, each filled at once by an import) stops taking the next
+ * accounts at the next create, not at the next minute. Raised, never lowered: the estimates of accounts
+ * placed since the reading stay until the cron reads the size again.
+ */
+export async function finishPlacement(scope: TransportScope, accountId: number, shard?: number): Promise<AccountRow> {
   const { directory: db } = scope;
   await copyIdentityToShards(scope, [accountId], { placing: true });
-  const [, rows] = await batch(db, [
-    db
-      .update(accounts)
-      .set({ shardStatus: SHARD_STATUS.active })
-      .where(and(eq(accounts.id, accountId), eq(accounts.shardStatus, SHARD_STATUS.provisioning))),
-    db.select().from(accounts).where(eq(accounts.id, accountId)),
-  ]);
+  const size = shard === undefined || sameDatabase(scope) ? null : await databaseSize(scope.shards.open(shard));
+  const [rows] = await writeThenRead(
+    db,
+    [
+      db
+        .update(accounts)
+        .set({ shardStatus: SHARD_STATUS.active })
+        .where(and(eq(accounts.id, accountId), eq(accounts.shardStatus, SHARD_STATUS.provisioning))),
+      ...(size === null ? [] : [db.update(shardStats).set({ bytes: sql`max(${shardStats.bytes}, ${size})` }).where(eq(shardStats.shard, shard!))]),
+    ],
+    [db.select().from(accounts).where(eq(accounts.id, accountId))],
+  );
   return rows[0];
 }
 
