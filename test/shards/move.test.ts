@@ -28,7 +28,8 @@ async function movableWorld() {
 const rowsOn = async (db: D1Database, table: string, accountId: number) =>
   (await db.prepare(`SELECT count(*) AS n FROM ${table} WHERE account_id = ?`).bind(accountId).first<{ n: number }>())!.n;
 
-describe("moving an account", () => {
+// a move copies every row of an account: on a busy machine that takes longer than the suites' 30 s
+describe("moving an account", { timeout: 90_000 }, () => {
   it("loses nothing acknowledged under concurrent writes, and leaves nothing behind", async () => {
     const world = await movableWorld();
     const to = world.shard + 1;
@@ -171,7 +172,7 @@ async function writableWithEverything(world: Awaited<ReturnType<typeof filledWor
   expect(listed.body.payload.map((c: { email: string }) => c.email)).toEqual(expect.arrayContaining([...world.emails, `afterwards.${world.accountId}@example.com`]));
 }
 
-describe("a move never strands the account", () => {
+describe("a move never strands the account", { timeout: 90_000 }, () => {
   it("retries a busy database and moves all the same", async () => {
     const world = await filledWorld();
     const to = world.shard + 1;
