@@ -7,9 +7,10 @@ import { shardedConfig } from "./scripts/lib/shards.mjs";
 // BENCH_SHARDS sets the pool's size (bench/shards.mjs runs 1, 16 and 64); BENCH_ACCOUNTS how many accounts
 // bench/shards.bench.test.ts seeds (10,000 unless given).
 const shards = Number(process.env.BENCH_SHARDS ?? TEST_SHARDS);
-// BENCH_ZIPF_ACCOUNTS and BENCH_SWEEP_EVERY set its Zipf phase (bench/README.md "Shards").
+// BENCH_ZIPF_ACCOUNTS, BENCH_SWEEP_SECONDS and BENCH_SWEEP_EVERY set its Zipf phase (bench/README.md "Shards"); BENCH_MOVE_MESSAGES
+// the size of the account bench/move.bench.test.ts moves.
 const benchVars = Object.fromEntries(
-  ["BENCH_ACCOUNTS", "BENCH_ZIPF_ACCOUNTS", "BENCH_SWEEP_EVERY"].filter((name) => process.env[name] !== undefined).map((name) => [name, process.env[name]!]),
+  ["BENCH_ACCOUNTS", "BENCH_ZIPF_ACCOUNTS", "BENCH_SWEEP_EVERY", "BENCH_SWEEP_SECONDS", "BENCH_MOVE_MESSAGES"].filter((name) => process.env[name] !== undefined).map((name) => [name, process.env[name]!]),
 );
 export default defineConfig(async () => ({
   plugins: [

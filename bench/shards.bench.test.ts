@@ -3,8 +3,8 @@
  * pool size (BENCH_SHARDS; `npm run bench:shards` runs 1, 16 and 64 in turn):
  * (a) accounts per shard after BENCH_ACCOUNTS creates, through the domain's createAccount (the real
  *     placement, without HTTP, so that 10,000 fit in minutes);
- * (b) rows per shard after accounts of Zipf-distributed sizes, created one after another with the size
- *     sweep run between them, as the cron would;
+ * (b) rows per shard after accounts of Zipf-distributed sizes, created one after another as fast as they
+ *     go (a burst), each filled at once, with the size sweep run once a minute as the cron runs it;
  * (c) round trips and rows read (Server-Timing) of a few endpoints;
  * (d) directory reads per request once the isolate's caches are warm: public widget GETs, and placement
  *     look-ups as the queue consumer makes them;
@@ -29,7 +29,7 @@ import { addToAccount, createUser, createWorld } from "../test/support/world";
 
 const SHARDS = allShards().length;
 /** What vitest.bench.config.ts passes on from the environment. */
-const bench = env as unknown as { BENCH_ACCOUNTS?: string; BENCH_ZIPF_ACCOUNTS?: string; BENCH_SWEEP_EVERY?: string };
+const bench = env as unknown as { BENCH_ACCOUNTS?: string; BENCH_ZIPF_ACCOUNTS?: string; BENCH_SWEEP_EVERY?: string; BENCH_SWEEP_SECONDS?: string };
 const ACCOUNTS = Number(bench.BENCH_ACCOUNTS ?? 10_000);
 /** Creates in flight at once while seeding (the directory serialises them; a few overlap the shard writes). */
 const CONCURRENCY = 4;
@@ -38,8 +38,13 @@ const ZIPF_ACCOUNTS = Number(bench.BENCH_ZIPF_ACCOUNTS ?? Math.min(1_000, Math.c
 const ZIPF_EXPONENT = 1.2;
 const ZIPF_MAX_ROWS = 3_000;
 const ZIPF_TOTAL_ROWS = 300_000;
-/** 0: never, and the recorded sizes are set to 0 first, so placement goes by accounts alone (the comparison) */
-const SWEEP_EVERY = Number(bench.BENCH_SWEEP_EVERY ?? 10);
+/**
+ * Sizes are swept every SWEEP_SECONDS of the run's time (60, as the cron), or, when BENCH_SWEEP_EVERY is
+ * given, every that many creates instead; 0 creates: never, and the recorded sizes are set to 0 first,
+ * so placement goes by accounts alone (the comparison).
+ */
+const SWEEP_EVERY = bench.BENCH_SWEEP_EVERY === undefined ? null : Number(bench.BENCH_SWEEP_EVERY);
+const SWEEP_SECONDS = Number(bench.BENCH_SWEEP_SECONDS ?? 60);
 const RUNS = 15;
 
 const report = (...parts: unknown[]) => console.log(["shards-bench", `shards=${SHARDS}`, ...parts].join(" | "));
@@ -152,9 +157,16 @@ it("measures the pool", async () => {
   const before = await countsPerShard("SELECT count(*) AS n FROM contacts");
   let rows = 0;
   let zipfAccounts = 0;
+  let sweeps = 0;
+  let sweptAt = -Infinity;
   if (SWEEP_EVERY === 0) await directory().prepare("UPDATE shard_stats SET bytes = 0").run();
   for (let i = 0; i < ZIPF_ACCOUNTS && rows < ZIPF_TOTAL_ROWS; i++) {
-    if (SWEEP_EVERY > 0 && i % SWEEP_EVERY === 0) await sweepSizes();
+    const due = SWEEP_EVERY === null ? performance.now() - sweptAt >= SWEEP_SECONDS * 1000 : SWEEP_EVERY > 0 && i % SWEEP_EVERY === 0;
+    if (due) {
+      await sweepSizes();
+      sweptAt = performance.now();
+      sweeps += 1;
+    }
     const account = await createAccount(scope, { name: `Zipf ${i}` });
     const n = Math.min(size(), ZIPF_TOTAL_ROWS - rows);
     await fillWithContacts(account.id, n);
@@ -165,7 +177,7 @@ it("measures the pool", async () => {
   const after = await countsPerShard("SELECT count(*) AS n FROM contacts");
   const zipfRows = after.map((n, shard) => n - before[shard]);
   report(
-    `(b) ${zipfAccounts} Zipf accounts (s=${ZIPF_EXPONENT}, 1..${ZIPF_MAX_ROWS} rows), ${rows} rows, ${SWEEP_EVERY ? `sweep every ${SWEEP_EVERY}` : "no sweep (by accounts)"}, ${((performance.now() - started) / 1000).toFixed(0)} s`,
+    `(b) ${zipfAccounts} Zipf accounts (s=${ZIPF_EXPONENT}, 1..${ZIPF_MAX_ROWS} rows), ${rows} rows, ${SWEEP_EVERY === null ? `sweep every ${SWEEP_SECONDS} s` : SWEEP_EVERY ? `sweep every ${SWEEP_EVERY} creates` : "no sweep (by accounts)"} (${sweeps} sweeps), ${((performance.now() - started) / 1000).toFixed(0)} s`,
     `rows per shard min ${Math.min(...zipfRows)} max ${Math.max(...zipfRows)}`,
     `max/mean ${maxOverMean(zipfRows).toFixed(3)}`,
   );

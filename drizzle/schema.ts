@@ -49,11 +49,18 @@ export const accounts = sqliteTable("accounts", {
   features: json<Record<string, boolean>>("features").notNull().default({}),
   /** the shard database that holds the account's rows (README "Shards"); read from the directory's row */
   shard: integer("shard").notNull().default(0),
-  /** 0 provisioning (its shard rows are being written), 1 active, 2 moving to another shard */
+  /**
+   * 0 provisioning (its shard rows are being written), 1 active, 2 moving to another shard, 3 deleting.
+   * While moving, `updated_at` is the move's heartbeat.
+   */
   shardStatus: integer("shard_status").notNull().default(1),
   /** bumped when the account moves, so a cached placement can be told stale */
   shardVersion: integer("shard_version").notNull().default(1),
-  /** while moving: the shard it moves to (the cron leaves both shards alone meanwhile) */
+  /**
+   * While moving: the shard it moves to. Once active again: a shard that still holds rows of it to remove
+   * (its old shard after a move, or the partial copy of a move rolled back), until they are gone. The
+   * cron leaves the shards named here alone meanwhile (src/jobs/account-move.ts).
+   */
   moveTo: integer("move_to"),
   ...timestamps,
 });

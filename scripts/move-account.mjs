@@ -1,11 +1,14 @@
 #!/usr/bin/env node
 // npm run move-account -- --account ID --to N [--remote] [--shards K] [--persist-to DIR] [--drain-seconds S]
 //
-// Moves one account to another shard (README "Shards": "Moving an account"; scripts/lib/move-account.mjs
-// does the work): a large customer to a shard of its own, say. Locally it works on the pool `npm start`
+// Moves one account to another shard (README "Shards": "Moving an account"; src/jobs/account-move.ts
+// does the work, the same code the Worker's cron runs to roll back a move whose mover died): a large
+// customer to a shard of its own, say. Locally it works on the pool `npm start`
 // serves (--shards must match the pool's size, 4 unless you chose another); with --remote on Cloudflare's
 // databases, through wrangler's remote bindings (log in with `npx wrangler login` first). The server may
-// keep running: the account's changes wait with 503 and Retry-After while it moves.
+// keep running: the account's changes wait with 503 and Retry-After while its rows are copied (a few
+// seconds to drain, then the copy). Interrupted, or failing before the switch, the move rolls back (here,
+// or by the cron within two minutes); the account stays on its old shard.
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -27,7 +30,7 @@ const { values: options } = parseArgs({
     remote: { type: "boolean", default: false },
     shards: { type: "string", default: String(LOCAL_SHARDS) },
     "persist-to": { type: "string", default: join(root, ".wrangler", "state") },
-    "drain-seconds": { type: "string", default: "35" },
+    "drain-seconds": { type: "string", default: "3" },
   },
 });
 const accountId = Number(options.account);
@@ -52,7 +55,8 @@ function remoteConfig() {
 
 const configPath = options.remote ? remoteConfig() : shardedConfig(shardCount);
 const { getPlatformProxy } = await import("wrangler");
-const { moveAccount } = await import("./lib/move-account.mjs");
+// a TypeScript file that imports nothing: the project's Node 22 runs it as it is
+const { moveAccount } = await import("../src/jobs/account-move.ts");
 const { env, dispose } = await getPlatformProxy({ configPath, persist: options.remote ? false : { path: join(options["persist-to"], "v3") } });
 try {
   const shards = declaredBindings(configPath)

@@ -3,6 +3,11 @@
  * isolate keeps what it read for a short while, so background jobs and public requests, which find the
  * account by something other than a key, do not ask the directory each time. Authenticated requests
  * never use the cache: their one directory batch reads the placement fresh along with the key.
+ *
+ * A move (src/jobs/account-move.ts) must take effect at once, not after a cache's lifetime: a change
+ * trusts a cached placement PLACEMENT_WRITE_TTL_MS at most (the mover waits that long after marking the
+ * account moving, before it copies), and a placement that says "moving" is never trusted from the cache,
+ * so the end of a move, its version bumped, is seen by the next request or queue message.
  */
 import { eq } from "drizzle-orm";
 import { type Database, schema } from "./client";
@@ -18,14 +23,19 @@ export type Shards = {
   sharedWithDirectory: boolean;
   /** the database of shard `shard` (a number `isShard` accepted) */
   open(shard: number): Database;
-  /** the account's placement, or null for an account the directory does not know */
-  placementOf(accountId: number): Promise<Placement | null>;
-  /** the database of the account's shard; null for an account the directory does not know */
+  /**
+   * the account's placement, or null for an account the directory does not know; `writes` for a caller
+   * that will change the account's rows (it trusts the cache for less time)
+   */
+  placementOf(accountId: number, options?: { writes?: boolean }): Promise<Placement | null>;
+  /** the database of the account's shard, to change its rows; null for an account the directory does not know */
   ofAccount(accountId: number): Promise<Database | null>;
 };
 
-/** How long a placement read from the directory is trusted; a move waits this long before and after its switch. */
+/** How long a placement read from the directory is trusted for reads; a move keeps the old shard's rows this long after its mark. */
 export const PLACEMENT_TTL_MS = 30_000;
+/** How long it is trusted by a caller that writes; a move waits a little more than this before it copies. */
+export const PLACEMENT_WRITE_TTL_MS = 2_000;
 
 const cached = new Map<number, Placement & { readAt: number }>();
 /** At most this many placements are kept: an isolate's memory does not grow with the number of accounts. */
@@ -34,10 +44,10 @@ const PLACEMENTS_KEPT = 50_000;
 /** Drops the cached placement of `accountId` (the account moved or went away). */
 export const forgetPlacement = (accountId: number) => void cached.delete(accountId);
 
-/** Reads (or recalls) where `accountId` lives. */
-export async function readPlacement(directory: Database, accountId: number): Promise<Placement | null> {
+/** Reads (or recalls) where `accountId` lives; `writes` for a caller that will change the account's rows. */
+export async function readPlacement(directory: Database, accountId: number, { writes = false } = {}): Promise<Placement | null> {
   const hit = cached.get(accountId);
-  if (hit && Date.now() - hit.readAt < PLACEMENT_TTL_MS) return hit;
+  if (hit && hit.status === SHARD_STATUS.active && Date.now() - hit.readAt < (writes ? PLACEMENT_WRITE_TTL_MS : PLACEMENT_TTL_MS)) return hit;
   const { accounts } = schema;
   const [rows] = await directory.batch([
     directory
@@ -58,7 +68,7 @@ export function singleDatabase(db: Database): Shards {
     count: 1,
     sharedWithDirectory: true,
     open: () => db,
-    placementOf: (accountId) => readPlacement(db, accountId),
+    placementOf: (accountId, options) => readPlacement(db, accountId, options),
     ofAccount: async () => db,
   };
 }
@@ -77,7 +87,7 @@ export function shardPool(env: Env, directory: Database, options: (shard: number
     }
     return connection.db;
   };
-  const placementOf = (accountId: number) => readPlacement(directory, accountId);
+  const placementOf = (accountId: number, options?: { writes?: boolean }) => readPlacement(directory, accountId, options);
   return {
     count: shardCount(env),
     sharedWithDirectory: Boolean(env.LIBSQL_URL),
@@ -85,7 +95,8 @@ export function shardPool(env: Env, directory: Database, options: (shard: number
     open,
     placementOf,
     async ofAccount(accountId) {
-      const placement = await placementOf(accountId);
+      // its callers change the account's rows there
+      const placement = await placementOf(accountId, { writes: true });
       return placement && isShard(env, placement.shard) ? open(placement.shard) : null;
     },
   };

@@ -46,8 +46,9 @@ export const shardOfPublicKey = (kind: KeyKind, param: string) =>
     const wellFormed = kind === "csat_survey" ? CONVERSATION_UUID.test(key) : key !== "" && key.length <= KEY_MAX_LENGTH;
     if (wellFormed && c.var.shard === null) {
       const accountId = await accountOfKey(c, kind, key);
-      const placement = accountId === null ? null : await c.var.shards.placementOf(accountId);
-      if (placement?.status === SHARD_STATUS.moving && !["GET", "HEAD", "OPTIONS"].includes(c.req.method)) {
+      const writes = !["GET", "HEAD", "OPTIONS"].includes(c.req.method);
+      const placement = accountId === null ? null : await c.var.shards.placementOf(accountId, { writes });
+      if (placement?.status === SHARD_STATUS.moving && writes) {
         throw unavailable("This account is moving to another database; its changes wait until the move ends", "account_moving");
       }
       if (placement && (placement.status === SHARD_STATUS.active || placement.status === SHARD_STATUS.moving)) useShard(c, placement.shard);

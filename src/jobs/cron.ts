@@ -5,10 +5,11 @@
  * deliveries whose queue message was lost, and the next step of contact imports and exports that
  * stopped moving; delete contact exports older than 30 days; start the one-off campaigns whose time has come (and re-send runs that stopped
  * moving); prune consumed outbox rows, the delivery log
- * after 30 days, and old Idempotency-Key records; record each shard's size for placing new accounts.
+ * after 30 days, and old Idempotency-Key records; record each shard's size for placing new accounts;
+ * roll back account moves whose mover stopped, and remove the rows moves left behind.
  */
 import type { Database } from "../db/client";
-import { connectDirectory } from "../db/connect";
+import { connectDirectory, shardBinding } from "../db/connect";
 import { CommitFrames } from "../feed/commit";
 import { shardPool } from "../db/shards";
 import { idRangeStatements } from "../db/id-ranges";
@@ -24,6 +25,7 @@ import { jobScope } from "./scope";
 import { finishPlacements, shardsInMoves } from "../domain/identity/accounts";
 import { recordShardSize } from "../domain/identity/shard-stats";
 import { announceOpenedInboxes } from "./auto-assignment";
+import { recoverMoves } from "./account-move";
 
 /** The minute's sweeps, in order: the wake-ups first, so that the dispatch after them sends their events. */
 const SWEEPS: Array<[name: string, sweep: (db: Database, env: Env) => Promise<unknown>]> = [
@@ -52,6 +54,10 @@ const DIRECTORY_SWEEPS: Array<[name: string, sweep: (db: Database, env: Env) => 
   ["prune the directory's idempotency keys", (db) => pruneIdempotencyKeys(db)],
 ];
 
+/** The shards' D1 bindings, as the mover takes them (moves exist only on D1: libSQL is one database). */
+const movableShards = (env: Env, count: number) =>
+  Array.from({ length: count }, (_, shard) => (env as unknown as Record<string, D1Database>)[shardBinding(shard)]);
+
 /**
  * Runs every sweep on every shard (README "Shards"), the shards side by side and each shard's sweeps in
  * order (a shard an account is moving from or to waits until the move ends), each whatever the others
@@ -72,6 +78,8 @@ export async function runScheduledWork(env: Env) {
   // what the sweeps change (snoozed conversations waking up) is shown on the live feeds as it commits
   const frames = new CommitFrames(env);
   const shards = shardPool(env, directory, () => ({ writes: true, onCommit: frames.committed }));
+  // first, so that an account whose mover died takes changes again, and its shards are swept, this minute
+  if (!env.LIBSQL_URL) await attempt("recover account moves", null, () => recoverMoves({ directory: env.DIRECTORY, shards: movableShards(env, shards.count), log: (line) => console.log(JSON.stringify({ level: "info", cron: line })) }));
   const moving = await shardsInMoves(jobScope(directory, env, directory));
   await Promise.all([
     ...Array.from({ length: shards.count }, async (_, shard) => {

@@ -86,7 +86,7 @@ export async function consumeQueue(batch: MessageBatch<QueueMessage>, env: Env) 
   for (const message of batch.messages) {
     const accountId = accountOf(message.body);
     // a message that names no account (queued before messages carried one) is dropped, never run on a guess
-    const placement = Number.isInteger(accountId) ? await shards.placementOf(accountId as number) : null;
+    const placement = Number.isInteger(accountId) ? await shards.placementOf(accountId as number, { writes: true }) : null;
     if (!placement || !isShard(env, placement.shard) || placement.status === SHARD_STATUS.deleting || placement.status === SHARD_STATUS.provisioning) {
       // an account gone, going, or not there yet has nothing for the message to do
       message.ack();

@@ -1,11 +1,16 @@
 /**
  * Moving an account to another shard (README "Shards"; `npm run move-account`) while its clients keep
  * writing: every change the Worker acknowledged is there afterwards, changes during the move are refused
- * with 503 and Retry-After, ids and search survive, and the old shard keeps nothing of the account.
+ * with 503 and Retry-After, ids and search survive, and the old shard keeps nothing of the account. A
+ * move never strands the account: transient database errors are retried, a failure before the switch
+ * rolls back on its own, and a mover that died is rolled back by the cron's next run.
  */
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { moveAccount } from "../../scripts/lib/move-account.mjs";
+import { moveAccount } from "../../src/jobs/account-move";
+import { runScheduledWork } from "../../src/jobs/cron";
 import { allShards, directory, shardNumberOf } from "../support/databases";
+import { publicInbox } from "../public/widget-support";
 import { call, del, get, post } from "../support/http";
 import { addToAccount, createUser, createWorld } from "../support/world";
 import { timing } from "./support";
@@ -23,7 +28,8 @@ async function movableWorld() {
 const rowsOn = async (db: D1Database, table: string, accountId: number) =>
   (await db.prepare(`SELECT count(*) AS n FROM ${table} WHERE account_id = ?`).bind(accountId).first<{ n: number }>())!.n;
 
-describe("moving an account", () => {
+// a move copies every row of an account: on a busy machine that takes longer than the suites' 30 s
+describe("moving an account", { timeout: 90_000 }, () => {
   it("loses nothing acknowledged under concurrent writes, and leaves nothing behind", async () => {
     const world = await movableWorld();
     const to = world.shard + 1;
@@ -49,7 +55,7 @@ describe("moving an account", () => {
       }
     })();
     const lines: string[] = [];
-    const move = moveAccount({ directory: directory(), shards: allShards(), accountId: world.accountId, to, drainMs: 1_500, log: (line) => lines.push(line) });
+    const move = moveAccount({ directory: directory(), shards: allShards(), accountId: world.accountId, to, drainMs: 1_500, leaveMs: 2_000, log: (line) => lines.push(line) });
     // while it moves: the platform adds a member (the directory's change reaches the new shard) and may not delete the account
     while (!lines.some((line) => line.includes("is moving"))) await new Promise((resolve) => setTimeout(resolve, 20));
     const newcomer = await createUser(world.platformKey, "Joined Mid Move");
@@ -107,5 +113,159 @@ describe("moving an account", () => {
     }
     expect(await shardNumberOf(world.accountId)).toBe(shard);
     expect((await post(`${world.base}/labels`, world.admin.key, { title: "still-writable" })).status).toBe(200);
+  });
+});
+
+/**
+ * Shard `d1` as the mover sees it, with `fault` heard before each statement (its SQL): it may throw (a
+ * database error) or never settle (a mover whose process stopped there). Everything else is the real D1.
+ */
+function withFault(d1: D1Database, fault: (query: string) => Promise<void> | void): D1Database {
+  const wrap = (query: string, bound: D1PreparedStatement) => ({
+    unwrapped: bound,
+    bind: (...values: unknown[]) => wrap(query, bound.bind(...values)),
+    run: async () => (await fault(query), bound.run()),
+    all: async () => (await fault(query), bound.all()),
+    first: async (column?: string) => (await fault(query), column === undefined ? bound.first() : bound.first(column)),
+  });
+  return {
+    prepare: (query: string) => wrap(query, d1.prepare(query)),
+    batch: async (statements: Array<ReturnType<typeof wrap>>) => {
+      await fault("batch");
+      return d1.batch(statements.map((statement) => statement.unwrapped));
+    },
+  } as unknown as D1Database;
+}
+
+/** A movable account with contacts, a conversation and messages, so a copy has several tables to go through. */
+async function filledWorld() {
+  const world = await movableWorld();
+  const inbox = await post(`${world.base}/inboxes`, world.admin.key, { name: "API", channel: { type: "api" } });
+  const emails: string[] = [];
+  for (let n = 0; n < 3; n++) {
+    const email = `kept.${world.accountId}.${n}@example.com`;
+    const contact = await post(`${world.base}/contacts`, world.admin.key, { name: `Kept ${n}`, email });
+    expect(contact.status).toBe(200);
+    emails.push(email);
+    const conversation = await post(`${world.base}/conversations`, world.admin.key, { inbox_id: inbox.body.id, contact_id: contact.body.payload.contact.id });
+    await post(`${world.base}/conversations/${conversation.body.id}/messages`, world.admin.key, { content: `Hello ${n}` });
+  }
+  return { ...world, emails };
+}
+
+/** The directory's entry of the account, and whether `shard` still holds any row of it. */
+async function standing(accountId: number) {
+  return directory().prepare("SELECT shard, shard_status AS status, move_to AS moveTo FROM accounts WHERE id = ?").bind(accountId).first<{ shard: number; status: number; moveTo: number | null }>();
+}
+async function anyRowsOn(shard: D1Database, accountId: number) {
+  let n = (await shard.prepare("SELECT count(*) AS n FROM accounts WHERE id = ?").bind(accountId).first<{ n: number }>())!.n;
+  for (const table of ["contacts", "conversations", "messages", "inboxes", "account_users", "event_outbox"]) n += await rowsOn(shard, table, accountId);
+  return n;
+}
+
+/** The account takes changes on `shard` again, and every contact in `emails` is there. */
+async function writableWithEverything(world: Awaited<ReturnType<typeof filledWorld>>, shard: number) {
+  const later = await post(`${world.base}/contacts`, world.admin.key, { name: "Afterwards", email: `afterwards.${world.accountId}@example.com` });
+  expect(later.status).toBe(200);
+  expect(timing(later.headers, "db-shard")).toBe(shard);
+  const listed = await get(`${world.base}/contacts`, world.admin.key);
+  expect(listed.body.payload.map((c: { email: string }) => c.email)).toEqual(expect.arrayContaining([...world.emails, `afterwards.${world.accountId}@example.com`]));
+}
+
+describe("a move never strands the account", { timeout: 90_000 }, () => {
+  it("retries a busy database and moves all the same", async () => {
+    const world = await filledWorld();
+    const to = world.shard + 1;
+    let busy = 0;
+    const shards = allShards().map((db, n) =>
+      n !== to
+        ? db
+        : withFault(db, (query) => {
+            // the first inserts of messages meet a locked database, as D1 answers under load
+            if (query.startsWith('INSERT INTO "messages"') && busy < 3) {
+              busy += 1;
+              throw new Error("D1_ERROR: database is locked: SQLITE_BUSY");
+            }
+          }),
+    );
+    const messages = await rowsOn(allShards()[world.shard], "messages", world.accountId);
+    const lines: string[] = [];
+    await moveAccount({ directory: directory(), shards, accountId: world.accountId, to, drainMs: 0, leaveMs: 0, log: (line) => lines.push(line) });
+    expect(busy).toBe(3);
+    expect(lines.filter((line) => line.includes("SQLITE_BUSY") && line.includes("trying again"))).toHaveLength(3);
+    expect(await standing(world.accountId)).toEqual({ shard: to, status: 1, moveTo: null });
+    expect(await rowsOn(allShards()[to], "messages", world.accountId)).toBe(messages);
+    expect(await anyRowsOn(allShards()[world.shard], world.accountId)).toBe(0);
+    await writableWithEverything(world, to);
+  });
+
+  it("rolls back on its own when the new shard fails before the switch", async () => {
+    const world = await filledWorld();
+    const to = world.shard + 1;
+    const shards = allShards().map((db, n) =>
+      n !== to
+        ? db
+        : withFault(db, (query) => {
+            if (query.startsWith('INSERT INTO "messages"')) throw new Error("D1_ERROR: no such table: messages: SQLITE_ERROR");
+          }),
+    );
+    const lines: string[] = [];
+    await expect(moveAccount({ directory: directory(), shards, accountId: world.accountId, to, drainMs: 0, leaveMs: 0, log: (line) => lines.push(line) })).rejects.toThrow(
+      /did not move .*no such table.*active on shard/,
+    );
+    // back on its old shard at once, taking changes, and the new shard keeps nothing of it
+    expect(await standing(world.accountId)).toEqual({ shard: world.shard, status: 1, moveTo: null });
+    expect(await anyRowsOn(allShards()[to], world.accountId)).toBe(0);
+    await writableWithEverything(world, world.shard);
+  });
+
+  it("is rolled back by the cron when its mover stopped half way through the copy", async () => {
+    const world = await filledWorld();
+    const to = world.shard + 1;
+    // the mover's process stops for good as it starts on the messages: the contacts are copied by then
+    let stopped!: () => void;
+    const hasStopped = new Promise<void>((resolve) => (stopped = resolve));
+    const shards = allShards().map((db, n) =>
+      n !== to
+        ? db
+        : withFault(db, async (query) => {
+            if (query.startsWith('INSERT INTO "messages"')) {
+              stopped();
+              await new Promise(() => {});
+            }
+          }),
+    );
+    void moveAccount({ directory: directory(), shards, accountId: world.accountId, to, drainMs: 0, leaveMs: 0 });
+    await hasStopped;
+    expect(await rowsOn(allShards()[to], "contacts", world.accountId)).toBe(3);
+    const refused = await post(`${world.base}/contacts`, world.admin.key, { name: "Refused", email: `refused.${world.accountId}@example.com` });
+    expect(refused.status).toBe(503);
+
+    // a live mover beats its heartbeat: the cron leaves a move alone while the heartbeat is recent
+    await runScheduledWork(env).catch(() => {});
+    expect((await standing(world.accountId))!.status).toBe(2);
+    // a minute and more later (the heartbeat put back, as the clock would have moved), the cron's next run rolls it back
+    await directory().prepare("UPDATE accounts SET updated_at = updated_at - 120000 WHERE id = ?").bind(world.accountId).run();
+    await runScheduledWork(env).catch(() => {});
+    expect(await standing(world.accountId)).toEqual({ shard: world.shard, status: 1, moveTo: null });
+    expect(await anyRowsOn(allShards()[to], world.accountId)).toBe(0);
+    await writableWithEverything(world, world.shard);
+  });
+
+  it("lets a widget's changes in as soon as it ends, though its placement was cached during the move", async () => {
+    const world = await movableWorld();
+    const to = world.shard + 1;
+    const { identifier } = await publicInbox(world.accountId);
+    const lines: string[] = [];
+    const move = moveAccount({ directory: directory(), shards: allShards(), accountId: world.accountId, to, drainMs: 300, leaveMs: 0, log: (line) => lines.push(line) });
+    while (!lines.some((line) => line.includes("is moving"))) await new Promise((resolve) => setTimeout(resolve, 20));
+    // during the move the widget reads (served from the old shard) and may not write
+    expect((await get(`/public/api/v1/inboxes/${identifier}`, null)).status).toBe(200);
+    expect((await post(`/public/api/v1/inboxes/${identifier}/contacts`, null, { name: "Too early" })).status).toBe(503);
+    await move;
+    // at once afterwards: no cached placement keeps it waiting
+    const created = await post(`/public/api/v1/inboxes/${identifier}/contacts`, null, { name: "Right after" });
+    expect(created.status).toBe(200);
+    expect(timing(created.headers, "db-shard")).toBe(to);
   });
 });

@@ -3,13 +3,30 @@
  * account goes to the least full shard, and an account's delete removes its rows from its shard and the
  * directory, and nothing of any other account.
  */
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { connectDirectory } from "../../src/db/connect";
+import { createAccount } from "../../src/domain/identity/accounts";
+import { recordShardSize } from "../../src/domain/identity/shard-stats";
+import type { PlatformScope } from "../../src/domain/kernel/scope";
+import { jobScope } from "../../src/jobs/scope";
 import { allShards, directory, shardNumberOf, shardOf } from "../support/databases";
 import { createPlatformApp, del, get, post } from "../support/http";
 import { createWorld } from "../support/world";
 import { seedContacts } from "../support/contact-fixtures";
 
 const platformKey = await createPlatformApp("Placement platform");
+
+/**
+ * The platform app's scope as the jobs build theirs, acting on the directory, with sizes counted in steps
+ * of 16 KiB (a test's shards hold a few MB, as the bench's do: 64 MiB would make every shard one size).
+ */
+async function placingScope(): Promise<PlatformScope> {
+  const app = await directory().prepare("SELECT max(id) AS id FROM platform_apps").first<{ id: number }>();
+  const db = connectDirectory(env).db;
+  const scope = jobScope(db, { ...env, PLACEMENT_SIZE_STEP_BYTES: "16384" }, db);
+  return { ...scope, actor: { type: "platform_app", platformAppId: app!.id } };
+}
 
 async function accountsPerShard(): Promise<number[]> {
   const { results } = await directory().prepare("SELECT shard, count(*) AS n FROM accounts GROUP BY shard").all<{ shard: number; n: number }>();
@@ -20,6 +37,30 @@ const rowsOf = async (db: D1Database, table: string, accountId: number) =>
   (await db.prepare(`SELECT count(*) AS n FROM ${table} WHERE account_id = ?`).bind(accountId).first<{ n: number }>())!.n;
 
 describe("placement", () => {
+  // first in the file, while the shards are alike: nothing deleted has left free pages in one of them yet
+  it("spreads a burst of creates by what each grew to, with no size reading between them", async () => {
+    const scope = await placingScope();
+    // a pool of many small accounts (as if each shard held a thousand more), whose sizes the cron read once before the burst
+    await Promise.all(allShards().map((_, shard) => recordShardSize({ ...scope, db: scope.shards.open(shard) }, shard)));
+    await directory().prepare("UPDATE shard_stats SET accounts = accounts + 1000").run();
+    // an import fills the first account at once with a few thousand rows, every later one with a few
+    const big = await createAccount(scope, { name: "Burst big" });
+    await seedContacts(big.id, 3_000);
+    const placed: number[] = [];
+    for (let i = 0; i < 4 * allShards().length; i++) {
+      const account = await createAccount(scope, { name: `Burst ${i}` });
+      placed.push(account.shard);
+      await seedContacts(account.id, 20);
+    }
+    // the pool as the rest of the file expects it: its true counts, and no size read yet
+    await directory().prepare("UPDATE shard_stats SET accounts = accounts - 1000, bytes = 0").run();
+    // the big account's shard takes at most the one create that reads its size; the others share the rest
+    expect(placed.filter((shard) => shard === big.shard).length).toBeLessThanOrEqual(1);
+    for (let shard = 0; shard < allShards().length; shard++) {
+      if (shard !== big.shard) expect(placed.filter((s) => s === shard).length).toBeGreaterThanOrEqual(2);
+    }
+  });
+
   it("puts each new account on the least full shard, so the pool stays even", async () => {
     const shards = allShards().length;
     expect(shards).toBeGreaterThanOrEqual(2);

@@ -1,10 +1,11 @@
-import { and, eq, inArray, lt, ne, sql } from "drizzle-orm";
+import { and, eq, inArray, isNotNull, isNull, lt, ne, or, sql } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { type Database, type Statement, lastInsertedId, now, rawSql, schema } from "../../db/client";
 import { SHARD_STATUS } from "../../db/shard-status";
 import { forgetPlacement } from "../../db/shards";
 import { copyIdentityToShards, sameDatabase } from "./mirror";
-import { batch, write } from "../kernel/batch";
+import { databaseSize } from "./shard-stats";
+import { batch, write, writeThenRead } from "../kernel/batch";
 import { unavailable } from "../kernel/errors";
 import { ACCOUNT_STATUS } from "../kernel/enums";
 import { grantStatement } from "./platform-apps";
@@ -70,12 +71,13 @@ export async function createAccount(scope: PlatformScope, input: AccountInput & 
         customAttributes: input.customAttributes ?? {},
         settings: input.settings ?? {},
         features: { ...DEFAULT_FEATURES, ...input.features },
-        shard: sql`(SELECT ${shardStats.shard} FROM ${shardStats} WHERE ${shardStats.shard} < ${pool.length} ORDER BY ${shardStats.bytes} / ${placementSizeStep(scope.env)}, ${shardStats.accounts}, ${shardStats.shard} LIMIT 1)`,
+        // the step is cast: D1 binds a number as a REAL, and a division by a REAL would order by exact size
+        shard: sql`(SELECT ${shardStats.shard} FROM ${shardStats} WHERE ${shardStats.shard} < ${pool.length} ORDER BY ${shardStats.bytes} / CAST(${placementSizeStep(scope.env)} AS INTEGER), ${shardStats.accounts}, ${shardStats.shard} LIMIT 1)`,
         shardStatus: SHARD_STATUS.provisioning,
         createdAt: at,
         updatedAt: at,
       })
-      .returning({ id: accounts.id }),
+      .returning({ id: accounts.id, shard: accounts.shard }),
     db
       .update(shardStats)
       // the new account counts at the pool's mean account size until the cron next reads the shard's size,
@@ -87,20 +89,32 @@ export async function createAccount(scope: PlatformScope, input: AccountInput & 
       .where(eq(shardStats.shard, sql`(SELECT ${accounts.shard} FROM ${accounts} WHERE ${accounts.id} = ${lastInsertedId(accounts)})`)),
     grantStatement(db, createdBy.platformAppId, "Account", lastInsertedId(accounts)),
   ]);
-  return finishPlacement(scope, inserted[0].id);
+  return finishPlacement(scope, inserted[0].id, inserted[0].shard);
 }
 
-/** Writes the shard's copy of a provisioning account, then makes it active. Repeating it is harmless. */
-export async function finishPlacement(scope: TransportScope, accountId: number): Promise<AccountRow> {
+/**
+ * Writes the shard's copy of a provisioning account, then makes it active. Repeating it is harmless.
+ * Given the account's `shard` (a create), it also reads the shard's size and raises the directory's
+ * record of it to that, in the batch that activates the account: a shard whose accounts grew since the
+ * cron's last reading (a burst of creates, each filled at once by an import) stops taking the next
+ * accounts at the next create, not at the next minute. Raised, never lowered: the estimates of accounts
+ * placed since the reading stay until the cron reads the size again.
+ */
+export async function finishPlacement(scope: TransportScope, accountId: number, shard?: number): Promise<AccountRow> {
   const { directory: db } = scope;
   await copyIdentityToShards(scope, [accountId], { placing: true });
-  const [, rows] = await batch(db, [
-    db
-      .update(accounts)
-      .set({ shardStatus: SHARD_STATUS.active })
-      .where(and(eq(accounts.id, accountId), eq(accounts.shardStatus, SHARD_STATUS.provisioning))),
-    db.select().from(accounts).where(eq(accounts.id, accountId)),
-  ]);
+  const size = shard === undefined || sameDatabase(scope) ? null : await databaseSize(scope.shards.open(shard));
+  const [rows] = await writeThenRead(
+    db,
+    [
+      db
+        .update(accounts)
+        .set({ shardStatus: SHARD_STATUS.active })
+        .where(and(eq(accounts.id, accountId), eq(accounts.shardStatus, SHARD_STATUS.provisioning))),
+      ...(size === null ? [] : [db.update(shardStats).set({ bytes: sql`max(${shardStats.bytes}, ${size})` }).where(eq(shardStats.shard, shard!))]),
+    ],
+    [db.select().from(accounts).where(eq(accounts.id, accountId))],
+  );
   return rows[0];
 }
 
@@ -208,9 +222,13 @@ export async function deleteAccount(scope: TransportScope, accountId: number) {
     directory
       .update(accounts)
       .set({ shardStatus: SHARD_STATUS.deleting, updatedAt: now() })
-      .where(and(eq(accounts.id, accountId), ne(accounts.shardStatus, SHARD_STATUS.moving)))
+      // nor while a move is under way or its rows are still on another shard (those would be forgotten)
+      .where(and(eq(accounts.id, accountId), ne(accounts.shardStatus, SHARD_STATUS.moving), isNull(accounts.moveTo)))
       .returning({ shard: accounts.shard }),
-    directory.select({ id: accounts.id }).from(accounts).where(and(eq(accounts.id, accountId), eq(accounts.shardStatus, SHARD_STATUS.moving))),
+    directory
+      .select({ id: accounts.id })
+      .from(accounts)
+      .where(and(eq(accounts.id, accountId), or(eq(accounts.shardStatus, SHARD_STATUS.moving), isNotNull(accounts.moveTo)))),
   ]);
   if (moving.length > 0) throw unavailable(`Account ${accountId} is moving to another database; delete it once the move ends`, "account_moving");
   if (marked.length === 0) return;
@@ -245,11 +263,18 @@ export async function finishPlacements(scope: TransportScope, at = now()): Promi
 }
 
 /**
- * The shards an account is moving from or to (scripts/lib/move-account.mjs). The cron leaves them alone
- * until the move ends: its sweeps would change rows the mover is copying, or act on half-copied ones.
+ * The shards an account is moving from or to (src/jobs/account-move.ts), and those that still hold rows
+ * a move left behind (`move_to` of an active account: its old shard, or a partial copy not yet removed).
+ * The cron leaves them alone until the move ends and the rows are gone: its sweeps would change rows the
+ * mover is copying, act on half-copied ones, or send again the events of rows that moved.
  */
 export async function shardsInMoves(scope: TransportScope): Promise<Set<number>> {
   const { directory: db } = scope;
-  const [moves] = await batch(db, [db.select({ from: accounts.shard, to: accounts.moveTo }).from(accounts).where(eq(accounts.shardStatus, SHARD_STATUS.moving))]);
-  return new Set(moves.flatMap(({ from, to }) => (to === null ? [from] : [from, to])));
+  const [moves] = await batch(db, [
+    db
+      .select({ shard: accounts.shard, status: accounts.shardStatus, other: accounts.moveTo })
+      .from(accounts)
+      .where(or(eq(accounts.shardStatus, SHARD_STATUS.moving), isNotNull(accounts.moveTo))),
+  ]);
+  return new Set(moves.flatMap(({ shard, status, other }) => [...(status === SHARD_STATUS.moving ? [shard] : []), ...(other === null ? [] : [other])]));
 }

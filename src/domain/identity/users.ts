@@ -251,7 +251,7 @@ export async function deleteUser(scope: TransportScope, userId: number) {
   if (!sameDatabase(scope)) {
     const shards = new Set<number>();
     for (const { accountId } of memberships) {
-      const placement = await scope.shards.placementOf(accountId);
+      const placement = await scope.shards.placementOf(accountId, { writes: true });
       if (placement) shards.add(placement.shard);
     }
     await Promise.all([...shards].map((shard) => write(scope.shards.open(shard), removal(scope.shards.open(shard)))));
