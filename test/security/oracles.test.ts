@@ -7,7 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { call, get, post } from "../support/http";
 import { createWorld, uniqueEmail } from "../support/world";
-import { allShards, directory } from "../support/databases";
+import { allShards, directory, shardOf } from "../support/databases";
 import { publicInbox } from "../public/widget-support";
 
 const world = await createWorld("Oracle Co");
@@ -81,3 +81,54 @@ describe("a 403 for another account names nothing the caller may not know", () =
     expect(written.headers.get("x-d1-bookmark")).toBeNull();
   });
 });
+
+describe("the public contact routes do not tell whether an e-mail or phone is a customer's", () => {
+  /** An answer without what differs between any two visitors (ids, tokens, the random name). */
+  const shape = (body: Record<string, unknown>) => {
+    const { id: _id, source_id: _source, pubsub_token: _token, ...rest } = body;
+    return rest;
+  };
+  const stored = (accountId: number, id: number) => shardRow(accountId, "SELECT email, phone_number FROM contacts WHERE id = ?", id);
+
+  it("create: a customer's e-mail and phone answer as free ones do, and write the same rows", async () => {
+    const inbox = await publicInbox(world.accountId);
+    const customer = await post(`${world.base}/contacts`, world.admin.key, { name: "Stored Customer", email: "customer@oracle.example", phone_number: "+4915100000077" });
+    expect(customer.status).toBe(200);
+    const customerId = customer.body.payload.contact.id;
+    const customerBefore = await stored(world.accountId, customerId);
+    const contactsBefore = await countRows("contacts");
+    const taken = await post(`${inbox.base}/contacts`, null, { name: "Visitor", email: "customer@oracle.example", phone_number: "+4915100000077" });
+    const free = await post(`${inbox.base}/contacts`, null, { name: "Visitor", email: "nobody@oracle.example", phone_number: "+4915100000078" });
+    expect(taken.status).toBe(200);
+    expect(free.status).toBe(200);
+    expect(shape(taken.body)).toEqual({ ...shape(free.body), email: "customer@oracle.example", phone_number: "+4915100000077" });
+    expect(await countRows("contacts")).toBe(contactsBefore + 2);
+    // the visitor sees what it sent, now and later, and the customer is untouched
+    expect(shape((await get(`${inbox.base}/contacts/${taken.body.source_id}`)).body)).toEqual(shape(taken.body));
+    expect(await stored(world.accountId, customerId)).toEqual(customerBefore);
+  });
+
+  it("update: a customer's e-mail or phone is no 422 `taken`: it answers as a free one does", async () => {
+    const inbox = await publicInbox(world.accountId);
+    const customer = await post(`${world.base}/contacts`, world.admin.key, { name: "Other Customer", email: "other@oracle.example", phone_number: "+4915100000079" });
+    const customerBefore = await stored(world.accountId, customer.body.payload.contact.id);
+    const a = await post(`${inbox.base}/contacts`, null, { name: "Visitor" });
+    const b = await post(`${inbox.base}/contacts`, null, { name: "Visitor" });
+    const taken = await call("PATCH", `${inbox.base}/contacts/${a.body.source_id}`, { body: { email: "other@oracle.example", phone_number: "+4915100000079" } });
+    const free = await call("PATCH", `${inbox.base}/contacts/${b.body.source_id}`, { body: { email: "free@oracle.example", phone_number: "+4915100000080" } });
+    expect(taken.status).toBe(200);
+    expect(free.status).toBe(200);
+    const comparable = (body: Record<string, unknown>) => {
+      const { email: _e, phone_number: _p, updated_at: _u, ...rest } = shape(body);
+      return rest;
+    };
+    expect(comparable(taken.body)).toEqual(comparable(free.body));
+    expect(taken.body).toMatchObject({ email: "other@oracle.example", phone_number: "+4915100000079" });
+    expect(shape((await get(`${inbox.base}/contacts/${a.body.source_id}`)).body)).toMatchObject({ email: "other@oracle.example", phone_number: "+4915100000079" });
+    expect(await stored(world.accountId, customer.body.payload.contact.id)).toEqual(customerBefore);
+  });
+});
+
+async function shardRow(accountId: number, sql: string, id: number) {
+  return (await shardOf(accountId)).prepare(sql).bind(id).first();
+}
