@@ -23,6 +23,7 @@ export const GENEROUS = {
   RATE_LIMIT_PUBLIC_UPDATE: "1000000/60",
   RATE_LIMIT_SIGN_IN_FAILURES: "1000000/60",
   RATE_LIMIT_TRANSCRIPT_MAIL: "1000000/60",
+  RATE_LIMIT_SECRET_FAILURES: "1000000/60",
 };
 export const TIGHT = {
   RATE_LIMIT_ACCOUNT_API: "5/2",
@@ -32,6 +33,7 @@ export const TIGHT = {
   RATE_LIMIT_PUBLIC_UPDATE: "3/3",
   RATE_LIMIT_SIGN_IN_FAILURES: "3/3",
   RATE_LIMIT_TRANSCRIPT_MAIL: "3/5",
+  RATE_LIMIT_SECRET_FAILURES: "3/3",
 };
 
 /** The push relay the tests configure (README "Push notifications"); the secret is base64, as it must be. */

@@ -79,7 +79,7 @@ const CRON_EVERY_MS = 60_000;
  * Generous limits for local work (scripts, seeding, a test run against this server); a deployed Worker
  * uses wrangler.toml's. Set RATE_LIMIT_<NAME>=<requests>/<seconds> in the environment to try others.
  */
-const LOCAL_RATE_LIMITS = ["ACCOUNT_API", "PLATFORM_API", "PUBLIC_API", "PUBLIC_CREATE", "PUBLIC_UPDATE", "SIGN_IN_FAILURES", "TRANSCRIPT_MAIL"].map(
+const LOCAL_RATE_LIMITS = ["ACCOUNT_API", "PLATFORM_API", "PUBLIC_API", "PUBLIC_CREATE", "PUBLIC_UPDATE", "SIGN_IN_FAILURES", "TRANSCRIPT_MAIL", "SECRET_FAILURES"].map(
   (name) => `RATE_LIMIT_${name}:${process.env[`RATE_LIMIT_${name}`] ?? "100000/60"}`,
 );
 

@@ -3,6 +3,7 @@ import { shardCount } from "./db/connect";
 import pkg from "../package.json";
 import type { AppEnv } from "./http/app-env";
 import { dispatchOutboxAfterResponse, requestDatabase } from "./http/database";
+import { serverTiming } from "./http/server-timing";
 import { configureFileLinks } from "./views/attachments";
 import { filesApi } from "./routes/files";
 import { renderError, renderUnknownRoute } from "./http/errors";
@@ -30,6 +31,7 @@ app.use("*", secureHeaders());
 app.use("*", requestId());
 
 app.use("*", requestDatabase());
+app.use("*", serverTiming());
 app.use("*", dispatchOutboxAfterResponse());
 
 /** Messages render signed file URLs under the address this request came to (src/views/attachments.ts). */

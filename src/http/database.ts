@@ -26,7 +26,7 @@ function parseBookmark(env: Env, header: string | undefined): { shard: number; b
 
 /**
  * Every request gets metered databases; the cost goes out in the Server-Timing header, with the shard
- * the request ran on. On D1 a shard's connection is a session that starts from the client's bookmark
+ * the request ran on, to the callers src/http/server-timing.ts shows it to. On D1 a shard's connection is a session that starts from the client's bookmark
  * when the bookmark names that shard (a bookmark of another shard is ignored), and hands the new one
  * back, so a client reads its own writes even when a read replica answers.
  *
@@ -51,8 +51,9 @@ export const requestDatabase = () =>
     await next();
     await frames.settled();
     const shard = c.var.shard;
-    c.header("Server-Timing", meter.serverTiming() + (shard === null ? "" : `, db-shard;desc="${shard}"`));
-    const bookmark = shard === null ? null : shards.connections.get(shard)?.bookmark();
+    // a refused request wrote nothing to read back, and its answer must not name the shard of an
+    // account the caller may not reach (a 403 for another account)
+    const bookmark = shard === null || c.res.status >= 400 ? null : shards.connections.get(shard)?.bookmark();
     if (bookmark) c.header(BOOKMARK_HEADER, `${shard}:${bookmark}`);
   });
 

@@ -12,8 +12,9 @@
  *   A CSAT survey counts per client address over all surveys, not per uuid: the uuid is the survey's only
  *   credential, and an allowance per uuid would let a caller guess new uuids without ever running out.
  *   A public limit is therefore registered on a path with one of those parameters.
- * - sign-in: failed sign-ins per e-mail and per client address (`sign_in_failures`), counted only when an
- *   attempt fails and checked before each attempt (`refuseWhileLockedOut`, `countFailure`).
+ * - sign-in: failed sign-ins per e-mail and per client address (`sign_in_failures`); failed checks of a
+ *   mailed token or an identity hash per client address (`secret_failures`). Each attempt is taken from
+ *   the allowance before its secret is checked and given back unless it failed (`limitFailures`).
  * - transcript mail: recipients per account (`transcript_mail`), spent by the domain through its
  *   allowances port (`spendAllowance`) however the transcript was asked for.
  * Each policy is "<requests>/<seconds>" in a wrangler.toml var, read per request, so `wrangler dev --var`
@@ -36,6 +37,7 @@ export const POLICIES = {
   public_update: { variable: "RATE_LIMIT_PUBLIC_UPDATE", durable: true },
   sign_in_failures: { variable: "RATE_LIMIT_SIGN_IN_FAILURES", durable: true },
   transcript_mail: { variable: "RATE_LIMIT_TRANSCRIPT_MAIL", durable: true },
+  secret_failures: { variable: "RATE_LIMIT_SECRET_FAILURES", durable: true },
 } as const;
 
 export type PolicyName = keyof typeof POLICIES;
@@ -113,18 +115,42 @@ export async function spendAllowance(env: Env, name: PolicyName, subject: string
 const failureLimiters = (c: Context<AppEnv>, name: PolicyName, subjects: string[]) =>
   subjects.map((subject) => c.env.RATE_LIMITER.getByName(`${name}:${subject}`));
 
-/** Refuses the attempt with a 429 while any of `subjects` has spent its allowance of failures. */
-export async function refuseWhileLockedOut(c: Context<AppEnv>, name: PolicyName, subjects: string[]) {
-  const p = policy(c.env, name);
-  const states = await Promise.all(failureLimiters(c, name, subjects).map((l) => l.peek(p.limit, p.windowS * 1000, p.durable)));
-  const spent = states.filter((s) => !s.allowed);
-  if (spent.length > 0) refuse(c, p, seconds(Math.max(...spent.map((s) => s.resetMs))), "failures");
-}
+/** The refusals of a secret that count as failures: domain errors whose first entry has `code`. */
+export const failedWith = (code: string) => (error: unknown) => error instanceof DomainError && error.errors[0]?.code === code;
 
-/** Counts one failed attempt against each of `subjects`. */
-export async function countFailure(c: Context<AppEnv>, name: PolicyName, subjects: string[]) {
+/**
+ * Runs `attempt`, which checks a secret (a password, a mailed token, an identity hash), as one of the
+ * failures `name` allows each of `subjects`. The attempt is taken from every subject's allowance in the
+ * limiter's one step before the secret is checked, and given back when it did not fail (`failed` says
+ * which errors are failures): reading the allowance and counting a failure in separate steps let
+ * parallel attempts all pass the reading, so however many arrive at once, at most the limit are checked,
+ * and the rest (and every attempt after them, right or wrong, until the window ends) answer 429.
+ */
+export async function limitFailures<T>(
+  c: Context<AppEnv>,
+  name: PolicyName,
+  subjects: string[],
+  failed: (error: unknown) => boolean,
+  attempt: () => Promise<T>,
+): Promise<T> {
   const p = policy(c.env, name);
-  await Promise.all(failureLimiters(c, name, subjects).map((l) => l.hit(p.limit, p.windowS * 1000, p.durable)));
+  const limiters = failureLimiters(c, name, subjects);
+  const taken = await Promise.all(limiters.map((l) => l.hit(p.limit, p.windowS * 1000, p.durable)));
+  const giveBack = () => Promise.all(limiters.map((l, i) => (taken[i].allowed ? l.release(taken[i].windowStart, p.durable) : undefined)));
+  const spent = taken.filter((t) => !t.allowed);
+  if (spent.length > 0) {
+    // an attempt refused unchecked is no failure: the other subjects get theirs back
+    await giveBack();
+    refuse(c, p, seconds(Math.max(...spent.map((t) => t.resetMs))), "failures");
+  }
+  try {
+    const result = await attempt();
+    await giveBack();
+    return result;
+  } catch (error) {
+    if (!failed(error)) await giveBack();
+    throw error;
+  }
 }
 
 /** The client address a request came from, as Cloudflare reports it. */

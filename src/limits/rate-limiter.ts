@@ -1,7 +1,7 @@
 import { DurableObject } from "cloudflare:workers";
 
 /** What one counted request learns: whether it may proceed, and the state of its window. */
-export type Allowance = { allowed: boolean; limit: number; remaining: number; resetMs: number };
+export type Allowance = { allowed: boolean; limit: number; remaining: number; resetMs: number; windowStart: number };
 
 type Window = { start: number; count: number };
 
@@ -29,17 +29,20 @@ export class RateLimiter extends DurableObject<Env> {
     if (allowed) window.count += cost;
     this.window = window;
     if (durable && allowed) await this.ctx.storage.put("window", window);
-    return { allowed, limit, remaining: Math.max(0, limit - window.count), resetMs: window.start + windowMs - now };
+    return { allowed, limit, remaining: Math.max(0, limit - window.count), resetMs: window.start + windowMs - now, windowStart: window.start };
   }
 
   /**
-   * The window's state without counting: for policies that count failures, which ask before an attempt
-   * whether any allowance is left and `hit` only after one failed. `allowed` is false once it is spent.
+   * Gives back one request that `hit` counted in the window starting at `windowStart`: for policies that
+   * count failures, which take an attempt before checking a secret (so that parallel attempts can never
+   * check more than the limit) and give it back when the attempt did not fail. A window that has
+   * started anew since keeps its count.
    */
-  async peek(limit: number, windowMs: number, durable: boolean): Promise<Allowance> {
-    const now = Date.now();
-    let window = this.window ?? (durable ? ((await this.ctx.storage.get<Window>("window")) ?? null) : null);
-    if (!window || now >= window.start + windowMs) window = { start: now, count: 0 };
-    return { allowed: window.count < limit, limit, remaining: Math.max(0, limit - window.count), resetMs: window.start + windowMs - now };
+  async release(windowStart: number, durable: boolean): Promise<void> {
+    const window = this.window ?? (durable ? ((await this.ctx.storage.get<Window>("window")) ?? null) : null);
+    if (!window || window.start !== windowStart || window.count === 0) return;
+    window.count -= 1;
+    this.window = window;
+    if (durable) await this.ctx.storage.put("window", window);
   }
 }

@@ -3,13 +3,12 @@ import { confirmEmail } from "../domain/identity/profile";
 import { requestPasswordReset, resetPassword, signIn, signOut } from "../domain/identity/sessions";
 import { loadUserRecord } from "../domain/identity/users";
 import { sha256Hex } from "../domain/identity/keys";
-import { DomainError } from "../domain/kernel/errors";
 import type { AppContext, AppEnv } from "../http/app-env";
 import { sessionAuth, userAuth } from "../http/auth";
 import { publicScope, userScope } from "../http/scopes";
 import { doc } from "../http/openapi";
 import { routeBody } from "../http/body";
-import { clientAddress, countFailure, rateLimited, refuseWhileLockedOut } from "../http/rate-limit";
+import { clientAddress, failedWith, limitFailures, rateLimited } from "../http/rate-limit";
 import { validate } from "../http/validate";
 import {
   AuthSuccess,
@@ -61,7 +60,10 @@ async function signInSubjects(c: AppContext, email: string | undefined) {
   return subjects;
 }
 
-const isBadCredentials = (error: unknown) => error instanceof DomainError && error.errors[0]?.code === "invalid_credentials";
+const isBadCredentials = failedWith("invalid_credentials");
+/** A mailed token that matched nothing: counted per client address (`secret_failures`). */
+const isBadToken = failedWith("invalid_token");
+const tokenSubjects = (c: AppContext) => [`address:${clientAddress(c)}`];
 
 /**
  * /auth: devise's paths, as Chatwoot serves them. Sign-in and the password reset take no key (the
@@ -75,7 +77,8 @@ export const authApi = new Hono<AppEnv>()
     doc({ summary: "Confirm a new email address with the token of the mailed link", response: EmailConfirmed }),
     validate("query", EmailConfirmationQuery),
     async (c) => {
-      const { email } = await confirmEmail(publicScope(c), c.req.valid("query").confirmation_token);
+      const token = c.req.valid("query").confirmation_token;
+      const { email } = await limitFailures(c, "secret_failures", tokenSubjects(c), isBadToken, () => confirmEmail(publicScope(c), token));
       return c.json({ email, confirmed: true as const });
     },
   )
@@ -94,18 +97,16 @@ export const authApi = new Hono<AppEnv>()
     async (c) => {
       const body = c.req.valid("json");
       const subjects = await signInSubjects(c, body.email);
-      await refuseWhileLockedOut(c, "sign_in_failures", subjects);
-      const signedIn = await signIn(publicScope(c), {
-        email: body.email,
-        password: body.password,
-        mfaToken: body.mfa_token,
-        otpCode: body.otp_code,
-        backupCode: body.backup_code,
-        ssoAuthToken: body.sso_auth_token,
-      }).catch(async (error: unknown) => {
-        if (isBadCredentials(error)) await countFailure(c, "sign_in_failures", subjects);
-        throw error;
-      });
+      const signedIn = await limitFailures(c, "sign_in_failures", subjects, isBadCredentials, () =>
+        signIn(publicScope(c), {
+          email: body.email,
+          password: body.password,
+          mfaToken: body.mfa_token,
+          otpCode: body.otp_code,
+          backupCode: body.backup_code,
+          ssoAuthToken: body.sso_auth_token,
+        }),
+      );
       const { record } = signedIn;
       c.header("access-token", signedIn.accessToken);
       c.header("client", signedIn.client);
@@ -156,7 +157,9 @@ export const authApi = new Hono<AppEnv>()
     validate("json", PasswordResetBody),
     async (c) => {
       const body = c.req.valid("json");
-      await resetPassword(publicScope(c), { token: body.reset_password_token, password: body.password });
+      await limitFailures(c, "secret_failures", tokenSubjects(c), isBadToken, () =>
+        resetPassword(publicScope(c), { token: body.reset_password_token, password: body.password }),
+      );
       return c.json({ success: true as const, message: "Your password has been changed: sign in with it." });
     },
   );

@@ -7,7 +7,7 @@ import type { MessageWithSender } from "../domain/conversations/loader";
 import type { ContactRow } from "../domain/contacts/rows";
 import type { ConversationRow } from "../domain/conversations/rows";
 import type { InboxRow, WidgetChannelRow } from "../domain/inboxes/rows";
-import type { PublicContact, PublicConversation } from "../domain/widget/rows";
+import { CLAIMED, type PublicContact, type PublicConversation } from "../domain/widget/rows";
 import type { CsatSurvey } from "../domain/widget/csat-survey";
 import { senderView } from "./messages";
 import { unixSeconds } from "./time";
@@ -29,9 +29,17 @@ export function publicMessageView({ message, sender }: MessageWithSender, displa
   };
 }
 
+const CLAIMED_KEYS = new Set<string>(Object.values(CLAIMED));
+
+/** The e-mail or phone a visitor sees of its contact: its claim of one another contact holds, else the stored one. */
+function visitorSees(contact: ContactRow, key: keyof typeof CLAIMED): string | null {
+  const claim = (contact.additionalAttributes as Record<string, unknown> | null)?.[CLAIMED[key]];
+  return typeof claim === "string" ? claim : contact[key];
+}
+
 /** What the widget receives for its contact (create and show). */
 export function publicContactView({ contact, sourceId, pubsubToken }: PublicContact) {
-  return { id: contact.id, source_id: sourceId, pubsub_token: pubsubToken, name: contact.name, email: contact.email, phone_number: contact.phoneNumber };
+  return { id: contact.id, source_id: sourceId, pubsub_token: pubsubToken, name: contact.name, email: visitorSees(contact, "email"), phone_number: visitorSees(contact, "phoneNumber") };
 }
 
 /** The contact record after an update: everything the widget may know of its own contact. */
@@ -41,14 +49,15 @@ export function publicContactRecordView(result: PublicContact) {
     ...publicContactView(result),
     identifier: contact.identifier,
     avatar_url: contact.avatarUrl ?? "",
-    additional_attributes: contact.additionalAttributes,
+    // the claims are shown as the e-mail and phone; listed here they would tell a customer's from a free one
+    additional_attributes: Object.fromEntries(Object.entries(contact.additionalAttributes ?? {}).filter(([key]) => !CLAIMED_KEYS.has(key))),
     custom_attributes: contact.customAttributes,
     hmac_verified: result.hmacVerified,
   };
 }
 
 export function publicConversationContactView(contact: ContactRow) {
-  return { id: contact.id, name: contact.name, email: contact.email, phone_number: contact.phoneNumber, identifier: contact.identifier, custom_attributes: contact.customAttributes };
+  return { id: contact.id, name: contact.name, email: visitorSees(contact, "email"), phone_number: visitorSees(contact, "phoneNumber"), identifier: contact.identifier, custom_attributes: contact.customAttributes };
 }
 
 /** Public Conversation: `messages` holds the latest public message (the full history is the messages list). */

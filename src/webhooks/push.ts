@@ -10,7 +10,21 @@
 import type { PushRecipients } from "../domain/notifications/push";
 import type { NotificationSubscriptionRow } from "../domain/notifications/rows";
 import { NOTIFICATION_TYPES } from "../domain/kernel/enums";
+import { MAX_ATTRIBUTES_BYTES } from "../domain/notifications/push-endpoints";
 import { pushMessageTitle } from "../views/notifications";
+
+/** What a relay needs of a registration, when its attributes as registered are over the bound. */
+const ESSENTIAL_ATTRIBUTES = ["push_token", "endpoint", "p256dh", "auth", "devicePlatform"];
+
+/**
+ * The registration's attributes as the device sent them, when within the bound registrations have
+ * (MAX_ATTRIBUTES_BYTES); a row stored before that bound keeps only the attributes a relay needs, each
+ * a short string, so the relay's body stays small whatever was stored.
+ */
+function forwardedAttributes(attributes: Record<string, unknown>): Record<string, unknown> {
+  if (new TextEncoder().encode(JSON.stringify(attributes)).byteLength <= MAX_ATTRIBUTES_BYTES) return attributes;
+  return Object.fromEntries(ESSENTIAL_ATTRIBUTES.flatMap((key) => (typeof attributes[key] === "string" && attributes[key].length <= 1024 ? [[key, attributes[key]]] : [])));
+}
 
 /** "conversation_assignment" -> "Conversation Assignment" (Rails' titleize, Chatwoot's push title). */
 const titleize = (name: string) => name.replace(/_/g, " ").replace(/\b\w/g, (c) => c.toUpperCase());
@@ -30,7 +44,7 @@ export function pushBody(recipients: Pick<PushRecipients, "record">, subscriptio
     primary_actor: { id: displayId, conversation_id: displayId },
     account_id: n.accountId,
   };
-  const attributes = subscription.subscriptionAttributes as Record<string, unknown>;
+  const attributes = forwardedAttributes(subscription.subscriptionAttributes as Record<string, unknown>);
   const platform = typeof attributes.devicePlatform === "string" ? attributes.devicePlatform : null;
   const message =
     subscription.subscriptionType === "fcm"

@@ -31,9 +31,11 @@ describe("notification subscriptions", () => {
     const again = await post(PATH, agent.key, fcm("token-a"));
     expect(again.body.id).toBe(res.body.id);
     expect(await rows("token-a")).toEqual([{ user_id: agent.id, subscription_type: "fcm" }]);
-    const browser = await post(PATH, agent.key, { subscription_type: "browser_push", subscription_attributes: { endpoint: "https://push.example.com/x", p256dh: "k", auth: "a" } });
+    // a push service's endpoint, with keys of Web Push's shape (test/security/push-endpoints.test.ts)
+    const endpoint = "https://fcm.googleapis.com/fcm/send/x";
+    const browser = await post(PATH, agent.key, { subscription_type: "browser_push", subscription_attributes: { endpoint, p256dh: `B${"A".repeat(86)}`, auth: "A".repeat(22) } });
     expect(browser.status).toBe(200);
-    expect(browser.body.identifier).toBe("https://push.example.com/x");
+    expect(browser.body.identifier).toBe(endpoint);
   });
 
   it("work for a signed-in app (access-token, client, uid), as Chatwoot's mobile app calls them", async () => {

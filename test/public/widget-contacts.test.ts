@@ -37,7 +37,8 @@ describe("public inbox and contacts", () => {
     const w = await widgetWorld();
     const known = await createContact(w.accountId, { name: "Known", email: "known@example.com" });
     const v = await post(`${w.inbox.base}/contacts`, null, { email: "known@example.com", source_id: "visitor-1", name: "Typed" });
-    expect(v.body).toMatchObject({ source_id: "visitor-1", name: "Typed", email: null });
+    // the visitor sees the e-mail it sent; its contact holds it only as a claim (README "Who reaches a contact")
+    expect(v.body).toMatchObject({ source_id: "visitor-1", name: "Typed", email: "known@example.com" });
     expect(v.body.id).not.toBe(known);
     const hash = await hmacHex(w.inbox.hmacToken, "cust-9");
     const first = await visitor(w.inbox, { identifier: "cust-9", identifier_hash: hash, phone_number: "+4915112345678" });
@@ -45,7 +46,7 @@ describe("public inbox and contacts", () => {
     expect(byIdentifier.body).toMatchObject({ id: first.contactId, email: null, phone_number: "+4915112345678" });
     expect(byIdentifier.body.source_id).not.toBe(first.sourceId);
     const byPhone = await post(`${w.inbox.base}/contacts`, null, { phone_number: "+4915112345678" });
-    expect(byPhone.body).toMatchObject({ phone_number: null });
+    expect(byPhone.body).toMatchObject({ phone_number: "+4915112345678" });
     expect(byPhone.body.id).not.toBe(first.contactId);
   });
 
@@ -75,9 +76,12 @@ describe("public inbox and contacts", () => {
     expect(change.status).toBe(422);
     expect(change.body.errors[0]).toMatchObject({ field: "identifier", code: "immutable" });
     const other = await visitor(w.inbox, { email: "taken@example.com" });
+    // another contact's e-mail is no 422 (that told whose it was): it becomes the visitor's claim
     const taken = await patch(v.base, null, { email: "taken@example.com" });
-    expect(taken.status).toBe(422);
-    expect(taken.body.errors[0]).toMatchObject({ field: "email", code: "taken" });
+    expect(taken.status).toBe(200);
+    expect(taken.body).toMatchObject({ email: "taken@example.com", additional_attributes: {} });
+    const inAccount = await get(`${w.base}/contacts/${v.contactId}`, w.admin.key);
+    expect(inAccount.body.payload).toMatchObject({ email: "vera@example.com", additional_attributes: { claimed_email: "taken@example.com" } });
     expect(other.contactId).not.toBe(v.contactId);
   });
 

@@ -136,9 +136,12 @@ export async function requestPasswordReset(scope: TransportScope, input: { email
   const { token, digest } = await linkToken();
   const [rows] = await batch(db, [db.select({ id: users.id, name: users.name }).from(users).where(eq(users.email, email))]);
   const user = rows[0];
-  if (!user) return;
+  const setToken = db.update(users).set({ resetPasswordTokenDigest: digest, resetPasswordExpiresAt: now() + RESET_TTL_MS }).where(eq(users.email, email));
+  // an unknown e-mail costs the same write round trip (one that changes no row), so the time taken
+  // does not tell who has a user
+  if (!user) return void (await write(db, [setToken]));
   await write(db, [
-    db.update(users).set({ resetPasswordTokenDigest: digest, resetPasswordExpiresAt: now() + RESET_TTL_MS }).where(eq(users.id, user.id)),
+    setToken,
     outgoingEmailStatement(db, {
       kind: "password_reset",
       recipients: [email],

@@ -10,6 +10,7 @@ import { DEFAULT_NOTIFICATION_FLAGS, NOTIFICATION_TYPES, notificationFlagBit } f
 import type { AccountScope } from "../kernel/scope";
 import { type NotificationRecord, notificationRecords } from "./notifications";
 import type { NotificationSubscriptionRow } from "./rows";
+import { deliverable } from "./push-endpoints";
 
 const { notifications, notificationSettings, notificationSubscriptions } = schema;
 
@@ -32,9 +33,11 @@ export async function pushRecipients(scope: AccountScope, notificationId: number
   const notification = read.notification[0];
   if (!notification) return null;
   // a device is its user's alone, and users are the directory's (README "Shards")
-  const [subscriptions] = await batch(scope.directory, [
+  const [stored] = await batch(scope.directory, [
     scope.directory.select().from(notificationSubscriptions).where(eq(notificationSubscriptions.userId, notification.userId)).orderBy(notificationSubscriptions.id),
   ]);
+  // a browser registered before endpoints were checked is not handed to the relay
+  const subscriptions = stored.filter((s) => deliverable(s.subscriptionType, s.subscriptionAttributes));
   if (subscriptions.length === 0) return null;
   const type = NOTIFICATION_TYPES[notification.notificationType - 1];
   // no settings row yet: Chatwoot's defaults, as the settings read them

@@ -9,6 +9,8 @@ import { now, schema } from "../../db/client";
 import { batch } from "../kernel/batch";
 import { type UserScope } from "../kernel/scope";
 import type { NotificationSubscriptionRow } from "./rows";
+import { invalid, invalidField } from "../kernel/errors";
+import { MAX_ATTRIBUTES_BYTES, browserPushProblems } from "./push-endpoints";
 
 const { notificationSubscriptions } = schema;
 
@@ -17,9 +19,23 @@ export type SubscriptionInput = { subscriptionType: "fcm" | "browser_push"; attr
 /** What identifies the device: the FCM token, or the browser's endpoint (checked present by the request schema). */
 export const deviceIdentifier = (input: SubscriptionInput) => (input.subscriptionType === "fcm" ? input.attributes.push_token : input.attributes.endpoint) ?? "";
 
+/**
+ * A browser's endpoint must be a push service's, with its keys (push-endpoints.ts); every registration's
+ * attributes are bounded, since they travel in each push the relay receives. Nothing is stored otherwise.
+ */
+function checkRegistration(input: SubscriptionInput) {
+  if (new TextEncoder().encode(JSON.stringify(input.attributes)).byteLength > MAX_ATTRIBUTES_BYTES) {
+    throw invalidField("subscription_attributes", `must be at most ${MAX_ATTRIBUTES_BYTES / 1024} KiB of JSON`, "too_large");
+  }
+  if (input.subscriptionType !== "browser_push") return;
+  const problems = browserPushProblems(input.attributes);
+  if (problems.length > 0) throw invalid(problems);
+}
+
 /** Registers (or refreshes) the device for the calling user. */
 export async function subscribeDevice(scope: UserScope, input: SubscriptionInput): Promise<NotificationSubscriptionRow> {
   const { db } = scope;
+  checkRegistration(input);
   const at = now();
   const token = deviceIdentifier(input);
   const [rows] = await batch(db, [

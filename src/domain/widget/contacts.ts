@@ -12,13 +12,30 @@ import { type TransportScope, systemScope } from "../kernel/scope";
 import { type ContactChain, contactScope, findContactChain, findPublicInbox } from "./chain";
 import { checkIdentifierHash, checkSameIdentifier, requireIdentifierProof } from "./identity";
 import { checkPublicAttributes } from "./attributes";
-import type { PublicContact } from "./rows";
+import { CLAIMED, type PublicContact } from "./rows";
 import { batch } from "../kernel/batch";
 
 const { contacts, contactInboxes } = schema;
 
 
 export type PublicContactInput = Omit<ContactInput, "blocked"> & { sourceId?: string; identifierHash?: string };
+
+const CLAIMABLE = ["email", "phoneNumber"] as const;
+
+/**
+ * The claims of `input` whose value another contact holds (`taken`), and, for a value given that is
+ * free, the removal of an earlier claim of the contact (`current`): what to merge into its attributes.
+ */
+function claimsOf(input: PublicContactInput, taken: Array<Record<(typeof CLAIMABLE)[number], string | null>>, current: Record<string, unknown> = {}) {
+  const claims: Record<string, string | null> = {};
+  for (const key of CLAIMABLE) {
+    const value = input[key];
+    if (value === undefined) continue;
+    if (value && taken.some((t) => t[key] === value)) claims[CLAIMED[key]] = value;
+    else if (current[CLAIMED[key]] !== undefined) claims[CLAIMED[key]] = null;
+  }
+  return claims;
+}
 
 const ADJECTIVES = ["quiet", "bright", "gentle", "swift", "calm", "lucky", "brave", "merry", "misty", "sunny", "wild", "silver"];
 const NOUNS = ["river", "falcon", "meadow", "harbor", "maple", "comet", "otter", "pine", "willow", "breeze", "cedar", "lark"];
@@ -44,8 +61,8 @@ const markVerified = (db: Database, contactInbox: ContactInboxRow) =>
  * (2) with a proven identifier (valid identifier_hash), the account's contact with that identifier gets
  * a new, verified contact inbox, else (3) a new contact with its contact inbox.
  * An e-mail or phone number never selects a contact: anyone can type a customer's. One that another
- * contact already holds is left off the new contact (both are unique in the account), so the answer
- * never shows what another contact stored.
+ * contact already holds is kept as the visitor's claim (`CLAIMED`) instead, so the answer, and the rows
+ * written, are the same whether or not it is a customer's, and never show what another contact stored.
  */
 export async function createPublicContact(transport: TransportScope, identifier: string, input: PublicContactInput): Promise<PublicContact> {
   const { db } = transport;
@@ -82,13 +99,14 @@ export async function createPublicContact(transport: TransportScope, identifier:
   }
 
   const free = <K extends "email" | "phoneNumber">(key: K) => (input[key] && !taken.some((t) => t[key] === input[key]) ? input[key] : null);
+  const claims = claimsOf(input, taken);
   await createContact(scope, {
     name: input.name || randomHandle(),
     email: free("email"),
     phoneNumber: free("phoneNumber"),
     identifier: proven,
     avatarUrl: input.avatarUrl,
-    additionalAttributes: input.additionalAttributes,
+    additionalAttributes: Object.keys(claims).length > 0 ? { ...input.additionalAttributes, ...claims } : input.additionalAttributes,
     customAttributes: input.customAttributes,
     inboxId: inbox.id,
     sourceId,
@@ -108,8 +126,9 @@ export async function showPublicContact(transport: TransportScope, identifier: s
 /**
  * PATCH .../contacts/{source_id}: the site tells what it knows of its visitor. An identifier may be set
  * once, with its identifier_hash; changing or clearing an existing one is a 422 (Chatwoot: "identifier
- * cannot change here"). An e-mail, phone number or identifier another contact holds is a 422 `taken`
- * (Chatwoot merges the two contacts), so the visitor's record never reaches another one.
+ * cannot change here"). An identifier another contact holds is a 422 `taken` (Chatwoot merges the two
+ * contacts), so the visitor's record never reaches another one; an e-mail or phone number another
+ * contact holds becomes the visitor's claim, as on create (a 422 would tell that it is a customer's).
  */
 export async function updatePublicContact(transport: TransportScope, identifier: string, sourceId: string, input: PublicContactInput): Promise<PublicContact> {
   const { db } = transport;
@@ -125,10 +144,15 @@ export async function updatePublicContact(transport: TransportScope, identifier:
     custom_attributes: input.customAttributes && { ...chain.contact.customAttributes, ...input.customAttributes },
     additional_attributes: input.additionalAttributes && { ...chain.contact.additionalAttributes, ...input.additionalAttributes },
   });
+  const scope = contactScope(transport, chain);
+  const [taken] = await batch(db, [uniquenessQuery(scope, { email: input.email, phoneNumber: input.phoneNumber }, chain.contact.id)]);
+  const claims = claimsOf(input, taken, chain.contact.additionalAttributes);
   const { sourceId: _source, identifierHash: _hash, ...fields } = input;
+  for (const key of CLAIMABLE) if (typeof claims[CLAIMED[key]] === "string") delete fields[key];
+  if (Object.keys(claims).length > 0) fields.additionalAttributes = { ...fields.additionalAttributes, ...claims };
   // verified only for an identifier the contact holds once this write is done (a taken one is refused)
   const proven = verified && claimed !== null && claimed !== "" && !chain.contactInbox.hmacVerified;
   const precede: Statement[] = proven ? [markVerified(db, chain.contactInbox)] : [];
-  await updateContact(contactScope(transport, chain), chain.contact.id, fields, false, precede);
+  await updateContact(scope, chain.contact.id, fields, false, precede);
   return toPublic(await findContactChain(transport, identifier, sourceId));
 }

@@ -5,7 +5,7 @@
  */
 import { Hono } from "hono";
 import { createMiddleware } from "hono/factory";
-import type { AppEnv } from "../../http/app-env";
+import type { AppContext, AppEnv } from "../../http/app-env";
 import { publicScope } from "../../http/scopes";
 import { validate } from "../../http/validate";
 import { acceptFiles, filesNamed, routeBody } from "../../http/body";
@@ -55,7 +55,7 @@ import { widgetCampaignView } from "../../views/campaigns";
 import { Id } from "../../schemas/common";
 import { contactSocket } from "./live";
 import { idempotent } from "../../http/idempotency";
-import { rateLimited } from "../../http/rate-limit";
+import { clientAddress, failedWith, limitFailures, rateLimited } from "../../http/rate-limit";
 import { shardOfPublicKey } from "../../http/public-route";
 import { doc } from "../../http/openapi";
 import { Empty } from "../../schemas/responses";
@@ -83,6 +83,17 @@ const contactInput = (body: ContactBody): PublicContactInput => ({
   customAttributes: body.custom_attributes,
   sourceId: body.source_id,
 });
+
+const isBadHash = failedWith("invalid_identifier_hash");
+
+/**
+ * An identifier_hash is a secret a site computes: a request that sends one has it checked only as one
+ * of the failures its address may spend on the inbox (`secret_failures`, taken before the check).
+ */
+const checkingHash = <T>(c: AppContext, hash: string | undefined, attempt: () => Promise<T>): Promise<T> =>
+  hash === undefined
+    ? attempt()
+    : limitFailures(c, "secret_failures", [`address:${clientAddress(c)}|inbox:${c.req.param("inbox_identifier")}`], isBadHash, attempt);
 
 /** The widget event Chatwoot's widget sends when it shows a campaign (`event_info.campaign_id`). */
 const CAMPAIGN_TRIGGERED = "campaign.triggered";
@@ -130,16 +141,19 @@ export const publicInboxesApi = new Hono<AppEnv>()
 
   // ---------------------------------------------------------------- contacts
   .post("/:inbox_identifier/contacts", doc({ summary: "Create a visitor (a contact of the inbox)", response: PublicContact }), rateLimited("public_create"), idempotent(), validate("param", InboxPath), validate("json", PublicContactCreate), async (c) => {
-    const contact = await createPublicContact(publicScope(c), c.req.valid("param").inbox_identifier, contactInput(c.req.valid("json")));
+    const body = c.req.valid("json");
+    const contact = await checkingHash(c, body.identifier_hash, () => createPublicContact(publicScope(c), c.req.valid("param").inbox_identifier, contactInput(body)));
     return c.json(publicContactView(contact));
   })
   .get("/:inbox_identifier/contacts/:contact_identifier", doc({ summary: "Show the visitor", response: PublicContact }), validate("param", ContactPath), validate("query", PublicContactShowQuery), async (c) => {
     const { inbox_identifier, contact_identifier } = c.req.valid("param");
-    return c.json(publicContactView(await showPublicContact(publicScope(c), inbox_identifier, contact_identifier, c.req.valid("query").identifier_hash)));
+    const hash = c.req.valid("query").identifier_hash;
+    return c.json(publicContactView(await checkingHash(c, hash, () => showPublicContact(publicScope(c), inbox_identifier, contact_identifier, hash))));
   })
   .patch("/:inbox_identifier/contacts/:contact_identifier", doc({ summary: "Update the visitor", response: PublicContactRecord }), rateLimited("public_update"), validate("param", ContactPath), validate("json", PublicContactUpdate), async (c) => {
     const { inbox_identifier, contact_identifier } = c.req.valid("param");
-    const contact = await updatePublicContact(publicScope(c), inbox_identifier, contact_identifier, contactInput(c.req.valid("json")));
+    const body = c.req.valid("json");
+    const contact = await checkingHash(c, body.identifier_hash, () => updatePublicContact(publicScope(c), inbox_identifier, contact_identifier, contactInput(body)));
     return c.json(publicContactRecordView(contact));
   })
   .post("/:inbox_identifier/contacts/:contact_identifier/events", doc({ summary: "Report a widget event (webwidget_triggered; campaign.triggered opens the campaign's conversation)", response: PublicEventAnswer }), validate("param", ContactPath), validate("json", WidgetEvent), async (c) => {
