@@ -353,6 +353,28 @@ export const emailChannels = sqliteTable(
   (t) => [uniqueIndex("email_channels_email_unique").on(t.email), uniqueIndex("email_channels_forward_to_email_unique").on(t.forwardToEmail)],
 );
 
+/**
+ * Every mail the Worker's `email()` handler accepted for the account, by the R2 key of its raw message
+ * (kept there: nothing is lost when a mail cannot be parsed), and what became of it: `stored` (the
+ * message it became), `duplicate`, `loop` (from edgedesk's own sender), `bounce`, `no_inbox`, or
+ * `failed` with the reason. The queue consumer writes it, so a retried queue message sees the mail done.
+ */
+export const inboundEmails = sqliteTable(
+  "inbound_emails",
+  {
+    id: id(),
+    accountId: integer("account_id").notNull(),
+    storageKey: text("storage_key").notNull(),
+    envelopeFrom: text("envelope_from").notNull(),
+    envelopeTo: text("envelope_to").notNull(),
+    outcome: text("outcome").notNull(),
+    reason: text("reason"),
+    messageId: integer("message_id"),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [uniqueIndex("inbound_emails_storage_key_unique").on(t.storageKey), index("inbound_emails_account").on(t.accountId, t.id)],
+);
+
 export const inboxMembers = sqliteTable(
   "inbox_members",
   {

@@ -27,4 +27,18 @@ CREATE TABLE `email_channels` (
 --> statement-breakpoint
 CREATE UNIQUE INDEX `email_channels_email_unique` ON `email_channels` (`email`);--> statement-breakpoint
 CREATE UNIQUE INDEX `email_channels_forward_to_email_unique` ON `email_channels` (`forward_to_email`);--> statement-breakpoint
+CREATE TABLE `inbound_emails` (
+	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
+	`account_id` integer NOT NULL,
+	`storage_key` text NOT NULL,
+	`envelope_from` text NOT NULL,
+	`envelope_to` text NOT NULL,
+	`outcome` text NOT NULL,
+	`reason` text,
+	`message_id` integer,
+	`created_at` integer NOT NULL
+);
+--> statement-breakpoint
+CREATE UNIQUE INDEX `inbound_emails_storage_key_unique` ON `inbound_emails` (`storage_key`);--> statement-breakpoint
+CREATE INDEX `inbound_emails_account` ON `inbound_emails` (`account_id`,`id`);--> statement-breakpoint
 CREATE UNIQUE INDEX `messages_inbox_email_source_unique` ON `messages` (`inbox_id`,`source_id`) WHERE content_type = 8;
