@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from "vitest";
 import { and, desc, eq } from "drizzle-orm";
 import worker from "../../src/index";
 import { createDb, schema } from "../../src/db/client";
-import { get, post } from "../support/http";
+import { get, patch, post } from "../support/http";
 import { createWorld, uniqueEmail } from "../support/world";
 import { shardOf } from "../support/databases";
 import plain from "../fixtures/email/plain.eml?raw";
@@ -237,5 +237,24 @@ describe("the email() handler", () => {
     expect(own).toMatchObject({ outcome: "loop", messageId: null });
     // its raw message is kept all the same
     expect(await env.FILES.head(own.storageKey)).not.toBeNull();
+  });
+
+  it("answers a customer's mail out of office, never an auto-reply", async () => {
+    const closed = await emailInbox();
+    const week = [0, 1, 2, 3, 4, 5, 6].map((day) => ({ day_of_week: day, closed_all_day: true }));
+    const changed = await patch(`${world.base}/inboxes/${closed.id}`, world.admin.key, { working_hours_enabled: true, out_of_office_message: "We are away", working_hours: week });
+    expect(changed.status).toBe(200);
+    const templates = async (messageId: number) => {
+      const db = await shardDb();
+      const message = await messageRow(messageId);
+      return db.select().from(schema.messages).where(and(eq(schema.messages.conversationId, message.conversationId), eq(schema.messages.messageType, 3)));
+    };
+    const customer = await received(fill(plain, { INBOX: closed.email }), closed.email);
+    await vi.waitFor(async () => expect(await templates(customer.messageId!)).toHaveLength(1), { timeout: 15_000, interval: 100 });
+    const robot = await received(fill(autoReply, { INBOX: closed.email }), closed.email);
+    const robotConversation = await conversationOf(robot.messageId!);
+    expect(robotConversation.additionalAttributes).toMatchObject({ auto_reply: true });
+    await new Promise((r) => setTimeout(r, 2000));
+    expect(await templates(robot.messageId!)).toHaveLength(0);
   });
 });
