@@ -73,7 +73,7 @@ export const accounts = sqliteTable("accounts", {
 export const publicRoutes = sqliteTable(
   "public_routes",
   {
-    /** "inbox" or "portal" */
+    /** "inbox", "portal", "portal_domain", or "inbox_email" (an e-mail inbox's address or forwarding address) */
     kind: text("kind").notNull(),
     key: text("key").notNull(),
     accountId: integer("account_id").notNull(),
@@ -320,6 +320,67 @@ export const webWidgetChannels = sqliteTable("web_widget_channels", {
   allowedDomains: text("allowed_domains").notNull().default(""),
   ...timestamps,
 });
+
+/**
+ * An e-mail inbox's channel (Chatwoot's `Channel::Email`). `email` and `forward_to_email` are also
+ * claimed in the directory's public routes (kind "inbox_email"), which keeps them unique across every
+ * account and lets the Worker's `email()` handler find the account of a recipient before it accepts
+ * the mail. The IMAP and SMTP settings are stored and shown to administrators as Chatwoot shows them;
+ * edgedesk neither polls IMAP nor sends through them (README "E-mail inboxes").
+ */
+export const emailChannels = sqliteTable(
+  "email_channels",
+  {
+    id: id(),
+    accountId: integer("account_id").notNull(),
+    /** stored lower-cased */
+    email: text("email").notNull(),
+    /** `<32 hex>@<INBOUND_EMAIL_DOMAIN>`, lower-cased */
+    forwardToEmail: text("forward_to_email").notNull(),
+    imapEnabled: bool("imap_enabled").notNull().default(false),
+    imapAddress: text("imap_address").notNull().default(""),
+    imapPort: integer("imap_port").notNull().default(0),
+    imapLogin: text("imap_login").notNull().default(""),
+    imapPassword: text("imap_password").notNull().default(""),
+    imapEnableSsl: bool("imap_enable_ssl").notNull().default(true),
+    smtpEnabled: bool("smtp_enabled").notNull().default(false),
+    smtpAddress: text("smtp_address").notNull().default(""),
+    smtpPort: integer("smtp_port").notNull().default(0),
+    smtpLogin: text("smtp_login").notNull().default(""),
+    smtpPassword: text("smtp_password").notNull().default(""),
+    smtpDomain: text("smtp_domain").notNull().default(""),
+    smtpEnableSslTls: bool("smtp_enable_ssl_tls").notNull().default(false),
+    smtpEnableStarttlsAuto: bool("smtp_enable_starttls_auto").notNull().default(true),
+    smtpAuthentication: text("smtp_authentication").notNull().default("login"),
+    smtpOpensslVerifyMode: text("smtp_openssl_verify_mode").notNull().default("none"),
+    provider: text("provider"),
+    verifiedForSending: bool("verified_for_sending").notNull().default(false),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex("email_channels_email_unique").on(t.email), uniqueIndex("email_channels_forward_to_email_unique").on(t.forwardToEmail)],
+);
+
+/**
+ * Every mail the Worker's `email()` handler accepted for the account, by the R2 key of its raw message
+ * (kept there: nothing is lost when a mail cannot be parsed), and what became of it: `stored` (the
+ * message it became), `duplicate`, `loop` (from edgedesk's own sender), `bounce`, `no_inbox`, or
+ * `failed` with the reason. The queue consumer writes it, so a retried queue message sees the mail done.
+ */
+export const inboundEmails = sqliteTable(
+  "inbound_emails",
+  {
+    id: id(),
+    accountId: integer("account_id").notNull(),
+    storageKey: text("storage_key").notNull(),
+    envelopeFrom: text("envelope_from").notNull(),
+    envelopeTo: text("envelope_to").notNull(),
+    outcome: text("outcome").notNull(),
+    reason: text("reason"),
+    messageId: integer("message_id"),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [uniqueIndex("inbound_emails_storage_key_unique").on(t.storageKey), index("inbound_emails_account").on(t.accountId, t.id)],
+);
 
 export const inboxMembers = sqliteTable(
   "inbox_members",
@@ -638,6 +699,9 @@ export const messages = sqliteTable(
     // unread_count: the incoming messages after a time, read at most 10 index entries per conversation
     index("messages_conversation_type_created").on(t.conversationId, t.messageType, t.createdAt),
     index("messages_account_created").on(t.accountId, t.createdAt),
+    // one stored mail per Message-ID and inbox, however often it arrives (content_type 8 is incoming_email);
+    // other channels' source ids are their clients' and may repeat
+    uniqueIndex("messages_inbox_email_source_unique").on(t.inboxId, t.sourceId).where(sql`content_type = 8`),
   ],
 );
 

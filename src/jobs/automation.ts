@@ -35,6 +35,7 @@ import { resolveKey } from "../domain/automation/keys";
 import { type AutomationRuleRow, type AutomationRuleRunRow, actionsOf, conditionsOf } from "../domain/automation/rows";
 import { isRuleWebhookEvent } from "../domain/automation/webhook-adapter";
 import { deliverRuleWebhook } from "./rule-webhooks";
+import { isAutoReplyEmail } from "../domain/conversations/new-messages";
 
 const { eventOutbox, automationRules, automationRuleRuns, messages, conversations, contacts, taggings, customAttributeDefinitions } = schema;
 
@@ -84,7 +85,7 @@ export async function runAutomationForEvent(db: Database, env: Env, { accountId,
 
   const load = () => loadContext(db, event, conversationId, trigger, pending);
   let context = await load();
-  if (!context || skipsAutomation(event.eventName, context.conversation)) return;
+  if (!context || skipsAutomation(event.eventName, context.conversation, trigger)) return;
   for (const [index, rule] of pending.entries()) {
     const run = runs.get(rule.id) ?? null;
     if (!run && !ruleMatches(conditionsOf(rule), context)) continue;
@@ -96,8 +97,9 @@ export async function runAutomationForEvent(db: Database, env: Env, { accountId,
   }
 }
 
-/** Chatwoot's listener leaves conversations opened by an auto-reply alone. */
-function skipsAutomation(eventName: string, conversation: ConversationRow) {
+/** Chatwoot's listener leaves conversations opened by an auto-reply alone, and the auto-reply mails themselves. */
+function skipsAutomation(eventName: string, conversation: ConversationRow, trigger: MessageRow | null) {
+  if (eventName === "message_created" && trigger && isAutoReplyEmail(trigger)) return true;
   return (eventName === "conversation_created" || eventName === "conversation_opened") && Boolean(conversation.additionalAttributes.auto_reply);
 }
 

@@ -12,7 +12,8 @@
  * - `campaign_run`: one step of a one-off campaign's run (src/domain/campaigns/runs.ts), which sends the
  *   next step itself;
  * - `bulk_action`: a slice of a bulk action too large for its request (src/jobs/bulk-actions.ts);
- * - `article_view`: a reader opened a help-center article; a batch's views are added up in one write.
+ * - `article_view`: a reader opened a help-center article; a batch's views are added up in one write;
+ * - `inbound_email`: a mail the `email()` handler kept in R2, to parse and thread (src/jobs/inbound-email.ts).
  * Messages of a batch are handled concurrently: one slow receiver does not hold up the others. A
  * message is acked once its step is recorded; a failure of our own (database, queue) retries it.
  */
@@ -43,6 +44,8 @@ import { runContactExportStep } from "../domain/contacts/exports";
 import { jobScope } from "./scope";
 import type { TransportScope } from "../domain/kernel/scope";
 import { fanOut, fanOutLiveEvent } from "./fan-out";
+import type { InboundEmailMessage } from "../email/receive";
+import { runInboundEmail } from "./inbound-email";
 
 export type QueueMessage =
   | EventMessage
@@ -53,7 +56,8 @@ export type QueueMessage =
   | ContactTransferMessage
   | BulkActionMessage
   | CampaignRunMessage
-  | ArticleViewMessage;
+  | ArticleViewMessage
+  | InboundEmailMessage;
 
 const backoffAfterFailure = (attempts: number) => Math.min(30 * 2 ** attempts, 60 * 60);
 
@@ -134,6 +138,8 @@ async function consumeOnShard(scope: TransportScope, queue: string, messages: Ar
           await runCampaignStep(scope, body);
         } else if (body.kind === "bulk_action") {
           await runQueuedBulkAction(db, env, body);
+        } else if (body.kind === "inbound_email") {
+          await runInboundEmail(scope, body);
         }
         message.ack(); // (an unknown kind is acked too: nothing can ever handle it)
       } catch (error) {

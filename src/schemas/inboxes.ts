@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { REPLY_TIMES, SENDER_NAME_TYPES, WIDGET_FEATURES } from "../domain/kernel/enums";
-import { Bool, EnumValue, HttpUrl, Id, IdList, Int, JsonObject, ShortText, wrapped } from "./common";
+import { Bool, Email, EnumValue, HttpUrl, Id, IdList, Int, JsonObject, ShortText, wrapped } from "./common";
 import { AgentBot } from "./agent-bots";
 
 /** An IANA time-zone name (Chatwoot checks against TZInfo's identifiers). */
@@ -77,18 +77,44 @@ const widgetChannelFields = {
   allowed_domains: z.string().max(20_000).nullish(),
 };
 
-/** Only the API and website channels exist here; other Chatwoot channel types are refused on `channel.type`. */
+const Port = Between(0, 65_535);
+
+/** Chatwoot's `Channel::Email::EDITABLE_ATTRS` (the IMAP and SMTP settings are stored, not used: README "E-mail inboxes"). */
+const emailChannelFields = {
+  email: Email,
+  imap_enabled: Bool,
+  imap_login: ShortText,
+  imap_password: ShortText,
+  imap_address: ShortText,
+  imap_port: Port,
+  imap_enable_ssl: Bool,
+  smtp_enabled: Bool,
+  smtp_login: ShortText,
+  smtp_password: ShortText,
+  smtp_address: ShortText,
+  smtp_port: Port,
+  smtp_domain: ShortText,
+  smtp_enable_starttls_auto: Bool,
+  smtp_enable_ssl_tls: Bool,
+  smtp_openssl_verify_mode: z.enum(["none", "peer", "client_once", "fail_if_no_peer_cert"]),
+  smtp_authentication: z.enum(["plain", "login", "cram_md5"]),
+  provider: z.enum(["google", "microsoft"]).nullish(),
+  verified_for_sending: Bool,
+};
+
+/** Only the API, website and e-mail channels exist here; other Chatwoot channel types are refused on `channel.type`. */
 const ChannelCreate = z.discriminatedUnion(
   "type",
   [
     z.object({ type: z.literal("api"), ...z.object(apiChannelFields).partial().shape }),
     z.object({ type: z.literal("web_widget"), ...z.object(widgetChannelFields).partial().shape, website_url: widgetChannelFields.website_url }),
+    z.object({ type: z.literal("email"), ...z.object(emailChannelFields).partial().shape, email: emailChannelFields.email }),
   ],
-  { error: "must be api or web_widget (other channel types are not supported)" },
+  { error: "must be api, web_widget or email (other channel types are not supported)" },
 );
 
 /** The channel's editable attributes; those of another channel type are ignored, as Chatwoot does. */
-const ChannelUpdate = z.object({ ...apiChannelFields, ...widgetChannelFields }).partial();
+const ChannelUpdate = z.object({ ...apiChannelFields, ...widgetChannelFields, ...emailChannelFields }).partial();
 
 /** POST /inboxes (flat or wrapped in `inbox`) */
 export const InboxCreate = wrapped(
@@ -115,7 +141,7 @@ export const Inbox = z
     avatar_url: z.string(),
     channel_id: z.number().int(),
     name: z.string(),
-    channel_type: z.enum(["Channel::Api", "Channel::WebWidget"]),
+    channel_type: z.enum(["Channel::Api", "Channel::WebWidget", "Channel::Email"]),
     greeting_enabled: z.boolean(),
     greeting_message: text,
     working_hours_enabled: z.boolean(),
@@ -142,7 +168,7 @@ export const Inbox = z
     reply_time: z.enum(REPLY_TIMES).nullable(),
     messaging_service_sid: z.null(),
     phone_number: z.null(),
-    provider: z.null(),
+    provider: z.enum(["google", "microsoft"]).nullable(),
     pre_chat_form_enabled: z.boolean().optional().describe("website channel"),
     pre_chat_form_options: z.record(z.string(), z.unknown()).optional().describe("website channel"),
     continuity_via_email: z.boolean().optional().describe("website channel"),
@@ -152,6 +178,26 @@ export const Inbox = z
     web_widget_script: text.describe("the website channel's embed snippet"),
     inbox_identifier: z.string().optional().describe("the API channel's public identifier"),
     hmac_token: z.string().optional().describe("administrators only: the key of identity validation"),
+    email: z.string().optional().describe("e-mail channel: the inbox's address"),
+    forwarding_enabled: z.boolean().optional().describe("e-mail channel: whether mail forwarded to forward_to_email arrives"),
+    forward_to_email: z.string().optional().describe("e-mail channel, when forwarding is enabled"),
+    imap_login: z.string().optional().describe("e-mail channel, administrators only"),
+    imap_password: z.string().optional().describe("e-mail channel, administrators only"),
+    imap_address: z.string().optional().describe("e-mail channel, administrators only"),
+    imap_port: z.number().int().optional().describe("e-mail channel, administrators only"),
+    imap_enabled: z.boolean().optional().describe("e-mail channel, administrators only"),
+    imap_enable_ssl: z.boolean().optional().describe("e-mail channel, administrators only"),
+    reauthorization_required: z.boolean().optional().describe("e-mail channel, administrators only"),
+    smtp_login: z.string().optional().describe("e-mail channel, administrators only"),
+    smtp_password: z.string().optional().describe("e-mail channel, administrators only"),
+    smtp_address: z.string().optional().describe("e-mail channel, administrators only"),
+    smtp_port: z.number().int().optional().describe("e-mail channel, administrators only"),
+    smtp_enabled: z.boolean().optional().describe("e-mail channel, administrators only"),
+    smtp_domain: z.string().optional().describe("e-mail channel, administrators only"),
+    smtp_enable_ssl_tls: z.boolean().optional().describe("e-mail channel, administrators only"),
+    smtp_enable_starttls_auto: z.boolean().optional().describe("e-mail channel, administrators only"),
+    smtp_openssl_verify_mode: z.string().optional().describe("e-mail channel, administrators only"),
+    smtp_authentication: z.string().optional().describe("e-mail channel, administrators only"),
   })
   .meta({ id: "Inbox" });
 

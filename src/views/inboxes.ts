@@ -1,10 +1,13 @@
 import { type InboxRecord, API_CHANNEL } from "../domain/inboxes/inboxes";
+import type { EmailChannelRow } from "../domain/inboxes/rows";
 import { REPLY_TIMES, SENDER_NAME_TYPES, WIDGET_FEATURES, enumName } from "../domain/kernel/enums";
 
 export type InboxViewer = {
   isAdministrator: boolean;
   /** where the website widget's script loads from */
   widgetBaseUrl: string;
+  /** the configured inbound domain; empty when forwarding is off */
+  inboundEmailDomain: string;
 };
 
 const featureNames = (bits: number) => WIDGET_FEATURES.filter((_, i) => (bits & (1 << i)) !== 0);
@@ -34,7 +37,40 @@ function widgetScript(baseUrl: string, websiteToken: string) {
  * identifiers (inbox_identifier, website_token and the widget script that embeds it) are public by
  * nature and shown to every member; the HMAC key, which proves contact identities, only to administrators.
  */
-export function inboxView({ inbox, api, widget }: InboxRecord, viewer: InboxViewer) {
+/**
+ * The e-mail channel's fields as Chatwoot's inbox view shows them: the forwarding address only while
+ * forwarding is on (an inbound domain is configured), the IMAP and SMTP settings, passwords included,
+ * only to administrators.
+ */
+function emailChannelFields(email: EmailChannelRow, viewer: InboxViewer) {
+  return {
+    email: email.email,
+    forwarding_enabled: viewer.inboundEmailDomain !== "",
+    ...(viewer.inboundEmailDomain !== "" && { forward_to_email: email.forwardToEmail }),
+    ...(viewer.isAdministrator && {
+      imap_login: email.imapLogin,
+      imap_password: email.imapPassword,
+      imap_address: email.imapAddress,
+      imap_port: email.imapPort,
+      imap_enabled: email.imapEnabled,
+      imap_enable_ssl: email.imapEnableSsl,
+      // OAuth mailboxes are not connected here, so none ever needs signing in again
+      reauthorization_required: false,
+      smtp_login: email.smtpLogin,
+      smtp_password: email.smtpPassword,
+      smtp_address: email.smtpAddress,
+      smtp_port: email.smtpPort,
+      smtp_enabled: email.smtpEnabled,
+      smtp_domain: email.smtpDomain,
+      smtp_enable_ssl_tls: email.smtpEnableSslTls,
+      smtp_enable_starttls_auto: email.smtpEnableStarttlsAuto,
+      smtp_openssl_verify_mode: email.smtpOpensslVerifyMode,
+      smtp_authentication: email.smtpAuthentication,
+    }),
+  };
+}
+
+export function inboxView({ inbox, api, widget, email }: InboxRecord, viewer: InboxViewer) {
   const isApi = inbox.channelType === API_CHANNEL;
   return {
     id: inbox.id,
@@ -68,7 +104,7 @@ export function inboxView({ inbox, api, widget }: InboxRecord, viewer: InboxView
     reply_time: widget ? enumName(REPLY_TIMES, widget.replyTime) : null,
     messaging_service_sid: null,
     phone_number: null,
-    provider: null,
+    provider: email?.provider ?? null,
     ...(widget && {
       pre_chat_form_enabled: widget.preChatFormEnabled,
       pre_chat_form_options: widget.preChatFormOptions,
@@ -79,5 +115,6 @@ export function inboxView({ inbox, api, widget }: InboxRecord, viewer: InboxView
     web_widget_script: widget ? widgetScript(viewer.widgetBaseUrl, inbox.identifier) : null,
     ...(isApi && { inbox_identifier: inbox.identifier }),
     ...(viewer.isAdministrator && { hmac_token: inbox.hmacToken }),
+    ...(email && emailChannelFields(email, viewer)),
   };
 }

@@ -32,7 +32,7 @@ async function conversationRecord(db: Database, accountId: number, conversationI
 const BUILDERS: Record<string, Builder> = {
   Inbox: async (db, env, event) => {
     const record = await loadInboxRecord(db, event.accountId, event.subjectId);
-    return record ? inboxView(record, { isAdministrator: false, widgetBaseUrl: env.FRONTEND_URL }) : null;
+    return record ? inboxView(record, { isAdministrator: false, widgetBaseUrl: env.FRONTEND_URL, inboundEmailDomain: env.INBOUND_EMAIL_DOMAIN }) : null;
   },
 
   /** Chatwoot's contact webhook form (no `type`, unlike the contact as a message sender). */

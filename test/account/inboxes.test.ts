@@ -133,7 +133,8 @@ describe("POST /inboxes", () => {
     const cases: Array<[object, string]> = [
       [{ channel: { type: "api" } }, "name"],
       [{ name: "x" }, "channel"],
-      [{ name: "x", channel: { type: "email" } }, "channel.type"],
+      [{ name: "x", channel: { type: "email" } }, "channel.email"],
+      [{ name: "x", channel: { type: "sms" } }, "channel.type"],
       [{ name: "x", channel: { type: "web_widget" } }, "channel.website_url"],
       [{ name: "x", channel: { type: "api", webhook_url: "ftp://files.example" } }, "channel.webhook_url"],
       [{ name: "x", channel: { type: "api", webhook_url: `https://a.example/${"p".repeat(2048)}` } }, "channel.webhook_url"],

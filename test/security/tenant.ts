@@ -33,6 +33,8 @@ export async function buildTenant(name: string, slug: string, conversations = 1)
   );
   const otherInbox = must(await post(`${base}/inboxes`, a, { name: `${name} Sales`, channel: { type: "api" } }), "inbox 2");
   must(await post(`${base}/inbox_members`, a, { inbox_id: inbox.id, user_ids: [agent.id] }), "inbox member");
+  // an e-mail inbox: its address and forwarding address are the account's in the directory
+  const emailInbox = must(await post(`${base}/inboxes`, a, { name: `${name} Mail`, channel: { type: "email", email: `${slug}-support@example.com`, smtp_password: "tenant-secret" } }), "e-mail inbox");
   const team = must(await post(`${base}/teams`, a, { name: `${name} Team` }), "team");
   must(await post(`${base}/teams/${team.id}/team_members`, a, { user_ids: [agent.id] }), "team member");
   const bot = must(await post(`${base}/agent_bots`, a, { name: `${name} Bot`, outgoing_url: `https://${slug}.example.com/bot` }), "agent bot");
@@ -145,6 +147,7 @@ export async function buildTenant(name: string, slug: string, conversations = 1)
     outsider,
     inbox,
     otherInbox,
+    emailInbox,
     team,
     bot,
     botKey: bot.access_token as string,
@@ -193,6 +196,7 @@ export function snapshotPaths(t: Tenant): Array<[string, string]> {
     [`${b}/agent_bots`, t.admin.key],
     [`${b}/inboxes`, t.admin.key],
     [`${b}/inboxes/${t.inbox.id}/agent_bot`, t.admin.key],
+    [`${b}/inboxes/${t.emailInbox.id}`, t.admin.key],
     [`${b}/inbox_members/${t.inbox.id}`, t.admin.key],
     [`${b}/inbox_members/${t.otherInbox.id}`, t.admin.key],
     [`${b}/teams`, t.admin.key],

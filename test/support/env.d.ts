@@ -6,3 +6,9 @@ declare namespace Cloudflare {
     PUSH_RELAY_SECRET: string;
   }
 }
+
+/** the .eml fixtures of test/fixtures/email, read as text by Vite */
+declare module "*.eml?raw" {
+  const text: string;
+  export default text;
+}

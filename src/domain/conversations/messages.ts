@@ -53,6 +53,8 @@ export type MessageInput = {
    */
   senderType?: "AgentBot";
   senderId?: number;
+  /** content attributes a channel writes itself (an inbound mail's `email`, `cc_email`); never from a client */
+  channelAttributes?: Record<string, unknown>;
 };
 
 /**
@@ -129,7 +131,7 @@ export async function createMessage(scope: AccountScope, displayId: number, inpu
     content: input.content ?? "",
     private: input.private ?? false,
     contentType: input.contentType,
-    contentAttributes: contentAttributesFor(scope, input.contentAttributes),
+    contentAttributes: { ...contentAttributesFor(scope, input.contentAttributes), ...input.channelAttributes },
     // Chatwoot keeps template parameters among the additional attributes
     additionalAttributes: input.templateParams ? { template_params: input.templateParams } : {},
     campaignId: input.campaignId,

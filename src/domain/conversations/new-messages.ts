@@ -148,3 +148,11 @@ export const activeInboxBotQuery = (scope: AccountScope, inboxId: Ref) =>
     .select({ id: agentBotInboxes.id })
     .from(agentBotInboxes)
     .where(and(eq(agentBotInboxes.accountId, scope.accountId), sql`${agentBotInboxes.inboxId} = ${inboxId}`, eq(agentBotInboxes.status, AGENT_BOT_INBOX_STATUS.active)));
+
+/**
+ * An auto-reply or bulk mail stored by the e-mail channel (`content_attributes.email.auto_reply`): no
+ * automatic answer (out-of-office, greeting) and no automation rule runs for it, so two auto-responders
+ * never answer each other (Chatwoot's `auto_reply_email?`).
+ */
+export const isAutoReplyEmail = (message: { contentAttributes: Record<string, unknown> }) =>
+  (message.contentAttributes.email as { auto_reply?: unknown } | undefined)?.auto_reply === true;

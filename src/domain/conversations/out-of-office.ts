@@ -13,7 +13,7 @@ import { MESSAGE_TYPE } from "../kernel/enums";
 import { type TransportScope, systemScope } from "../kernel/scope";
 import { outOfOffice, startOfLocalDay } from "../inboxes/business-hours";
 import { messageEventStatements } from "./events";
-import { messageInsertStatements } from "./new-messages";
+import { isAutoReplyEmail, messageInsertStatements } from "./new-messages";
 import type { MessageRow } from "./rows";
 
 const { messages, conversations, inboxes } = schema;
@@ -34,7 +34,7 @@ export async function replyOutOfOffice(transport: TransportScope, accountId: num
   });
   const [message, conversation, inbox] = [read.message[0], read.conversation[0], read.inbox[0]];
   const text = inbox?.outOfOfficeMessage?.trim();
-  if (!message || !conversation || !inbox || !text || message.messageType !== MESSAGE_TYPE.incoming || !outOfOffice(inbox, at)) return null;
+  if (!message || !conversation || !inbox || !text || message.messageType !== MESSAGE_TYPE.incoming || isAutoReplyEmail(message) || !outOfOffice(inbox, at)) return null;
 
   const since = (from: number, type: number) =>
     db

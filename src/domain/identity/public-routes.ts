@@ -12,7 +12,7 @@ import type { TransportScope } from "../kernel/scope";
 
 const { publicRoutes } = schema;
 
-export type PublicRouteKind = "inbox" | "portal" | "portal_domain";
+export type PublicRouteKind = "inbox" | "portal" | "portal_domain" | "inbox_email";
 
 /** One key a public request may name; `field` is the input it came from, for the refusal. */
 export type PublicRouteClaim = { kind: PublicRouteKind; key: string; field: string };

@@ -1,6 +1,6 @@
 /**
- * Inboxes of an account with their channel (API or website). Administrators see every inbox; agents
- * only those they are members of.
+ * Inboxes of an account with their channel (API, website or e-mail). Administrators see every inbox;
+ * agents only those they are members of.
  */
 import { type SQL, and, asc, eq, inArray, isNull, or, sql } from "drizzle-orm";
 import { type Database, type Statement, lastInsertedId, now, schema } from "../../db/client";
@@ -15,14 +15,16 @@ import { claimPublicRoutes, releasePublicRoutes } from "../identity/public-route
 import { type AccountScope } from "../kernel/scope";
 import { type ErrorEntry, forbidden, invalid, invalidField, notFound } from "../kernel/errors";
 import { type AgentBotRow } from "../people/rows";
-import type { ApiChannelRow, InboxRow, WidgetChannelRow } from "./rows";
+import type { ApiChannelRow, EmailChannelRow, InboxRow, WidgetChannelRow } from "./rows";
+import { EMAIL_CHANNEL, type EmailChannelInput, addressClaims, emailChannelColumns, newForwardingAddress } from "./email-channel";
+export { EMAIL_CHANNEL };
 
-const { inboxes, apiChannels, webWidgetChannels, inboxMembers, agentBotInboxes, agentBots, accessTokens } = schema;
+const { inboxes, apiChannels, webWidgetChannels, emailChannels, inboxMembers, agentBotInboxes, agentBots, accessTokens } = schema;
 
 export const API_CHANNEL = "Channel::Api";
 export const WIDGET_CHANNEL = "Channel::WebWidget";
 
-export type InboxRecord = { inbox: InboxRow; api: ApiChannelRow | null; widget: WidgetChannelRow | null };
+export type InboxRecord = { inbox: InboxRow; api: ApiChannelRow | null; widget: WidgetChannelRow | null; email: EmailChannelRow | null };
 
 export type WorkingHour = {
   day_of_week: number;
@@ -55,7 +57,7 @@ export type InboxInput = {
   workingHours?: Array<Partial<WorkingHour> & { day_of_week: number }>;
 };
 
-export type ChannelInput = {
+export type ChannelInput = EmailChannelInput & {
   webhookUrl?: string | null;
   hmacMandatory?: boolean;
   additionalAttributes?: Record<string, unknown>;
@@ -73,7 +75,6 @@ export type ChannelInput = {
 
 // ---------------------------------------------------------------- reading
 
-/** Statements: inboxes matching `where` and their channels; `toRecords` pairs them up. */
 /** The statements that load inbox records (the inboxes `where` selects, with their channels); `toRecords` reads their results. */
 export function recordQueries(db: Database, where: SQL | undefined) {
   const channelIds = (type: string) =>
@@ -82,16 +83,19 @@ export function recordQueries(db: Database, where: SQL | undefined) {
     db.select().from(inboxes).where(where).orderBy(asc(sql`lower(${inboxes.name})`), asc(inboxes.id)),
     db.select().from(apiChannels).where(inArray(apiChannels.id, channelIds(API_CHANNEL))),
     db.select().from(webWidgetChannels).where(inArray(webWidgetChannels.id, channelIds(WIDGET_CHANNEL))),
+    db.select().from(emailChannels).where(inArray(emailChannels.id, channelIds(EMAIL_CHANNEL))),
   ] as const;
 }
 
-export function toRecords(rows: InboxRow[], apis: ApiChannelRow[], widgets: WidgetChannelRow[]): InboxRecord[] {
+export function toRecords(rows: InboxRow[], apis: ApiChannelRow[], widgets: WidgetChannelRow[], emails: EmailChannelRow[]): InboxRecord[] {
   const api = new Map(apis.map((a) => [a.id, a]));
   const widget = new Map(widgets.map((w) => [w.id, w]));
+  const email = new Map(emails.map((e) => [e.id, e]));
   return rows.map((inbox) => ({
     inbox,
     api: inbox.channelType === API_CHANNEL ? (api.get(inbox.channelId) ?? null) : null,
     widget: inbox.channelType === WIDGET_CHANNEL ? (widget.get(inbox.channelId) ?? null) : null,
+    email: inbox.channelType === EMAIL_CHANNEL ? (email.get(inbox.channelId) ?? null) : null,
   }));
 }
 
@@ -125,27 +129,27 @@ export async function listInboxes(scope: AccountScope): Promise<InboxRecord[]> {
   const own = eq(inboxes.accountId, accountId);
   const seats = db.select({ id: inboxMembers.inboxId }).from(inboxMembers).where(and(eq(inboxMembers.accountId, accountId), eq(inboxMembers.userId, actorUserId(scope))));
   const where = isAdministrator(scope) ? own : and(own, inArray(inboxes.id, seats));
-  const [rows, apis, widgets] = await batch(db, recordQueries(db, where));
-  return toRecords(rows, apis, widgets);
+  const [rows, apis, widgets, emails] = await batch(db, recordQueries(db, where));
+  return toRecords(rows, apis, widgets, emails);
 }
 
 /** The account's inboxes that `where` selects, with their channels, in id order, without a caller's access check. */
 export async function loadInboxRecords(db: Database, accountId: number, where: SQL): Promise<InboxRecord[]> {
-  const [rows, apis, widgets] = await batch(db, recordQueries(db, and(eq(inboxes.accountId, accountId), where)));
-  return toRecords(rows, apis, widgets).sort((a, b) => a.inbox.id - b.inbox.id);
+  const [rows, apis, widgets, emails] = await batch(db, recordQueries(db, and(eq(inboxes.accountId, accountId), where)));
+  return toRecords(rows, apis, widgets, emails).sort((a, b) => a.inbox.id - b.inbox.id);
 }
 
 /** The inbox with its channel, without a caller's access check (event payloads). */
 export async function loadInboxRecord(db: Database, accountId: number, inboxId: number): Promise<InboxRecord | undefined> {
-  const [rows, apis, widgets] = await batch(db, recordQueries(db, and(eq(inboxes.accountId, accountId), eq(inboxes.id, inboxId))));
-  return toRecords(rows, apis, widgets)[0];
+  const [rows, apis, widgets, emails] = await batch(db, recordQueries(db, and(eq(inboxes.accountId, accountId), eq(inboxes.id, inboxId))));
+  return toRecords(rows, apis, widgets, emails)[0];
 }
 
 export async function getInbox(scope: AccountScope, inboxId: number): Promise<InboxRecord> {
   const where = and(eq(inboxes.accountId, scope.accountId), eq(inboxes.id, inboxId));
-  const [rows, apis, widgets, seat] = await batch(scope.db, [...recordQueries(scope.db, where), callerSeatQuery(scope, inboxId)]);
+  const [rows, apis, widgets, emails, seat] = await batch(scope.db, [...recordQueries(scope.db, where), callerSeatQuery(scope, inboxId)]);
   assertInboxAccess(scope, inboxId, rows, seat);
-  return toRecords(rows, apis, widgets)[0];
+  return toRecords(rows, apis, widgets, emails)[0];
 }
 
 // ---------------------------------------------------------------- writing
@@ -202,6 +206,45 @@ function apiColumns(input: ChannelInput) {
   };
 }
 
+/**
+ * 422 `taken` when another of the account's e-mail inboxes has the address: the directory's claim only
+ * keeps addresses apart between accounts (an account's own claim is its own again).
+ */
+async function assertAddressFree(scope: AccountScope, address: string) {
+  const [rows] = await batch(scope.db, [
+    scope.db
+      .select({ id: emailChannels.id })
+      .from(emailChannels)
+      .where(and(eq(emailChannels.accountId, scope.accountId), or(eq(emailChannels.email, address), eq(emailChannels.forwardToEmail, address)))),
+  ]);
+  if (rows.length > 0) throw invalidField("channel.email", "has already been taken", "taken");
+}
+
+/** An e-mail channel's columns: its address and the IMAP and SMTP settings (not its forwarding address). */
+function emailColumns(input: ChannelInput) {
+  return emailChannelColumns({
+    email: input.email,
+    imapEnabled: input.imapEnabled,
+    imapLogin: input.imapLogin,
+    imapPassword: input.imapPassword,
+    imapAddress: input.imapAddress,
+    imapPort: input.imapPort,
+    imapEnableSsl: input.imapEnableSsl,
+    smtpEnabled: input.smtpEnabled,
+    smtpLogin: input.smtpLogin,
+    smtpPassword: input.smtpPassword,
+    smtpAddress: input.smtpAddress,
+    smtpPort: input.smtpPort,
+    smtpDomain: input.smtpDomain,
+    smtpEnableStarttlsAuto: input.smtpEnableStarttlsAuto,
+    smtpEnableSslTls: input.smtpEnableSslTls,
+    smtpOpensslVerifyMode: input.smtpOpensslVerifyMode,
+    smtpAuthentication: input.smtpAuthentication,
+    provider: input.provider,
+    verifiedForSending: input.verifiedForSending,
+  });
+}
+
 function widgetColumns(input: ChannelInput) {
   return {
     websiteUrl: input.websiteUrl,
@@ -223,11 +266,14 @@ function checkCallbackUrl(scope: AccountScope, webhookUrl: string | null | undef
   if (errors.length > 0) throw invalid(errors);
 }
 
+const CHANNEL_TYPES = { api: API_CHANNEL, web_widget: WIDGET_CHANNEL, email: EMAIL_CHANNEL } as const;
+const CHANNEL_TABLES = { api: apiChannels, web_widget: webWidgetChannels, email: emailChannels } as const;
+
 /** Creates the channel and its inbox in one batch. */
 export async function createInbox(
   scope: AccountScope,
   input: InboxInput & { name: string },
-  channel: ChannelInput & { type: "api" | "web_widget" },
+  channel: ChannelInput & { type: "api" | "web_widget" | "email" },
 ): Promise<InboxRecord> {
   const { db, accountId } = scope;
   const at = now();
@@ -235,7 +281,12 @@ export async function createInbox(
   if (isApi) checkCallbackUrl(scope, channel.webhookUrl);
   // the identifier leads public requests to this account (a random token: never taken)
   const identifier = randomToken(24);
-  await claimPublicRoutes(scope, accountId, [{ kind: "inbox", key: identifier, field: "identifier" }]);
+  // an e-mail inbox's addresses lead inbound mail to this account; one another account holds is a 422
+  const addresses =
+    channel.type === "email" ? { email: channel.email!.toLowerCase(), forwardToEmail: newForwardingAddress(scope.env.INBOUND_EMAIL_DOMAIN) } : null;
+  if (addresses) await assertAddressFree(scope, addresses.email);
+  const claims = [{ kind: "inbox", key: identifier, field: "identifier" } as const, ...(addresses ? addressClaims(addresses) : [])];
+  await claimPublicRoutes(scope, accountId, claims);
   // The channel goes first: the inbox row refers to it as the channel table's last inserted id.
   const inboxInsert = db
     .insert(inboxes)
@@ -244,8 +295,8 @@ export async function createInbox(
       ...inboxColumns(input, DEFAULT_WORKING_HOURS),
       name: input.name,
       accountId,
-      channelType: isApi ? API_CHANNEL : WIDGET_CHANNEL,
-      channelId: lastInsertedId(isApi ? apiChannels : webWidgetChannels),
+      channelType: CHANNEL_TYPES[channel.type],
+      channelId: lastInsertedId(CHANNEL_TABLES[channel.type]),
       identifier,
       hmacToken: randomToken(24),
       hmacMandatory: channel.hmacMandatory ?? false,
@@ -263,7 +314,24 @@ export async function createInbox(
       inboxInsert,
       created,
     ]);
-    return { inbox: rows[0], api: apis[0], widget: null };
+    return { inbox: rows[0], api: apis[0], widget: null, email: null };
+  }
+  if (addresses) {
+    try {
+      const [emails, rows] = await batch(db, [
+        db
+          .insert(emailChannels)
+          .values({ ...emailColumns(channel), ...addresses, accountId, createdAt: at, updatedAt: at })
+          .returning(),
+        inboxInsert,
+        created,
+      ]);
+      return { inbox: rows[0], api: null, widget: null, email: emails[0] };
+    } catch (error) {
+      // the batch wrote nothing: the addresses go back to the directory
+      await releasePublicRoutes(scope, accountId, claims);
+      throw error;
+    }
   }
   const [widgets, rows] = await batch(db, [
     db
@@ -273,7 +341,7 @@ export async function createInbox(
     inboxInsert,
     created,
   ]);
-  return { inbox: rows[0], api: null, widget: widgets[0] };
+  return { inbox: rows[0], api: null, widget: widgets[0], email: null };
 }
 
 /** Applies inbox attributes and the channel's own editable attributes. */
@@ -285,16 +353,23 @@ export async function updateInbox(scope: AccountScope, inboxId: number, input: I
   const at = now();
   const { hmacMandatory, ...channelFields } = channel;
   const inboxChanges = { ...inboxColumns(input, current.inbox.workingHours as WorkingHour[]), hmacMandatory };
-  const channelChanges = current.api ? apiColumns(channelFields) : widgetColumns(channelFields);
+  const channelChanges = current.api ? apiColumns(channelFields) : current.email ? emailColumns(channelFields) : widgetColumns(channelFields);
   const changes = [
     ...changedColumns(current.inbox, inboxChanges),
-    ...changedColumns(current.api ?? current.widget ?? {}, channelChanges),
+    ...changedColumns(current.api ?? current.widget ?? current.email ?? {}, channelChanges),
   ];
+  // a new address of an e-mail inbox is claimed before the write, and the old one given back after it
+  const newAddress = current.email && channel.email !== undefined && channel.email.toLowerCase() !== current.email.email ? channel.email.toLowerCase() : null;
+  if (newAddress) await assertAddressFree(scope, newAddress);
+  if (newAddress) await claimPublicRoutes(scope, scope.accountId, [{ kind: "inbox_email", key: newAddress, field: "channel.email" }]);
   const writes: Statement[] = [
     db.update(inboxes).set({ ...inboxChanges, updatedAt: at }).where(and(eq(inboxes.accountId, scope.accountId), eq(inboxes.id, inboxId))),
   ];
   if (current.api) {
     writes.push(db.update(apiChannels).set({ ...channelChanges, updatedAt: at }).where(and(eq(apiChannels.accountId, scope.accountId), eq(apiChannels.id, current.api.id))));
+  }
+  if (current.email) {
+    writes.push(db.update(emailChannels).set({ ...channelChanges, updatedAt: at }).where(and(eq(emailChannels.accountId, scope.accountId), eq(emailChannels.id, current.email.id))));
   }
   if (current.widget) {
     writes.push(db.update(webWidgetChannels).set({ ...channelChanges, updatedAt: at }).where(and(eq(webWidgetChannels.accountId, scope.accountId), eq(webWidgetChannels.id, current.widget.id))));
@@ -311,8 +386,9 @@ export async function updateInbox(scope: AccountScope, inboxId: number, input: I
       }),
     );
   }
-  const [rows, apis, widgets] = await writeThenRead(db, writes, recordQueries(db, eq(inboxes.id, inboxId)));
-  return toRecords(rows, apis, widgets)[0];
+  const [rows, apis, widgets, emails] = await writeThenRead(db, writes, recordQueries(db, eq(inboxes.id, inboxId)));
+  if (newAddress) await releasePublicRoutes(scope, scope.accountId, [{ kind: "inbox_email", key: current.email!.email }]);
+  return toRecords(rows, apis, widgets, emails)[0];
 }
 
 /** `changedAttributes` over the columns an update sets, named as Chatwoot names them (snake_case). */
@@ -330,8 +406,8 @@ function changedColumns(before: Record<string, unknown>, changes: Record<string,
  */
 export async function deleteInbox(scope: AccountScope, inboxId: number) {
   const { db, accountId } = scope;
-  const { inbox } = await getInbox(scope, inboxId);
-  const channelTable = inbox.channelType === API_CHANNEL ? apiChannels : webWidgetChannels;
+  const { inbox, email } = await getInbox(scope, inboxId);
+  const channelTable = inbox.channelType === API_CHANNEL ? apiChannels : email ? emailChannels : webWidgetChannels;
   const { campaigns, campaignRecipients } = schema;
   const itsCampaigns = db.select({ id: campaigns.id }).from(campaigns).where(and(eq(campaigns.accountId, accountId), eq(campaigns.inboxId, inboxId)));
   const [members] = await batch(db, [
@@ -343,7 +419,7 @@ export async function deleteInbox(scope: AccountScope, inboxId: number) {
     db.delete(campaigns).where(and(eq(campaigns.accountId, accountId), eq(campaigns.inboxId, inboxId))),
     db.delete(inboxes).where(and(eq(inboxes.accountId, accountId), eq(inboxes.id, inboxId))),
   ]);
-  await releasePublicRoutes(scope, accountId, [{ kind: "inbox", key: inbox.identifier }]);
+  await releasePublicRoutes(scope, accountId, [{ kind: "inbox", key: inbox.identifier }, ...(email ? addressClaims(email) : [])]);
   // its members no longer reach its conversations through it
   await scope.ports.feed.accessChanged(accountId, members.map((m) => m.userId));
 }

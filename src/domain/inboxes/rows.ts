@@ -4,3 +4,4 @@ import { schema } from "../../db/client";
 export type InboxRow = typeof schema.inboxes.$inferSelect;
 export type ApiChannelRow = typeof schema.apiChannels.$inferSelect;
 export type WidgetChannelRow = typeof schema.webWidgetChannels.$inferSelect;
+export type EmailChannelRow = typeof schema.emailChannels.$inferSelect;

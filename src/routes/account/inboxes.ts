@@ -55,10 +55,29 @@ const toChannelInput = (channel: Partial<ChannelBody> = {}): ChannelInput => ({
   continuityViaEmail: channel.continuity_via_email,
   featureFlags: channel.selected_feature_flags,
   allowedDomains: channel.allowed_domains,
+  email: channel.email,
+  imapEnabled: channel.imap_enabled,
+  imapLogin: channel.imap_login,
+  imapPassword: channel.imap_password,
+  imapAddress: channel.imap_address,
+  imapPort: channel.imap_port,
+  imapEnableSsl: channel.imap_enable_ssl,
+  smtpEnabled: channel.smtp_enabled,
+  smtpLogin: channel.smtp_login,
+  smtpPassword: channel.smtp_password,
+  smtpAddress: channel.smtp_address,
+  smtpPort: channel.smtp_port,
+  smtpDomain: channel.smtp_domain,
+  smtpEnableStarttlsAuto: channel.smtp_enable_starttls_auto,
+  smtpEnableSslTls: channel.smtp_enable_ssl_tls,
+  smtpOpensslVerifyMode: channel.smtp_openssl_verify_mode,
+  smtpAuthentication: channel.smtp_authentication,
+  provider: channel.provider,
+  verifiedForSending: channel.verified_for_sending,
 });
 
 export const inboxAnswer = (c: AppContext, record: InboxRecord) =>
-  inboxView(record, { isAdministrator: c.var.role === "administrator", widgetBaseUrl: c.env.FRONTEND_URL });
+  inboxView(record, { isAdministrator: c.var.role === "administrator", widgetBaseUrl: c.env.FRONTEND_URL, inboundEmailDomain: c.env.INBOUND_EMAIL_DOMAIN });
 
 /** /api/v1/accounts/:account_id/inboxes */
 export const inboxesApi = new Hono<AppEnv>()
