@@ -35,3 +35,16 @@ export async function callTool(client: Client, name: string, args: Record<string
   const result = (await client.callTool({ name, arguments: args })) as { isError?: boolean; content: Array<{ type: string; text: string }>; _meta?: { status?: number } };
   return { isError: result.isError === true, status: result._meta?.status ?? 200, body: JSON.parse(result.content[0].text) };
 }
+
+/** One tools/call as raw JSON-RPC over HTTP (for tables of calls that need no client state). */
+export async function rawToolCall(key: string | null, accountId: number, name: string, args: Record<string, unknown>) {
+  const headers: Record<string, string> = { accept: "application/json, text/event-stream", "content-type": "application/json", "x-account-id": String(accountId) };
+  if (key) headers.authorization = `Bearer ${key}`;
+  const res = await exports.default.fetch(
+    new Request(MCP_URL, { method: "POST", headers, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args } }) }),
+  );
+  const body: any = await res.json();
+  if (res.status !== 200 || !body.result) return { httpStatus: res.status, status: res.status, isError: true, body };
+  const result = body.result;
+  return { httpStatus: 200, status: result._meta?.status ?? 200, isError: result.isError === true, body: JSON.parse(result.content[0].text) };
+}
