@@ -8,7 +8,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { call, get, post } from "../support/http";
 import { receiver } from "../support/receivers";
 import { addToAccount, createUser, createWorld } from "../support/world";
-import { callTool, connect, MCP_URL } from "./support";
+import { TOOLS } from "../../src/mcp/tools";
+import { callTool, connect, MCP_URL, rawToolCall } from "./support";
 
 function must(res: { status: number; body: any }, what: string) {
   if (res.status !== 200) throw new Error(`${what}: ${res.status} ${JSON.stringify(res.body)}`);
@@ -28,11 +29,14 @@ const conversation = must(await post(`${base}/conversations`, admin.key, { inbox
 must(await post(`${base}/conversations/${conversation.id}/messages`, admin.key, { content: "Where is my parcel?", message_type: "incoming" }), "message");
 must(await post(`${base}/labels`, admin.key, { title: "billing" }), "label");
 must(await post(`${base}/canned_responses`, admin.key, { short_code: "thanks", content: "Thank you!" }), "canned");
-must(await post(`${base}/portals`, admin.key, { name: "Help", slug: "mcp-help" }), "portal");
-must(await post(`${base}/portals/mcp-help/articles`, admin.key, { title: "Tracking a parcel", slug: "tracking", content: "Use the tracking link in your e-mail.", status: "published" }), "article");
+// portal slugs are unique across accounts: this file's own, so that it may share a workerd
+const portalSlug = `mcp-help-${crypto.randomUUID().slice(0, 8)}`;
+must(await post(`${base}/portals`, admin.key, { name: "Help", slug: portalSlug }), "portal");
+must(await post(`${base}/portals/${portalSlug}/articles`, admin.key, { title: "Tracking a parcel", slug: "tracking", content: "Use the tracking link in your e-mail.", status: "published" }), "article");
 const bot = must(await post("/platform/api/v1/agent_bots", world.platformKey, { name: "Mcp Bot", account_id: world.accountId }), "bot");
 const botKey: string = bot.access_token;
 const conv = conversation.id as number;
+
 
 const ALL_TOOLS = [
   "search",
@@ -182,9 +186,9 @@ describe("every tool, happy", () => {
   });
 
   it("search_help_center and read_article read the account's published articles", async () => {
-    const found = await callTool(client, "search_help_center", { portal_slug: "mcp-help", query: "tracking" });
+    const found = await callTool(client, "search_help_center", { portal_slug: portalSlug, query: "tracking" });
     expect(found.body.payload.map((a: any) => a.slug)).toEqual(["tracking"]);
-    const article = await callTool(client, "read_article", { portal_slug: "mcp-help", article_slug: "tracking" });
+    const article = await callTool(client, "read_article", { portal_slug: portalSlug, article_slug: "tracking" });
     expect(article.body.payload.content).toContain("tracking link");
   });
 
@@ -210,7 +214,7 @@ describe("every tool, refused", () => {
       ["read_contact", { contact_id: 0 }, "contact_id"],
       ["update_contact", { contact_id: contact.id, phone_number: "not a phone" }, "phone_number"],
       ["search_help_center", { portal_slug: "" }, "portal_slug"],
-      ["read_article", { portal_slug: "mcp-help" }, "article_slug"],
+      ["read_article", { portal_slug: portalSlug }, "article_slug"],
       ["list_canned_responses", { page: 0 }, "page"],
       ["handoff", { conversation_id: null }, "conversation_id"],
     ];
@@ -231,6 +235,8 @@ describe("every tool, refused", () => {
     expect({ status: res.status, body: res.body }).toEqual({ status: api.status, body: api.body });
     expect(res.status).toBe(404);
     expect((await callTool(client, "read_article", { portal_slug: "no-such-portal", article_slug: "tracking" })).status).toBe(404);
+    // a search in a portal the account does not have: a 404, not a broken full-text query (a 500 before)
+    expect((await callTool(client, "search_help_center", { portal_slug: "no-such-portal", query: "tracking" })).status).toBe(404);
   });
 
   it("an agent outside the conversation's inbox gets the API's refusal, and changes nothing", async () => {
@@ -267,7 +273,7 @@ describe("an agent bot over MCP", () => {
   it("answers from the help center and hands a pending conversation over: the bot handoff event, as on the API", async () => {
     const pending = must(await post(`${base}/conversations`, admin.key, { inbox_id: inbox.id, contact_id: contact.id, status: "pending" }), "pending");
     const client = await connect(botKey);
-    const article = await callTool(client, "search_help_center", { portal_slug: "mcp-help", query: "parcel" });
+    const article = await callTool(client, "search_help_center", { portal_slug: portalSlug, query: "parcel" });
     expect(article.body.payload).toHaveLength(1);
     expect((await callTool(client, "reply", { conversation_id: pending.id, content: "See our tracking guide." })).body.sender).toMatchObject({ type: "agent_bot", id: bot.id });
     const handed = await callTool(client, "handoff", { conversation_id: pending.id });
@@ -287,13 +293,13 @@ describe("resources and prompts", () => {
     expect(text).not.toContain("Checked the carrier.");
     const person = await client.readResource({ uri: `edgedesk://contacts/${contact.id}` });
     expect(JSON.parse((person.contents[0] as { text: string }).text).id).toBe(contact.id);
-    const article = await client.readResource({ uri: "edgedesk://portals/mcp-help/articles/tracking" });
+    const article = await client.readResource({ uri: `edgedesk://portals/${portalSlug}/articles/tracking` });
     expect(JSON.parse((article.contents[0] as { text: string }).text).slug).toBe("tracking");
     await expect(client.readResource({ uri: "edgedesk://contacts/999999" })).rejects.toThrow(/Contact/);
 
     const asBot = await connect(botKey);
     await expect(asBot.readResource({ uri: `edgedesk://conversations/${conv}/transcript` })).rejects.toThrow(/Agent bot keys/);
-    expect((await asBot.readResource({ uri: "edgedesk://portals/mcp-help/articles/tracking" })).contents).toHaveLength(1);
+    expect((await asBot.readResource({ uri: `edgedesk://portals/${portalSlug}/articles/tracking` })).contents).toHaveLength(1);
   });
 
   it("offers the two prompts, with their arguments quoted as data", async () => {
@@ -308,13 +314,13 @@ describe("resources and prompts", () => {
 });
 
 describe("events and webhooks", () => {
-  it("a reply over MCP delivers message_created to the account's webhook, as the API's reply does", async () => {
+  it("a reply over MCP delivers message_created to the account's webhook, as the API's reply does", { timeout: 60_000 }, async () => {
     const target = receiver();
     must(await post(`${base}/webhooks`, admin.key, { url: target.url, subscriptions: ["message_created"] }), "webhook");
     const client = await connect(admin.key, world.accountId);
     await callTool(client, "reply", { conversation_id: conv, content: "Sent over MCP" });
     await post(`${base}/conversations/${conv}/messages`, admin.key, { content: "Sent over the API" });
-    const received = await target.waitFor(2);
+    const received = await target.waitFor(2, 30_000);
     const bodies = received.map((r) => JSON.parse(r.body));
     expect(bodies.map((b) => b.event)).toEqual(["message_created", "message_created"]);
     const byContent = Object.fromEntries(bodies.map((b) => [b.content, b]));
@@ -335,4 +341,25 @@ it("the raw transport answers JSON, not a stream, with the rate-limit headers of
   expect(res.headers.get("content-type")).toContain("application/json");
   expect(res.headers.get("ratelimit-policy")).toContain('"account_api"');
   expect(((await res.json()) as any).result.tools.length).toBe(ALL_TOOLS.length);
+});
+
+describe("hostile arguments", () => {
+  const deep = (levels: number): unknown => (levels === 0 ? 1 : { a: deep(levels - 1) });
+  const HOSTILE: unknown[] = [{ a: 1 }, deep(200), [1, "a"], JSON.parse('{"__proto__": {"polluted": 1}}'), "x".repeat(100_000), "a\u0000b", -1, 1e300, "99999999999999999999", null, true];
+
+  it.each(TOOLS.map((t) => [t.name] as const))("%s: never a 5xx, every refusal in the API's error body", { timeout: 120_000 }, async (name) => {
+    const tool = TOOLS.find((t) => t.name === name)!;
+    const fields = Object.keys(tool.input.shape);
+    const valid: Record<string, unknown> = { conversation_id: conv, contact_id: contact.id, q: "parcel", content: "hello", portal_slug: portalSlug, article_slug: "tracking" };
+    for (const field of fields) {
+      for (const value of HOSTILE) {
+        const args = { ...Object.fromEntries(fields.filter((f) => f in valid).map((f) => [f, valid[f]])), [field]: value };
+        const res = await rawToolCall(admin.key, world.accountId, name, args);
+        expect(res.httpStatus, `${name}.${field}`).toBe(200);
+        expect(res.status, `${name}.${field} = ${JSON.stringify(value)?.slice(0, 40)}`).toBeLessThan(500);
+        if (res.isError) expect(Array.isArray(res.body.errors), `${name}.${field}`).toBe(true);
+      }
+    }
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
 });

@@ -67,9 +67,13 @@ export function searchTerms(text: string): string | null {
   return terms.length === 0 ? null : terms.map((t) => `"${t}"*`).join(" ");
 }
 
-/** The articles of portal `portalId` (a value or a subquery) that match `terms`. */
+/**
+ * The articles of portal `portalId` (a value or a subquery) that match `terms`. A subquery that finds no
+ * portal (a slug of another account, over MCP) matches nothing: NULL would make the MATCH text NULL,
+ * which FTS5 refuses as a syntax error.
+ */
 export const matches = (portalId: SQL, terms: string) =>
-  sql`article_search MATCH ('portal_key:"p' || ${portalId} || '" AND (' || ${terms} || ')')`;
+  sql`article_search MATCH ('portal_key:"p' || coalesce(${portalId}, 0) || '" AND (' || ${terms} || ')')`;
 
 /**
  * bm25 rank (lower is better) weighing a match in the title most, then tags, description and meta,
