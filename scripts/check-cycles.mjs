@@ -73,6 +73,11 @@ const LAYERS = [
     mayNotImport: ["db", "jobs", "ports.ts"],
     because: "a route hands the domain a scope from src/http/scopes.ts, never the database",
   },
+  {
+    part: "mcp",
+    mayNotImport: ["db", "jobs", "ports.ts"],
+    because: "an MCP tool is a route by another transport: it hands the domain a scope from src/http/scopes.ts",
+  },
 ];
 
 /**
@@ -82,7 +87,7 @@ const LAYERS = [
  */
 const DOOR = {
   readsRequestDb: ["http"],
-  transports: ["routes", "http", "jobs", "realtime", "ports.ts", "app.ts", "index.ts"],
+  transports: ["routes", "mcp", "http", "jobs", "realtime", "ports.ts", "app.ts", "index.ts"],
   tools: ["domain/kernel/batch.ts"],
   because: "the domain is entered with a scope built in src/http/scopes.ts or src/jobs/scope.ts, never with the database or env",
 };

@@ -11,6 +11,7 @@ import { requestId, secureHeaders } from "./http/secure";
 import { applicationApi } from "./routes/account";
 import { authApi } from "./routes/auth";
 import { cableApi } from "./routes/cable";
+import { mcpApi } from "./mcp";
 import { platformApi } from "./routes/platform";
 import { publicApi } from "./routes/public";
 import { reportsV2Api } from "./routes/reports";
@@ -70,6 +71,7 @@ app.route("/", homePage);
 app.route("/files", filesApi);
 app.route("/auth", authApi);
 app.route("/cable", cableApi);
+app.route("/mcp", mcpApi);
 
 /** The OpenAPI 3.1 document of every route above, and a reference page over it; no key needed. */
 app.get("/openapi.json", undocumented("the API document itself"), async (c) => c.json(await openApiDocument(app)));

@@ -6,9 +6,10 @@ import { exports } from "cloudflare:workers";
 
 export type Sample = { roundTrips: number; rowsRead: number; ms: number; status: number };
 
-export async function measure(path: string, headers: Record<string, string> = {}): Promise<Sample> {
+/** `init` sends another method and a body (a POST, an MCP message); a GET without it. */
+export async function measure(path: string, headers: Record<string, string> = {}, init: { method?: string; body?: string } = {}): Promise<Sample> {
   const started = performance.now();
-  const res = await exports.default.fetch(new Request(`https://desk.test${path}`, { headers }));
+  const res = await exports.default.fetch(new Request(`https://desk.test${path}`, { headers, ...init }));
   await res.text();
   const ms = performance.now() - started;
   const timing = res.headers.get("server-timing") ?? "";

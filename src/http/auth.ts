@@ -15,7 +15,7 @@ import { useShard } from "./database";
 import { ACCOUNT_STATUS, ROLES, enumName } from "../domain/kernel/enums";
 import type { Actor } from "../domain/kernel/scope";
 import { Id } from "../schemas/common";
-import type { AppEnv } from "./app-env";
+import type { AppContext, AppEnv } from "./app-env";
 import { publicScope } from "./scopes";
 import { routeFlag, routeHasFlag } from "./route-flags";
 import { forbidden, invalidField, notFound, unauthorized, unavailable } from "../domain/kernel/errors";
@@ -39,10 +39,10 @@ export function presentedCredential(headers: Headers): Credential {
   throw unauthorized("An API key is required: send it in the api_access_token header", "missing_key");
 }
 
-const unknownKey = () => unauthorized("The API key is not valid", "invalid_key");
-const unknownSession = () => unauthorized("The sign-in is not valid or has expired: sign in again", "invalid_session");
+export const unknownKey = () => unauthorized("The API key is not valid", "invalid_key");
+export const unknownSession = () => unauthorized("The sign-in is not valid or has expired: sign in again", "invalid_session");
 
-const SURFACE_REFUSALS: Record<Actor["type"], string> = {
+export const SURFACE_REFUSALS: Record<Actor["type"], string> = {
   user: "User keys cannot use this API",
   agent_bot: "Agent bot keys cannot use this API",
   platform_app: "Platform keys reach only /platform/api/v1",
@@ -82,8 +82,18 @@ export const accountAuth = createMiddleware<AppEnv>(async (c, next) => {
   const parsedId = Id.safeParse(c.req.param("account_id"));
   const credential = presentedCredential(c.req.raw.headers);
   if (!parsedId.success) throw invalidField("account_id", "must be a positive integer", "invalid_type");
-  const accountId = parsedId.data;
+  await enterAccount(c, credential, parsedId.data, { botsAllowed: routeHasFlag(c, "bots") });
+  if (!["GET", "HEAD", "OPTIONS"].includes(c.req.method)) refuseWhileMoving(c);
+  await next();
+});
 
+/**
+ * Proves `credential` a member of account `accountId` (a user's membership, or a bot of the account or
+ * one serving its inboxes) and moves the request onto the account's shard: the actor, the account and
+ * the role are then on the context, for accountScope. `botsAllowed: false` refuses agent bot keys (the
+ * account routes without `allowBots()`); /mcp lets them in and refuses them tool by tool.
+ */
+export async function enterAccount(c: AppContext, credential: Credential, accountId: number, options: { botsAllowed: boolean }) {
   const access = await resolveAccountAccess(publicScope(c), credential, accountId);
   const { actor, account } = access;
   if (!actor) throw credential.kind === "key" ? unknownKey() : unknownSession();
@@ -100,21 +110,27 @@ export const accountAuth = createMiddleware<AppEnv>(async (c, next) => {
   } else {
     const ownBot = actor.bot.accountId === accountId || (actor.bot.accountId === null && (await systemBotConnected(publicScope(c), accountId, actor.bot.id)));
     if (!ownBot) throw forbidden(`This agent bot does not belong to account ${accountId}`, "not_a_member");
-    if (!routeHasFlag(c, "bots")) {
-      throw forbidden("Agent bot keys cannot call this endpoint", "bot_not_allowed");
-    }
+    if (!options.botsAllowed) refuseBot();
     c.set("membership", null);
     c.set("role", null);
   }
   if (account.status === ACCOUNT_STATUS.suspended) throw forbidden(`Account ${accountId} is suspended`, "account_suspended");
-  if (account.shardStatus === SHARD_STATUS.moving && !["GET", "HEAD", "OPTIONS"].includes(c.req.method)) {
-    throw unavailable(`Account ${accountId} is moving to another database; its changes wait until the move ends`, "account_moving");
-  }
-
   c.set("actor", actor);
   c.set("account", account);
-  await next();
-});
+}
+
+/** The refusal of an agent bot key where bots may not act (a route without `allowBots()`, an MCP tool). */
+export function refuseBot(): never {
+  throw forbidden("Agent bot keys cannot call this endpoint", "bot_not_allowed");
+}
+
+/** A change waits while the request's account moves to another shard (reads go on). */
+export function refuseWhileMoving(c: AppContext) {
+  const account = c.var.account;
+  if (account.shardStatus === SHARD_STATUS.moving) {
+    throw unavailable(`Account ${account.id} is moving to another database; its changes wait until the move ends`, "account_moving");
+  }
+}
 
 /** Administrators only (agents and bots get a 403). */
 export const requireAdministrator = createMiddleware<AppEnv>(async (c, next) => {

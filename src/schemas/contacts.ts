@@ -27,7 +27,10 @@ export const ContactCreate = wrapped(
   z.object({ ...contactFields, inbox_id: Id.optional(), source_id: ShortText.min(1).optional() }),
 );
 
-export const ContactUpdate = wrapped("contact", z.object(contactFields));
+/** The fields a contact update may change, bare (the MCP tool update_contact takes them so). */
+export const ContactChanges = z.object(contactFields);
+
+export const ContactUpdate = wrapped("contact", ContactChanges);
 
 const SORT_VALUES = Object.keys(CONTACT_SORT_KEYS).flatMap((k) => [k, `-${k}`]) as [string, ...string[]];
 

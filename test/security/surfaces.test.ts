@@ -15,6 +15,9 @@ describe("no key or an unknown key", () => {
     ["GET", "/api/v1/profile"],
     ["POST", "/api/v1/notification_subscriptions"],
     ["GET", `/api/v1/accounts/${acme.accountId}`],
+    ["POST", "/mcp"],
+    ["GET", "/mcp"],
+    ["DELETE", "/mcp"],
   ])("%s %s answers 401", async (method, path) => {
     const missing = await call(method, path);
     expect(missing.status).toBe(401);
@@ -29,7 +32,7 @@ describe("routes that take no key", () => {
   // every route outside the keyed surfaces (platform, account, profile, push subscriptions, reports, public) is named here,
   // so a route cannot join the keyless ones unnoticed
   it("are exactly the known ones", () => {
-    const keyed = /^\/(platform\/api\/v1|public\/api\/v1|api\/v2)\/|^\/api\/v1\/(accounts|profile|notification_subscriptions)(\/|$)|^\/auth\/(validate_token|sign_out)$/;
+    const keyed = /^\/(platform\/api\/v1|public\/api\/v1|api\/v2)\/|^\/api\/v1\/(accounts|profile|notification_subscriptions)(\/|$)|^\/auth\/(validate_token|sign_out)$|^\/mcp$/;
     const keyless = new Set(app.routes.filter((r) => r.method !== "ALL" && !keyed.test(r.path)).map((r) => `${r.method} ${r.path}`));
     expect([...keyless].sort()).toEqual(KEYLESS.sort());
   });

@@ -5,7 +5,9 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { app } from "../../src/app";
 import { call, get, post } from "../support/http";
-import { type Case, buildTenant, catalogue, send, snapshot } from "./tenant";
+import { type Case, buildTenant, catalogue, mcpCatalogue, send, snapshot } from "./tenant";
+import { TOOLS } from "../../src/mcp/tools";
+import { rawToolCall } from "../mcp/support";
 
 const A = await buildTenant("Acme", "acme", 1);
 // B has more conversations than A, so B's latest display id does not exist in A.
@@ -74,6 +76,52 @@ describe("no key, or an unknown key", () => {
     expect(missing.body.errors[0].code).toBe("missing_key");
     expect((await send("not-a-key", route)).status).toBe(401);
   });
+  it("left every object of B as it was", expectBUnchanged);
+});
+
+/** The MCP tools that take no id, and the API request in A that answers the same. */
+const ID_LESS: Record<string, string> = {
+  search: `${A.base}/search?q=${B.name}`,
+  list_conversations: `${A.base}/conversations?status=all`,
+  list_canned_responses: `${A.base}/canned_responses`,
+};
+
+// before the tests below create conversations in A, so that B's conversation display id is not one of A's
+describe("the MCP tools (/mcp)", () => {
+  it("the tool catalogue names every tool the server offers", () => {
+    expect(mcpCatalogue(A).map((c) => c.tool).sort()).toEqual(TOOLS.map((t) => t.name).sort());
+  });
+
+  it.each(mcpCatalogue(A).map((c) => [c.tool, c] as const))("%s works for A's administrator in A (the control)", async (_, { tool, args }) => {
+    // read-only controls only: the writes would change A, which later cases read
+    if (TOOLS.find((t) => t.name === tool)!.writes) return;
+    const res = await rawToolCall(A.admin.key, A.accountId, tool, args);
+    expect(res.isError, JSON.stringify(res.body)).toBe(false);
+  });
+
+  it.each(mcpCatalogue(B).map((c) => [c.tool, c] as const))("%s in B's account with A's keys: 403 at the door, for the administrator, the agent and the bot", async (_, { tool, args }) => {
+    for (const key of [A.admin.key, A.agent.key, A.botKey]) {
+      const res = await rawToolCall(key, B.accountId, tool, args);
+      expect(res.httpStatus).toBe(403);
+      expect(res.body.errors[0].code).toBe("not_a_member");
+    }
+    expect((await rawToolCall(null, B.accountId, tool, args)).httpStatus).toBe(401);
+  });
+
+  it.each(mcpCatalogue(B).map((c) => [c.tool, c] as const))("%s with B's ids in A's account: nothing of B is reached", async (_, { tool, args }) => {
+    const res = await rawToolCall(A.admin.key, A.accountId, tool, args);
+    const sameAsApi = ID_LESS[tool];
+    if (sameAsApi) {
+      // the tools that take no id answer A's own data, as A's API does for the same query
+      const api = await get(sameAsApi, A.admin.key);
+      expect(res.isError).toBe(false);
+      expect(JSON.stringify(res.body.payload)).toBe(JSON.stringify(tool === "list_conversations" ? api.body.data.payload : api.body.payload ?? api.body));
+    } else {
+      expect(res.isError, JSON.stringify(res.body)).toBe(true);
+      expect([404, 422]).toContain(res.status);
+    }
+  });
+
   it("left every object of B as it was", expectBUnchanged);
 });
 

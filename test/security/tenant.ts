@@ -554,3 +554,28 @@ export function catalogue(t: Tenant): Route[] {
     r("DELETE", `${b}/captain/assistants/1`),
   ];
 }
+
+/**
+ * Every MCP tool (src/mcp/tools.ts) addressed at `t`'s own objects with valid arguments: the tools are
+ * routes by another transport, so the audit walks them too.
+ */
+export function mcpCatalogue(t: Tenant): Array<{ tool: string; args: Record<string, unknown> }> {
+  const conversation_id = t.conversationId;
+  return [
+    { tool: "search", args: { q: t.name } },
+    { tool: "list_conversations", args: { status: "all" } },
+    { tool: "read_conversation", args: { conversation_id } },
+    { tool: "reply", args: { conversation_id, content: "injected" } },
+    { tool: "add_private_note", args: { conversation_id, content: "injected" } },
+    { tool: "assign", args: { conversation_id, assignee_id: t.admin.id } },
+    { tool: "set_labels", args: { conversation_id, labels: [] } },
+    { tool: "change_status", args: { conversation_id, status: "resolved" } },
+    { tool: "set_priority", args: { conversation_id, priority: "urgent" } },
+    { tool: "read_contact", args: { contact_id: t.contact.id } },
+    { tool: "update_contact", args: { contact_id: t.contact.id, name: "Changed" } },
+    { tool: "search_help_center", args: { portal_slug: t.portalSlug, query: "Public" } },
+    { tool: "read_article", args: { portal_slug: t.portalSlug, article_slug: t.article.slug } },
+    { tool: "list_canned_responses", args: {} },
+    { tool: "handoff", args: { conversation_id } },
+  ];
+}

@@ -78,3 +78,12 @@ export async function emailConversationTranscript(scope: AccountScope, displayId
     }),
   ]);
 }
+
+/**
+ * The transcript of a conversation the caller reaches, to read (the MCP resource): the same public
+ * messages the mail carries, so private notes stay out of anything that may be passed on to the contact.
+ */
+export async function readTranscript(scope: AccountScope, displayId: number): Promise<Transcript> {
+  const { conversation } = await readConversation(scope, displayId, []);
+  return renderTranscript(scope, conversation);
+}

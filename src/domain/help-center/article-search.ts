@@ -69,8 +69,9 @@ export function searchTerms(text: string): string | null {
 
 /**
  * The articles of portal `portalId` (a value or a subquery) that match `terms`. A subquery that finds no
- * portal (an unknown slug) is NULL, which would make the whole MATCH text NULL, an FTS syntax error; no
- * portal has id 0, so it matches nothing and the caller's own not-found check answers.
+ * portal (an unknown slug, or a slug of another account over MCP) is NULL, which would make the whole MATCH
+ * text NULL, an FTS syntax error; no portal has id 0, so it matches nothing and the caller's own
+ * not-found check answers.
  */
 export const matches = (portalId: SQL, terms: string) =>
   sql`article_search MATCH ('portal_key:"p' || coalesce(${portalId}, 0) || '" AND (' || ${terms} || ')')`;

@@ -6,7 +6,7 @@
  * no D1 write per reader. An article's `views` therefore trails its reads by a moment.
  */
 import { type SQL, and, asc, desc, eq, inArray, sql } from "drizzle-orm";
-import { type Database, schema } from "../../db/client";
+import { schema } from "../../db/client";
 import type { TransportScope } from "../kernel/scope";
 import { type ArticleFilters, type ArticleRecord, articlePageQueries, loadArticleRecords, relationQueries, toArticleRecords } from "./articles";
 import { type CategoryPage, categoryPageQueries, toCategoryRecords } from "./categories";
@@ -18,17 +18,25 @@ import { notFound } from "../kernel/errors";
 
 const { portals, accounts, articles, categories } = schema;
 
-function publicPortalWhere(db: Database, slug: string) {
+/**
+ * The public side is read without a key, or (over MCP) in one account's scope: then only that account's
+ * portals are found, so a tool never reads another tenant's help center however public it is.
+ */
+type ReaderScope = TransportScope & { accountId?: number };
+
+function publicPortalWhere(scope: ReaderScope, slug: string) {
+  const { db } = scope;
   const activeAccounts = db.select({ id: accounts.id }).from(accounts).where(eq(accounts.status, ACCOUNT_STATUS.active));
-  return and(eq(portals.slug, slug), eq(portals.archived, false), inArray(portals.accountId, activeAccounts));
+  const ownAccount = scope.accountId === undefined ? undefined : eq(portals.accountId, scope.accountId);
+  return and(eq(portals.slug, slug), eq(portals.archived, false), inArray(portals.accountId, activeAccounts), ownAccount);
 }
 
-const publicPortalQuery = (db: Database, slug: string) => db.select().from(portals).where(publicPortalWhere(db, slug));
-const publicPortalId = (db: Database, slug: string) => db.select({ id: portals.id }).from(portals).where(publicPortalWhere(db, slug));
+const publicPortalQuery = (scope: ReaderScope, slug: string) => scope.db.select().from(portals).where(publicPortalWhere(scope, slug));
+const publicPortalId = (scope: ReaderScope, slug: string) => scope.db.select({ id: portals.id }).from(portals).where(publicPortalWhere(scope, slug));
 
-export async function readPublicPortal(scope: TransportScope, slug: string): Promise<PortalRow> {
+export async function readPublicPortal(scope: ReaderScope, slug: string): Promise<PortalRow> {
   const { db } = scope;
-  const [rows] = await batch(db, [publicPortalQuery(db, slug)]);
+  const [rows] = await batch(db, [publicPortalQuery(scope, slug)]);
   return requirePortal(rows, slug);
 }
 
@@ -36,8 +44,8 @@ export async function readPublicPortal(scope: TransportScope, slug: string): Pro
 export async function listPublicCategories(scope: TransportScope, slug: string, locale: string | undefined, page: number): Promise<CategoryPage> {
   const { db } = scope;
   const [portalRows, rows, totals, related, counts] = await batch(db, [
-    publicPortalQuery(db, slug),
-    ...categoryPageQueries(db, publicPortalId(db, slug), locale, page, true),
+    publicPortalQuery(scope, slug),
+    ...categoryPageQueries(db, publicPortalId(scope, slug), locale, page, true),
   ]);
   requirePortal(portalRows, slug);
   return { categories: toCategoryRecords(rows, related, counts), total: totals[0]?.count ?? 0 };
@@ -46,11 +54,11 @@ export async function listPublicCategories(scope: TransportScope, slug: string, 
 export type PublicArticlePage = { portal: PortalRow; articles: ArticleRecord[]; total: number };
 
 /** Published articles, filtered and searched as the account's list is. */
-export async function listPublicArticles(scope: TransportScope, slug: string, filters: Omit<ArticleFilters, "status" | "authorId">): Promise<PublicArticlePage> {
+export async function listPublicArticles(scope: ReaderScope, slug: string, filters: Omit<ArticleFilters, "status" | "authorId">): Promise<PublicArticlePage> {
   const { db } = scope;
   const [portalRows, rows, tallies] = await batch(db, [
-    publicPortalQuery(db, slug),
-    ...articlePageQueries(db, publicPortalId(db, slug), { ...filters, status: ARTICLE_STATUS.published }, null),
+    publicPortalQuery(scope, slug),
+    ...articlePageQueries(db, publicPortalId(scope, slug), { ...filters, status: ARTICLE_STATUS.published }, null),
   ]);
   const portal = requirePortal(portalRows, slug);
   const total = tallies.reduce((sum, t) => sum + t.matching, 0);
@@ -58,7 +66,7 @@ export async function listPublicArticles(scope: TransportScope, slug: string, fi
 }
 
 /** One published article by slug; the read counts a view, through the background (see above). */
-export async function readPublicArticle(scope: TransportScope, slug: string, articleSlug: string): Promise<ArticleRecord & { portal: PortalRow }> {
+export async function readPublicArticle(scope: ReaderScope, slug: string, articleSlug: string): Promise<ArticleRecord & { portal: PortalRow }> {
   const { db } = scope;
   const portal = await readPublicPortal(scope, slug);
   const selected = and(eq(articles.portalId, portal.id), eq(articles.slug, articleSlug), eq(articles.status, ARTICLE_STATUS.published)) as SQL;
@@ -105,8 +113,8 @@ export const POPULAR_ARTICLES = 6;
 /** A sitemap file holds at most 50,000 addresses. */
 export const SITEMAP_ARTICLES = 50_000;
 
-const publishedIn = (db: Database, slug: string, locale?: string) =>
-  and(inArray(articles.portalId, publicPortalId(db, slug)), eq(articles.status, ARTICLE_STATUS.published), locale ? eq(articles.locale, locale) : undefined);
+const publishedIn = (scope: ReaderScope, slug: string, locale?: string) =>
+  and(inArray(articles.portalId, publicPortalId(scope, slug)), eq(articles.status, ARTICLE_STATUS.published), locale ? eq(articles.locale, locale) : undefined);
 
 /** An unknown locale is as unknown as an unknown portal. */
 function requireLocale(portal: PortalRow, locale: string) {
@@ -118,13 +126,13 @@ export type PublicPortalHome = { portal: PortalRow; categories: CategoryRow[]; a
 /** A portal's home in one locale: its categories, their published articles in order, and the most read ones. */
 export async function readPublicPortalHome(scope: TransportScope, slug: string, locale: string): Promise<PublicPortalHome> {
   const { db } = scope;
-  const where = publishedIn(db, slug, locale);
+  const where = publishedIn(scope, slug, locale);
   const [portalRows, categoryRows, articleRows, popular] = await batch(db, [
-    publicPortalQuery(db, slug),
+    publicPortalQuery(scope, slug),
     db
       .select()
       .from(categories)
-      .where(and(inArray(categories.portalId, publicPortalId(db, slug)), eq(categories.locale, locale)))
+      .where(and(inArray(categories.portalId, publicPortalId(scope, slug)), eq(categories.locale, locale)))
       .orderBy(asc(categories.position), asc(categories.id)),
     db.select(linkColumns).from(articles).where(where).orderBy(asc(articles.position), asc(articles.id)).limit(SITE_PAGE_ARTICLES),
     db.select(linkColumns).from(articles).where(where).orderBy(desc(articles.views), desc(articles.updatedAt)).limit(POPULAR_ARTICLES),
@@ -139,14 +147,14 @@ export type PublicCategoryPage = { portal: PortalRow; category: CategoryRow; art
 /** One category of a locale with its published articles in order. */
 export async function readPublicCategory(scope: TransportScope, slug: string, locale: string, categorySlug: string): Promise<PublicCategoryPage> {
   const { db } = scope;
-  const category = and(inArray(categories.portalId, publicPortalId(db, slug)), eq(categories.locale, locale), eq(categories.slug, categorySlug));
+  const category = and(inArray(categories.portalId, publicPortalId(scope, slug)), eq(categories.locale, locale), eq(categories.slug, categorySlug));
   const [portalRows, categoryRows, articleRows] = await batch(db, [
-    publicPortalQuery(db, slug),
+    publicPortalQuery(scope, slug),
     db.select().from(categories).where(category),
     db
       .select(linkColumns)
       .from(articles)
-      .where(and(publishedIn(db, slug, locale), inArray(articles.categoryId, db.select({ id: categories.id }).from(categories).where(category))))
+      .where(and(publishedIn(scope, slug, locale), inArray(articles.categoryId, db.select({ id: categories.id }).from(categories).where(category))))
       .orderBy(asc(articles.position), asc(articles.id))
       .limit(SITE_PAGE_ARTICLES),
   ]);
@@ -160,11 +168,11 @@ export async function readPublicCategory(scope: TransportScope, slug: string, lo
 export async function listPublicSitemap(scope: TransportScope, slug: string) {
   const { db } = scope;
   const [portalRows, rows] = await batch(db, [
-    publicPortalQuery(db, slug),
+    publicPortalQuery(scope, slug),
     db
       .select({ slug: articles.slug, updatedAt: articles.updatedAt })
       .from(articles)
-      .where(publishedIn(db, slug))
+      .where(publishedIn(scope, slug))
       .orderBy(asc(articles.id))
       .limit(SITEMAP_ARTICLES),
   ]);

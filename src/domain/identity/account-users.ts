@@ -68,3 +68,12 @@ export async function removeAccountUser(scope: TransportScope, accountId: number
     db.delete(accountUsers).where(and(eq(accountUsers.accountId, accountId), eq(accountUsers.userId, userId))),
   ]);
 }
+
+/** The ids of the accounts `userId` is a member of, at most `limit` (a caller that needs one asks for two). */
+export async function memberAccountIds(scope: TransportScope, userId: number, limit: number): Promise<number[]> {
+  const { directory: db } = scope;
+  const [rows] = await batch(db, [
+    db.select({ accountId: accountUsers.accountId }).from(accountUsers).where(eq(accountUsers.userId, userId)).orderBy(accountUsers.accountId).limit(limit),
+  ]);
+  return rows.map((row) => row.accountId);
+}

@@ -38,7 +38,8 @@ import { invalidField } from "../../domain/kernel/errors";
 import { ContactExport, ContactExportBody, ContactImport, ContactImportQuery } from "../../schemas/contact-transfers";
 import { contactExportView, contactImportView } from "../../views/contact-transfers";
 
-const toInput = (body: z.infer<typeof ContactUpdate>): ContactInput => ({
+/** A contact update's body as the domain takes it (the MCP tool update_contact too). */
+export const contactInputOf = (body: z.infer<typeof ContactUpdate>): ContactInput => ({
   name: body.name,
   email: body.email,
   phoneNumber: body.phone_number,
@@ -162,7 +163,7 @@ export const contactsApi = new Hono<AppEnv>()
   .post("/", doc({ summary: "Create a contact", response: payloadOf(z.looseObject({ contact: Contact, contact_inbox: z.looseObject({ source_id: z.string().nullable() }) })) }), idempotent(), validate("json", ContactCreate), async (c) => {
     const body = c.req.valid("json");
     const { record, contactInbox } = await createContact(accountScope(c), {
-      ...toInput(body),
+      ...contactInputOf(body),
       inboxId: body.inbox_id,
       sourceId: body.source_id,
     });
@@ -178,7 +179,7 @@ export const contactsApi = new Hono<AppEnv>()
     return c.json({ payload: contactView(await showContact(accountScope(c), c.req.valid("param").id, include)) });
   })
   .on(["PATCH", "PUT"], "/:id", doc({ summary: "Update a contact", response: payloadOf(Contact) }), validate("param", IdParam), validate("json", ContactUpdate), async (c) => {
-    const record = await updateContact(accountScope(c), c.req.valid("param").id, toInput(c.req.valid("json")), true);
+    const record = await updateContact(accountScope(c), c.req.valid("param").id, contactInputOf(c.req.valid("json")), true);
     return c.json({ payload: contactView(record) });
   })
   .delete("/:id", doc({ summary: "Delete a contact (administrators)", response: Empty }), requireAdministrator, validate("param", IdParam), async (c) => {

@@ -57,7 +57,8 @@ import { onlineInAccount } from "./online";
 
 const ASSIGNEE_TYPES = new Set(["me", "unassigned", "assigned"]);
 
-function listInput(query: z.infer<typeof ConversationListQuery>): ListInput {
+/** The list's query as the domain takes it (the MCP tool list_conversations too). */
+export function listInput(query: Omit<z.infer<typeof ConversationListQuery>, "labels[]"> & { "labels[]"?: string[] }): ListInput {
   const status = query.status ?? "open";
   return {
     status: status === "all" ? null : CONVERSATION_STATUSES.indexOf(status),
@@ -75,7 +76,8 @@ function listInput(query: z.infer<typeof ConversationListQuery>): ListInput {
 /** A paged scan's answer says whether the scan goes on: its counts cover what it examined so far. */
 const scanMeta = (page: { scanned: boolean; hasMore: boolean }) => (page.scanned ? { has_more: page.hasMore } : {});
 
-const ms = (seconds: number | null | undefined) => (seconds === null || seconds === undefined ? seconds : Math.round(seconds * 1000));
+/** Unix seconds (Chatwoot's times) as the domain's milliseconds. */
+export const ms = (seconds: number | null | undefined) => (seconds === null || seconds === undefined ? seconds : Math.round(seconds * 1000));
 
 /** /api/v1/accounts/:account_id/conversations */
 export const conversationsApi = new Hono<AppEnv>()
