@@ -25,6 +25,7 @@ export const README_SURFACES = `| Surface | Key | Reaches |
 | \`/auth/sign_in\`, \`/auth/password\` | none: the password, the mailed reset token | signing in as Chatwoot's apps do, resetting a password |
 | \`/api/v1/profile\`, \`/api/v1/notification_subscriptions\`, \`/api/v1/accounts/...\`, \`/api/v2/...\`, \`/auth/validate_token\`, \`/auth/sign_out\` | a sign-in's \`access-token\` + \`client\` + \`uid\` | what the user's key reaches, as that user |
 | \`/cable\` | none on the socket: each subscription sends the user's \`pubsub_token\` | the live account feed (ActionCable), for a member of the account |
+| \`/mcp\` | user key, sign-in token or agent bot key, as \`Authorization: Bearer\` | the MCP tools: what the key reaches on the account API (README "AI agents over MCP") |
 
 The key goes in the \`api_access_token\` header; \`Api-Access-Token\` (as n8n and other clients send it)
 and \`Authorization: Bearer <key>\` work too. Keys are
