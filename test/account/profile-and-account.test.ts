@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { call, get, patch, post, put } from "../support/http";
-import { createWorld } from "../support/world";
+import { addToAccount, createUser, createWorld } from "../support/world";
 
 const world = await createWorld("Profile Co");
 
@@ -72,6 +72,51 @@ describe("/api/v1/profile", () => {
     // the password comes first: without it, the answer tells nothing about who has the address
     const unproven = await put("/api/v1/profile", world.agent.key, { email: world.admin.email });
     expect(unproven.body.errors).toEqual([{ field: "current_password", message: "is required to change the email", code: "required" }]);
+  });
+});
+
+describe("POST /api/v1/profile/reset_access_token", () => {
+  it("gives the caller a new key and answers the profile with it; the old key is refused, a sign-in keeps working", async () => {
+    const user = await createUser(world.platformKey, "Key Resetter");
+    await addToAccount(world.platformKey, world.accountId, user.id, "agent");
+    const signedIn = await post("/auth/sign_in", null, { email: user.email, password: "Passw0rd!long" });
+    const session = { "access-token": signedIn.headers.get("access-token")!, client: signedIn.headers.get("client")!, uid: signedIn.headers.get("uid")! };
+    const before = (await get("/api/v1/profile", user.key)).body;
+    const res = await post("/api/v1/profile/reset_access_token", user.key);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ id: user.id, email: user.email, account_id: world.accountId });
+    expect(res.body.access_token).toEqual(expect.any(String));
+    expect(res.body.access_token).not.toBe(user.key);
+    // the feed's token is renewed too: the old key could read it
+    expect(res.body.pubsub_token).not.toBe(before.pubsub_token);
+    const old = await get("/api/v1/profile", user.key);
+    expect(old.status).toBe(401);
+    expect(old.body.errors[0].code).toBe("invalid_key");
+    expect((await get("/api/v1/profile", res.body.access_token)).body.access_token).toBe(res.body.access_token);
+    expect((await get(`/api/v1/accounts/${world.accountId}`, res.body.access_token)).status).toBe(200);
+    // a sign-in is not the key: it stays, and resets the key as the user
+    const again = await call("POST", "/api/v1/profile/reset_access_token", { headers: session });
+    expect(again.status).toBe(200);
+    expect(again.body.access_token).not.toBe(res.body.access_token);
+    expect((await get("/api/v1/profile", res.body.access_token)).status).toBe(401);
+  });
+
+  it("answers 401 without a key or with an unknown one, and refuses a body it cannot read, changing nothing", async () => {
+    const missing = await post("/api/v1/profile/reset_access_token", null);
+    expect(missing.status).toBe(401);
+    expect(missing.body.errors[0]).toMatchObject({ field: "api_access_token", code: "missing_key" });
+    expect((await post("/api/v1/profile/reset_access_token", "no-such-key")).status).toBe(401);
+    const user = await createUser(world.platformKey, "Bad Body");
+    const malformed = await call("POST", "/api/v1/profile/reset_access_token", { key: user.key, rawBody: '{"a": ', headers: { "content-type": "application/json" } });
+    expect(malformed.status).toBe(400);
+    expect(malformed.body.errors).toEqual(expect.any(Array));
+    expect((await get("/api/v1/profile", user.key)).status).toBe(200);
+  });
+
+  it("refuses keys that are not a user's: a platform key and a bot key", async () => {
+    expect((await post("/api/v1/profile/reset_access_token", world.platformKey)).status).toBe(403);
+    const bot = await post(`/api/v1/accounts/${world.accountId}/agent_bots`, world.admin.key, { name: "Resetting bot" });
+    expect((await post("/api/v1/profile/reset_access_token", bot.body.access_token)).status).toBe(403);
   });
 });
 

@@ -1,7 +1,7 @@
 /**
  * Access that ends when it is taken away (issue 31, findings 1, 2 and two of the smaller ones): a live
  * socket opened before a user lost the right to see a conversation (removal from its inbox or team, from
- * the account, a demotion, a sign-out) is told why and closed, and hears nothing after; notifications show
+ * the account, a demotion, a sign-out, a key reset) is told why and closed, and hears nothing after; notifications show
  * only conversations the user reaches now; a live ticket opens one socket; a `/cable` connection that
  * never subscribes is closed.
  */
@@ -138,6 +138,19 @@ const revocations: Array<{ kind: string; grant: "inbox" | "team" | "administrato
     },
     // a sign-out ends one client's session, not the key
     keyAfter: [200],
+  },
+  {
+    kind: "whose key was reset",
+    grant: "inbox",
+    revoke: async ({ w, c, victim }) => {
+      const reset = await post("/api/v1/profile/reset_access_token", victim.key);
+      expect(reset.status).toBe(200);
+      expect(reset.body.access_token).not.toBe(victim.key);
+      // the new key works where the old one did
+      expect((await get(`${w.base}/conversations/${c.displayId}`, reset.body.access_token)).status).toBe(200);
+    },
+    // the old key is no key at all
+    keyAfter: [401],
   },
 ];
 

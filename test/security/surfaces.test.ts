@@ -13,6 +13,7 @@ describe("no key or an unknown key", () => {
   it.each([
     ["GET", "/platform/api/v1/accounts"],
     ["GET", "/api/v1/profile"],
+    ["POST", "/api/v1/profile/reset_access_token"],
     ["POST", "/api/v1/notification_subscriptions"],
     ["GET", `/api/v1/accounts/${acme.accountId}`],
     ["POST", "/mcp"],

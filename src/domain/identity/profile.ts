@@ -12,7 +12,8 @@ import { batch, write } from "../kernel/batch";
 import { invalidField, notFound } from "../kernel/errors";
 import { outgoingEmailStatement } from "../kernel/outgoing-email";
 import { AVAILABILITIES, AVAILABILITY } from "../kernel/enums";
-import { linkToken, sha256Hex } from "./keys";
+import { linkToken, randomToken, sha256Hex } from "./keys";
+import { replaceKeyStatements } from "./key-rows";
 import type { TransportScope, UserScope } from "../kernel/scope";
 import { NO_PENDING_EMAIL, type UserInput, assertCurrentPassword, assertEmailFree, closeLiveSockets, endSessionsStatement, userChanges } from "./users";
 import { copyIdentityToShards, copyUserToShards } from "./mirror";
@@ -78,6 +79,20 @@ export async function updateOwnProfile(scope: UserScope, input: ProfileInput, co
   ]);
   await copyUserToShards(scope, user.id);
   if (rest.password !== undefined) await closeLiveSockets(scope, user.id);
+}
+
+/**
+ * A new API key for the calling user (POST /api/v1/profile/reset_access_token); the old one is refused
+ * from the commit on. The feed's token, which the old key could read in the profile, is renewed with it,
+ * and the user's live sockets close in every account: what they open again is checked with the new
+ * credentials. Sign-ins are not the key and stay.
+ */
+export async function resetOwnKey(scope: UserScope): Promise<void> {
+  const { directory: db, actor: { user } } = scope;
+  const { statements } = await replaceKeyStatements(db, "User", user.id);
+  await write(db, [...statements, db.update(users).set({ pubsubToken: randomToken(), updatedAt: now() }).where(eq(users.id, user.id))]);
+  await copyUserToShards(scope, user.id);
+  await closeLiveSockets(scope, user.id);
 }
 
 const invalidToken = () => invalidField("confirmation_token", "is invalid or has expired", "invalid_token");

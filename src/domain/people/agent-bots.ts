@@ -4,6 +4,7 @@ import { batch, write } from "../kernel/batch";
 import { AGENT_BOT_TYPE } from "../kernel/enums";
 import { randomKey, randomToken, sha256Hex } from "../identity/keys";
 import { grantStatement } from "../identity/platform-apps";
+import { replaceKeyStatements } from "../identity/key-rows";
 import { type AccountScope, type TransportScope } from "../kernel/scope";
 import { conflict, invalid, notFound } from "../kernel/errors";
 import { refusedTarget } from "../kernel/target-url";
@@ -193,12 +194,7 @@ export async function deleteAccountAgentBot(scope: AccountScope, botId: number) 
 /** A new key for one of the account's bots; the old one stops working at once. */
 export async function resetAgentBotKey(scope: AccountScope, botId: number): Promise<AgentBotRecord> {
   const { bot } = await findAccountAgentBot(scope, botId, { ownOnly: true });
-  const key = randomKey();
-  const at = now();
-  // Replace rather than update, so a bot that somehow lost its key row gets one.
-  await write(scope.directory, [
-    scope.directory.delete(accessTokens).where(and(eq(accessTokens.ownerType, "AgentBot"), eq(accessTokens.ownerId, bot.id))),
-    scope.directory.insert(accessTokens).values({ ownerType: "AgentBot", ownerId: bot.id, token: key, tokenDigest: await sha256Hex(key), createdAt: at }),
-  ]);
+  const { statements, key } = await replaceKeyStatements(scope.directory, "AgentBot", bot.id);
+  await write(scope.directory, [...statements]);
   return { bot, accessToken: key };
 }

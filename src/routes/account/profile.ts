@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { loadUserRecord } from "../../domain/identity/users";
-import { setActiveAccount, setOwnAvailability, updateOwnProfile } from "../../domain/identity/profile";
+import { resetOwnKey, setActiveAccount, setOwnAvailability, updateOwnProfile } from "../../domain/identity/profile";
 import { confirmationLink } from "../auth";
 import type { AppContext, AppEnv } from "../../http/app-env";
 import { userAuth } from "../../http/auth";
@@ -54,6 +54,19 @@ export const profileApi = new Hono<AppEnv>()
     async (c) => {
       const { account_id, availability } = c.req.valid("json");
       await setOwnAvailability(userScope(c), account_id, availability);
+      return renderProfile(c);
+    },
+  )
+  .post(
+    "/reset_access_token",
+    doc({
+      summary: "Replace the calling user's API key with a new one",
+      description:
+        "Answers the profile with the new `access_token`; the old key is refused from then on. The `pubsub_token` is renewed too, and the user's live sockets close (ActionCable's `disconnect` `access_changed`, a room's close 4003), so what opens again is checked with the new credentials. Sign-ins keep working.",
+      response: User,
+    }),
+    async (c) => {
+      await resetOwnKey(userScope(c));
       return renderProfile(c);
     },
   )

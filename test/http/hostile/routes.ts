@@ -306,6 +306,8 @@ export function routeTable(w: World): Record<Group, Route[]> {
         body: { name: "s", display_name: "s", email: "s", message_signature: "s", ui_settings: "o", phone_number: "s", current_password: "s", password: "s" },
       },
       { method: "PATCH", path: "/api/v1/profile", params: {}, key: a, body: { name: "s", email: "s", ui_settings: "o", password: "s" } },
+      // a user of its own: a reset the walk let through would end the administrator's key the other routes use
+      { method: "POST", path: "/api/v1/profile/reset_access_token", params: {}, key: w.platformUser.key },
       { method: "PUT", path: "/api/v1/profile/set_active_account", params: {}, key: a, body: { account_id: "id" }, valid: { account_id: w.accountId } },
       {
         method: "POST",
