@@ -317,7 +317,9 @@ describe("smaller ones: live tickets and idle /cable connections", () => {
       expect(again.webSocket).toBeNull();
       expect((await again.json<any>()).errors).toEqual([{ field: "ticket", message: "has been used", code: "invalid_ticket" }]);
     }
-    // a new ticket opens a new socket
+    // tickets asked for within the same second differ, and a new ticket opens a new socket
+    const [one, two] = await Promise.all([agentTicket(w.base, w.agent.key, c.displayId), agentTicket(w.base, w.agent.key, c.displayId)]);
+    expect(one.url).not.toBe(two.url);
     const second = await roomSocket(w.base, w.agent.key, c.displayId);
     second.close();
   });

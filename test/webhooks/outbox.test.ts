@@ -95,7 +95,9 @@ describe("the delivery log", () => {
     const result = await enqueueWebhookDelivery(db, env, { accountId: world.accountId, url: target.url, payload: { hello: "world" }, eventName: "automation_event.test", secret: "s3cret" });
     await target.waitFor(1);
     await vi.waitUntil(async () => (await db.batch([db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, result!.deliveryId))]))[0][0]?.status === "delivered");
-    expect(await pruneDeliveryLog(db, Date.now() + LOG_RETENTION_MS - 60_000)).toBe(0);
+    // other files' deliveries share this database: the count may include theirs, so the row itself is checked
+    await pruneDeliveryLog(db, Date.now() + LOG_RETENTION_MS - 60_000);
+    expect((await db.batch([db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, result!.deliveryId))]))[0]).toHaveLength(1);
     expect(await pruneDeliveryLog(db, Date.now() + LOG_RETENTION_MS + 60_000)).toBeGreaterThanOrEqual(1);
     const [deliveries, attempts] = await db.batch([
       db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, result!.deliveryId)),

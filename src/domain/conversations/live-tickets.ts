@@ -43,14 +43,16 @@ export async function issueLiveTicket(scope: AccountScope, displayId: number) {
   const digest = digests[0]?.digest;
   if (!digest) throw refused("The user has no key to sign a ticket with");
   const expiresAt = Math.floor(Date.now() / 1000) + LIVE_TICKET_TTL_S;
-  const claims = `${userId}.${scope.accountId}.${displayId}.${expiresAt}`;
+  // a nonce, so two tickets asked for within the same second differ: a room spends each one by its signature
+  const nonce = [...crypto.getRandomValues(new Uint8Array(8))].map((b) => b.toString(16).padStart(2, "0")).join("");
+  const claims = `${userId}.${scope.accountId}.${displayId}.${expiresAt}.${nonce}`;
   return { ticket: `${claims}.${await hmacSha256Hex(digest, claims)}`, expiresAt };
 }
 
 /** The scope and conversation a ticket opens, or a 401 (bad, expired or voided ticket) / 403 / 404. */
 export async function redeemLiveTicket(transport: TransportScope, ticket: string) {
   const { directory: db } = transport;
-  const match = /^(\d{1,15})\.(\d{1,15})\.(\d{1,15})\.(\d{1,12})\.([0-9a-f]{64})$/.exec(ticket);
+  const match = /^(\d{1,15})\.(\d{1,15})\.(\d{1,15})\.(\d{1,12})\.([0-9a-f]{16})\.([0-9a-f]{64})$/.exec(ticket);
   if (!match) throw refused("The ticket is not valid");
   const [userId, accountId, displayId, expiresAt] = match.slice(1, 5).map(Number);
   if (expiresAt < Date.now() / 1000) throw refused("The ticket has expired: ask for a new one");
@@ -61,8 +63,8 @@ export async function redeemLiveTicket(transport: TransportScope, ticket: string
     db.select().from(accountUsers).where(and(eq(accountUsers.accountId, accountId), eq(accountUsers.userId, userId))),
   ]);
   const digest = digests[0]?.digest;
-  const expected = digest ? await hmacSha256Hex(digest, match.slice(1, 5).join(".")) : "";
-  if (!userRows[0] || !sameHex(expected, match[5])) throw refused("The ticket is not valid");
+  const expected = digest ? await hmacSha256Hex(digest, match.slice(1, 6).join(".")) : "";
+  if (!userRows[0] || !sameHex(expected, match[6])) throw refused("The ticket is not valid");
   const account = accountRows[0];
   const membership = memberships[0];
   if (!account || !membership || account.status !== ACCOUNT_STATUS.active || account.shard >= transport.shards.count) throw notFound("Account", accountId, "account_id");
@@ -70,5 +72,5 @@ export async function redeemLiveTicket(transport: TransportScope, ticket: string
   const scope: AccountScope = { ...transportOf(transport), db: transport.shards.open(account.shard), accountId, actor: { type: "user", user: userRows[0] }, role: enumName(ROLES, membership.role) };
   const { conversation } = await readConversation(scope, displayId, []);
   // the ticket's signature names it: the room it opens keeps it until it expires, so it opens one socket
-  return { scope, conversation, user: userRows[0], ticket: { id: match[5], expiresAt } };
+  return { scope, conversation, user: userRows[0], ticket: { id: match[6], expiresAt } };
 }
