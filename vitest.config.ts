@@ -104,6 +104,8 @@ export default defineConfig(async () => {
             ATTACHMENT_URL_SECRET: "test-attachment-url-secret",
             PUSH_RELAY_URL: PUSH_RELAY_TEST_URL,
             PUSH_RELAY_SECRET: PUSH_RELAY_TEST_SECRET,
+            // outgoing mail is kept in R2 under outgoing-mail/ (src/email/senders.ts), never sent
+            MAIL_TRANSPORT: "sink",
             ...limits,
           },
           queueConsumers: { "edgedesk-events": { maxBatchTimeout: 0.05 } },

@@ -1180,9 +1180,10 @@ export const automationRuleRuns = sqliteTable(
 );
 
 /**
- * Mail the service asks for: automation rules (send_email_to_team, send_email_transcript) and e-mail
- * confirmation links. The service sends no mail itself: a mail integration reads the pending rows and
- * marks them sent.
+ * Every mail the service writes (automation rules' send_email_to_team and send_email_transcript,
+ * transcripts, e-mail confirmations, password resets) and the log of its sending: the queue's
+ * outgoing-mail job (src/jobs/outgoing-email.ts) sends each pending row through the mail port and
+ * records the outcome here.
  */
 export const outgoingEmails = sqliteTable(
   "outgoing_emails",
@@ -1197,8 +1198,16 @@ export const outgoingEmails = sqliteTable(
     body: text("body").notNull(),
     conversationId: integer("conversation_id"),
     automationRuleId: integer("automation_rule_id"),
-    /** "pending" until a mail integration takes it */
+    /** "pending" until sent; "sent", or "failed" once refused or out of attempts (`last_error` says why) */
     status: text("status").notNull().default("pending"),
+    /** sending attempts made */
+    attempts: integer("attempts").notNull().default(0),
+    /** when the sweep hands the row to the queue again (null: at once) */
+    nextAttemptAt: integer("next_attempt_at"),
+    lastError: text("last_error"),
+    /** the Message-ID the mail went out with (the provider's, brackets stripped) */
+    providerMessageId: text("provider_message_id"),
+    sentAt: integer("sent_at"),
     ...timestamps,
   },
   (t) => [index("outgoing_emails_pending").on(t.status, t.id)],

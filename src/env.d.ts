@@ -18,5 +18,7 @@ interface Env {
    * base64, e.g. `openssl rand -base64 32`, optionally prefixed `whsec_`. Without it pushes go unsigned.
    */
   PUSH_RELAY_SECRET?: string;
+  /** The Resend API key, when MAIL_TRANSPORT is "resend" (README "E-mail inboxes"). */
+  RESEND_API_KEY?: string;
 }
 

@@ -15,6 +15,7 @@ import { typingEventRow } from "./events/live";
 import { forwardToFeeds } from "./feed/forward";
 import { accountFeed } from "./realtime/account-feed";
 import { spendAllowance } from "./http/rate-limit";
+import { mailer } from "./email/senders";
 
 async function publish(env: Env, conversation: Pick<ConversationRow, "accountId" | "id">, frame: RoomFrame, delivery: Delivery) {
   try {
@@ -124,5 +125,6 @@ export function livePorts(env: Env, shards: Shards): Ports {
     allowances: {
       spend: (policy, subject, cost) => spendAllowance(env, policy, subject, cost, "recipients"),
     },
+    mail: mailer(env),
   };
 }

@@ -3,7 +3,7 @@
  * outbox rows no request got round to (the wake-ups' events among them) and those whose dispatch was
  * lost; hand out the conversations that waited for an inbox whose business hours began; re-send
  * deliveries whose queue message was lost, and the next step of contact imports and exports that
- * stopped moving; delete contact exports older than 30 days; start the one-off campaigns whose time has come (and re-send runs that stopped
+ * stopped moving; hand the mail waiting to be sent to the queue; delete contact exports older than 30 days; start the one-off campaigns whose time has come (and re-send runs that stopped
  * moving); prune consumed outbox rows, the delivery log
  * after 30 days, and old Idempotency-Key records; record each shard's size for placing new accounts;
  * roll back account moves whose mover stopped, and remove the rows moves left behind.
@@ -26,6 +26,7 @@ import { finishPlacements, shardsInMoves } from "../domain/identity/accounts";
 import { recordShardSize } from "../domain/identity/shard-stats";
 import { announceOpenedInboxes } from "./auto-assignment";
 import { recoverMoves } from "./account-move";
+import { queuePendingEmails } from "./outgoing-email";
 
 /** The minute's sweeps, in order: the wake-ups first, so that the dispatch after them sends their events. */
 const SWEEPS: Array<[name: string, sweep: (db: Database, env: Env) => Promise<unknown>]> = [
@@ -37,6 +38,7 @@ const SWEEPS: Array<[name: string, sweep: (db: Database, env: Env) => Promise<un
   ["resume stalled exports", (db, env) => resumeStalledExports(jobScope(db, env))],
   ["delete expired exports", (db, env) => deleteExpiredExports(jobScope(db, env))],
   ["start due campaigns", (db, env) => startDueCampaigns(jobScope(db, env))],
+  ["send pending mail", (db, env) => queuePendingEmails(db, env)],
   ["prune the outbox", (db) => pruneOutbox(db)],
   ["prune the delivery log", (db) => pruneDeliveryLog(db)],
   ["prune idempotency keys", (db) => pruneIdempotencyKeys(db)],
@@ -51,6 +53,7 @@ const keepIdRange = (db: Database, shard: number) => write(db, idRangeStatements
  */
 const DIRECTORY_SWEEPS: Array<[name: string, sweep: (db: Database, env: Env) => Promise<unknown>]> = [
   ["finish account placements", (db, env) => finishPlacements(jobScope(db, env, db))],
+  ["send pending mail", (db, env) => queuePendingEmails(db, env)],
   ["prune the directory's idempotency keys", (db) => pruneIdempotencyKeys(db)],
 ];
 

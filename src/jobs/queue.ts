@@ -13,7 +13,9 @@
  *   next step itself;
  * - `bulk_action`: a slice of a bulk action too large for its request (src/jobs/bulk-actions.ts);
  * - `article_view`: a reader opened a help-center article; a batch's views are added up in one write;
- * - `inbound_email`: a mail the `email()` handler kept in R2, to parse and thread (src/jobs/inbound-email.ts).
+ * - `inbound_email`: a mail the `email()` handler kept in R2, to parse and thread (src/jobs/inbound-email.ts);
+ * - `outgoing_email`: one attempt at sending an `outgoing_emails` row (src/jobs/outgoing-email.ts); a mail of
+ *   no account (`accountId: null`: password resets, e-mail confirmations) is the directory's.
  * Messages of a batch are handled concurrently: one slow receiver does not hold up the others. A
  * message is acked once its step is recorded; a failure of our own (database, queue) retries it.
  */
@@ -46,6 +48,7 @@ import type { TransportScope } from "../domain/kernel/scope";
 import { fanOut, fanOutLiveEvent } from "./fan-out";
 import type { InboundEmailMessage } from "../email/receive";
 import { runInboundEmail } from "./inbound-email";
+import { type OutgoingEmailMessage, attemptOutgoingEmail } from "./outgoing-email";
 
 export type QueueMessage =
   | EventMessage
@@ -57,7 +60,8 @@ export type QueueMessage =
   | BulkActionMessage
   | CampaignRunMessage
   | ArticleViewMessage
-  | InboundEmailMessage;
+  | InboundEmailMessage
+  | OutgoingEmailMessage;
 
 const backoffAfterFailure = (attempts: number) => Math.min(30 * 2 ** attempts, 60 * 60);
 
@@ -87,7 +91,12 @@ export async function consumeQueue(batch: MessageBatch<QueueMessage>, env: Env) 
   // payloads carry signed file URLs; outside a request they point at the configured address
   configureFileLinks(env.ATTACHMENT_URL_SECRET, env.FILES_BASE_URL);
   const byShard = new Map<number, Array<Message<QueueMessage>>>();
+  const ofDirectory: Array<Message<QueueMessage>> = [];
   for (const message of batch.messages) {
+    if (message.body.kind === "outgoing_email" && message.body.accountId === null) {
+      ofDirectory.push(message);
+      continue;
+    }
     const accountId = accountOf(message.body);
     // a message that names no account (queued before messages carried one) is dropped, never run on a guess
     const placement = Number.isInteger(accountId) ? await shards.placementOf(accountId as number, { writes: true }) : null;
@@ -100,7 +109,10 @@ export async function consumeQueue(batch: MessageBatch<QueueMessage>, env: Env) 
       byShard.set(placement.shard, [...(byShard.get(placement.shard) ?? []), message]);
     }
   }
-  await Promise.all([...byShard].map(([shard, messages]) => consumeOnShard(jobScope(shards.open(shard), env, directory), batch.queue, messages, meter)));
+  await Promise.all([
+    ...[...byShard].map(([shard, messages]) => consumeOnShard(jobScope(shards.open(shard), env, directory), batch.queue, messages, meter)),
+    ...(ofDirectory.length > 0 ? [consumeOnShard(jobScope(directory, env, directory), batch.queue, ofDirectory, meter)] : []),
+  ]);
   await frames.settled();
 }
 
@@ -140,6 +152,10 @@ async function consumeOnShard(scope: TransportScope, queue: string, messages: Ar
           await runQueuedBulkAction(db, env, body);
         } else if (body.kind === "inbound_email") {
           await runInboundEmail(scope, body);
+        } else if (body.kind === "outgoing_email") {
+          const step = await attemptOutgoingEmail(scope, body);
+          // as for deliveries: a new message, the queue's own retries being for our own failures
+          if (!step.done) await env.EVENTS.send(step.next, { delaySeconds: step.delaySeconds });
         }
         message.ack(); // (an unknown kind is acked too: nothing can ever handle it)
       } catch (error) {

@@ -2,7 +2,7 @@
  * A conversation's transcript as mail: its public messages (the latest TRANSCRIPT_LIMIT), oldest first,
  * one line each with the time and the sender's name. The automation action `send_email_transcript`
  * and POST /conversations/:id/transcript both render it here and record it through the one writer of
- * outgoing mail (kernel/outgoing-email.ts); a mail integration sends it.
+ * outgoing mail (kernel/outgoing-email.ts); the queue sends it.
  */
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import { schema } from "../../db/client";

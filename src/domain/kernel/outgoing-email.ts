@@ -1,12 +1,13 @@
 /**
- * Mail the service asks for. edgedesk sends no mail itself: it writes a row to `outgoing_emails`, in the
- * batch of the change that wants the mail, and a mail integration sends the pending rows. Automation
- * rules and e-mail confirmations both write through this one statement.
+ * Mail the service asks for: a row of `outgoing_emails`, in the batch of the change that wants the mail
+ * (so a request never waits on a mail provider); the queue sends the pending rows through the mail port
+ * (src/jobs/outgoing-email.ts). Every writer of mail (automation rules, transcripts, e-mail confirmations,
+ * password resets) goes through this one statement.
  */
 import { type Database, now, schema } from "../../db/client";
 
 export type OutgoingEmail = {
-  /** "team_notification" | "transcript" | "email_confirmation" */
+  /** "team_notification" | "transcript" | "email_confirmation" | "password_reset" */
   kind: string;
   recipients: string[];
   subject: string;

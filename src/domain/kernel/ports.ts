@@ -115,7 +115,38 @@ export interface Allowances {
   spend(policy: "transcript_mail", subject: string, cost: number): Promise<void>;
 }
 
-export type Ports = { rooms: LiveRooms; feed: LiveFeed; work: BackgroundWork; allowances: Allowances };
+/** One mail to send, as every sender takes it (the transport builds the MIME or the provider's JSON from it). */
+export type MailToSend = {
+  from: { email: string; name?: string };
+  to: string[];
+  subject: string;
+  /** the plain-text part; `html`, when given, is the alternative part */
+  text: string;
+  html?: string;
+  replyTo?: string;
+  /** further headers (In-Reply-To, References, Auto-Submitted); never From, To, Subject or Message-ID */
+  headers: Record<string, string>;
+  /** the same for every attempt at one mail: a provider that knows it sends a repeated attempt once */
+  idempotencyKey?: string;
+};
+
+/**
+ * What a send came to: sent, with the Message-ID the mail went out with (brackets stripped); worth
+ * another attempt later (the provider or the network failed); or refused for good (a bad recipient, a
+ * sender not allowed), `error` saying why in either case.
+ */
+export type MailOutcome = { result: "sent"; messageId: string } | { result: "retry" | "refused"; error: string };
+
+/**
+ * The one way mail leaves the service (src/email/senders.ts fills it from the configuration:
+ * Cloudflare's send_email binding, an HTTP mail API, or a sink that keeps the mail for a developer).
+ * It never throws: every failure is an outcome.
+ */
+export interface Mailer {
+  send(mail: MailToSend): Promise<MailOutcome>;
+}
+
+export type Ports = { rooms: LiveRooms; feed: LiveFeed; work: BackgroundWork; allowances: Allowances; mail: Mailer };
 
 /** Ports for a scope with no Worker behind it (a script, a test of the domain alone): every frame is lost, as to an unreachable room. */
 export const UNREACHABLE_PORTS: Ports = {
@@ -150,6 +181,8 @@ export const UNREACHABLE_PORTS: Ports = {
       throw new Error("no rate limiter is reachable");
     },
   },
+  // the row stays pending for a Worker that has a sender
+  mail: { send: async () => ({ result: "retry", error: "no mail sender is reachable" }) },
 };
 
 function logUnreachable() {

@@ -171,7 +171,7 @@ export const conversationsApi = new Hono<AppEnv>()
     await setMuted(accountScope(c), c.req.valid("param").conversation_id, false);
     return c.body(null, 200);
   })
-  .post("/:conversation_id/transcript", doc({ summary: "E-mail the conversation's transcript (its public messages) to an address", description: "Answers an empty body. The mail is recorded for the mail integration to send." }), validate("param", ConversationParam), validate("json", TranscriptBody), async (c) => {
+  .post("/:conversation_id/transcript", doc({ summary: "E-mail the conversation's transcript (its public messages) to an address", description: "Answers an empty body. The mail is recorded and sent from the queue." }), validate("param", ConversationParam), validate("json", TranscriptBody), async (c) => {
     await emailConversationTranscript(accountScope(c), c.req.valid("param").conversation_id, c.req.valid("json").email);
     return c.body(null, 200);
   })

@@ -1,0 +1,89 @@
+/**
+ * Sending the mail the service writes (`outgoing_emails`, src/domain/kernel/outgoing-email.ts): the rows
+ * are written in the batch of the change that wants them, so a request never waits on a mail provider
+ * (and a password reset takes as long whether or not the address is a user's). The minute sweep hands
+ * each due pending row to the queue; the queue message makes one attempt through the mail port and
+ * records it on the row, which is the log of what was sent: `sent` with the Message-ID, or another
+ * attempt later (the webhook deliveries' backoff), or `failed` with the reason once refused or out of
+ * attempts. As with deliveries, a message names the attempt it is for and claims it by a conditional
+ * update, so a message that arrives twice, or one the sweep re-sent, sends one mail.
+ * Mail that belongs to no account (password resets, e-mail confirmations) lives in the directory; its
+ * messages carry `accountId: null` and run there (src/jobs/queue.ts).
+ */
+import { and, asc, eq, inArray, isNull, lte, or, sql } from "drizzle-orm";
+import { type Database, now, schema } from "../db/client";
+import { batch } from "../domain/kernel/batch";
+import type { MailToSend } from "../domain/kernel/ports";
+import type { TransportScope } from "../domain/kernel/scope";
+import { backoffMs, hopDelaySeconds } from "../webhooks/schedule";
+
+const { outgoingEmails } = schema;
+
+export type OutgoingEmailMessage = { kind: "outgoing_email"; accountId: number | null; emailId: number; attempt: number };
+export type OutgoingEmailRow = typeof outgoingEmails.$inferSelect;
+export type MailStep = { done: true } | { done: false; next: OutgoingEmailMessage; delaySeconds: number };
+
+/** Attempts before a mail that keeps failing is given up: with the backoff, about a day. */
+export const MAX_MAIL_ATTEMPTS = 8;
+/** How long the sweep waits before handing a row it queued to the queue again (its message may be lost). */
+const SWEEP_LEASE_MS = 10 * 60 * 1000;
+/** Rows the sweep hands over per run and database. */
+const SWEEP_ROWS = 100;
+
+const ofAccount = (accountId: number | null) => (accountId === null ? isNull(outgoingEmails.accountId) : eq(outgoingEmails.accountId, accountId));
+
+/** Every mail the service writes is automatic: none is a person's own message. */
+function mailOf(row: OutgoingEmailRow, env: Env): MailToSend {
+  return {
+    from: { email: env.MAILER_SENDER_EMAIL },
+    to: row.recipients,
+    subject: row.subject,
+    text: row.body,
+    headers: { "Auto-Submitted": "auto-generated" },
+    idempotencyKey: `outgoing-email-${row.accountId ?? "directory"}-${row.id}`,
+  };
+}
+
+/** The sweep: due pending rows of database `db` go to the queue, each leased until it is due again. */
+export async function queuePendingEmails(db: Database, env: Env, at = now()): Promise<number> {
+  const due = and(eq(outgoingEmails.status, "pending"), or(isNull(outgoingEmails.nextAttemptAt), lte(outgoingEmails.nextAttemptAt, at)));
+  const [rows] = await batch(db, [
+    db.select({ id: outgoingEmails.id, accountId: outgoingEmails.accountId, attempts: outgoingEmails.attempts }).from(outgoingEmails).where(due).orderBy(asc(outgoingEmails.id)).limit(SWEEP_ROWS),
+  ]);
+  if (rows.length === 0) return 0;
+  await batch(db, [
+    db
+      .update(outgoingEmails)
+      .set({ nextAttemptAt: at + SWEEP_LEASE_MS })
+      .where(and(due, inArray(outgoingEmails.id, rows.map((row) => row.id)))),
+  ]);
+  const messages: OutgoingEmailMessage[] = rows.map((row) => ({ kind: "outgoing_email", accountId: row.accountId, emailId: row.id, attempt: row.attempts }));
+  await env.EVENTS.sendBatch(messages.map((body) => ({ body })));
+  return rows.length;
+}
+
+/** One queue message: the attempt it names, when no other copy made it; then what comes next. */
+export async function attemptOutgoingEmail(scope: TransportScope, message: OutgoingEmailMessage, at = now()): Promise<MailStep> {
+  const { db, env } = scope;
+  const [claimed] = await batch(db, [
+    db
+      .update(outgoingEmails)
+      .set({ attempts: sql`${outgoingEmails.attempts} + 1`, updatedAt: at })
+      .where(and(ofAccount(message.accountId), eq(outgoingEmails.id, message.emailId), eq(outgoingEmails.status, "pending"), eq(outgoingEmails.attempts, message.attempt)))
+      .returning(),
+  ]);
+  const row = claimed[0];
+  if (!row) return { done: true };
+  const outcome = await scope.ports.mail.send(mailOf(row, env));
+  const again = outcome.result === "retry" && row.attempts < MAX_MAIL_ATTEMPTS ? at + backoffMs(row.attempts) : null;
+  const changes =
+    outcome.result === "sent"
+      ? { status: "sent", sentAt: at, providerMessageId: outcome.messageId || null, lastError: null, nextAttemptAt: null }
+      : again !== null
+        ? { lastError: outcome.error, nextAttemptAt: again }
+        : { status: "failed", lastError: outcome.error, nextAttemptAt: null };
+  await batch(db, [db.update(outgoingEmails).set({ ...changes, updatedAt: at }).where(and(ofAccount(row.accountId), eq(outgoingEmails.id, row.id)))]);
+  console.log(JSON.stringify({ level: outcome.result === "sent" ? "info" : "error", outgoingEmail: row.id, kind: row.kind, attempt: row.attempts, outcome }));
+  if (again === null) return { done: true };
+  return { done: false, next: { ...message, attempt: row.attempts }, delaySeconds: hopDelaySeconds(again, at) };
+}
