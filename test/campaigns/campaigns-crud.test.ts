@@ -5,7 +5,7 @@
  * an administrator's.
  */
 import { describe, expect, it } from "vitest";
-import { del, get, patch, post, put } from "../support/http";
+import { del, get, made, patch, post, put } from "../support/http";
 import { createWorld } from "../support/world";
 import { shardOf } from "../support/databases";
 
@@ -13,11 +13,6 @@ const w = await createWorld("Campaign Co");
 const other = await createWorld("Campaign Elsewhere");
 const campaigns = `${w.base}/campaigns`;
 
-const made = async (path: string, key: string, body: unknown) => {
-  const res = await post(path, key, body);
-  if (res.status !== 200) throw new Error(`setup ${path}: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body;
-};
 const website = await made(`${w.base}/inboxes`, w.admin.key, { name: "Website", channel: { type: "web_widget", website_url: "https://shop.example" } });
 const api = await made(`${w.base}/inboxes`, w.admin.key, { name: "App", channel: { type: "api" } });
 const vip = await made(`${w.base}/labels`, w.admin.key, { title: "vip" });

@@ -9,7 +9,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import { runScheduledWork } from "../../src/jobs/cron";
 import { CAMPAIGN_STEP_CONTACTS } from "../../src/domain/campaigns/runs";
-import { del, get, patch, post } from "../support/http";
+import { del, get, made, patch } from "../support/http";
 import { receiver } from "../support/receivers";
 import { addToAccount, createUser, createWorld } from "../support/world";
 import { shardOf } from "../support/databases";
@@ -18,11 +18,6 @@ const w = await createWorld("One-off Co");
 /** The database holding this account's rows. */
 const shard = await shardOf(w.accountId);
 const callback = receiver();
-const made = async (path: string, key: string | null, body: unknown) => {
-  const res = await post(path, key, body);
-  if (res.status !== 200) throw new Error(`setup ${path}: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body;
-};
 const api = await made(`${w.base}/inboxes`, w.admin.key, { name: "App", channel: { type: "api", webhook_url: callback.url } });
 const vip = await made(`${w.base}/labels`, w.admin.key, { title: "vip" });
 const gold = await made(`${w.base}/labels`, w.admin.key, { title: "gold" });

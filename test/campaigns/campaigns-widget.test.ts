@@ -4,17 +4,12 @@
  * first conversation with the campaign's message, from its sender, for that visitor only.
  */
 import { describe, expect, it } from "vitest";
-import { get, patch, post } from "../support/http";
+import { get, made, patch, post } from "../support/http";
 import { createWorld } from "../support/world";
 import { shardOf } from "../support/databases";
 import { pageMatchesRule } from "../../src/domain/campaigns/url-rules";
 
 const w = await createWorld("Widget Campaigns");
-const made = async (path: string, key: string | null, body: unknown) => {
-  const res = await post(path, key, body);
-  if (res.status !== 200) throw new Error(`setup ${path}: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body;
-};
 const website = await made(`${w.base}/inboxes`, w.admin.key, { name: "Website", channel: { type: "web_widget", website_url: "https://shop.example" } });
 const pub = `/public/api/v1/inboxes/${website.website_token}`;
 const campaign = (body: Record<string, unknown>) =>

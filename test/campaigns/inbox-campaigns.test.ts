@@ -3,17 +3,12 @@
  * account, as the campaign list shows them, for administrators only.
  */
 import { describe, expect, it } from "vitest";
-import { get, post } from "../support/http";
+import { get, made } from "../support/http";
 import { createWorld } from "../support/world";
 
 const w = await createWorld("Inbox Campaigns Co");
 const other = await createWorld("Inbox Campaigns Elsewhere");
 
-const made = async (path: string, key: string, body: unknown) => {
-  const res = await post(path, key, body);
-  if (res.status !== 200) throw new Error(`setup ${path}: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body;
-};
 const website = await made(`${w.base}/inboxes`, w.admin.key, { name: "Website", channel: { type: "web_widget", website_url: "https://shop.example" } });
 const api = await made(`${w.base}/inboxes`, w.admin.key, { name: "App", channel: { type: "api" } });
 const quiet = await made(`${w.base}/inboxes`, w.admin.key, { name: "Quiet", channel: { type: "api" } });

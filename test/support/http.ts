@@ -34,6 +34,13 @@ export const patch = <T = any>(path: string, key: string | null, body?: unknown)
 export const put = <T = any>(path: string, key: string | null, body?: unknown) => call<T>("PUT", path, { key, body });
 export const del = <T = any>(path: string, key: string | null, body?: unknown) => call<T>("DELETE", path, { key, body });
 
+/** A test's setup POST: its body, or a thrown error naming the path, so a broken setup is not read as a failing check. */
+export async function made<T = any>(path: string, key: string | null, body: unknown): Promise<T> {
+  const res = await post<T>(path, key, body);
+  if (res.status !== 200) throw new Error(`setup ${path}: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body;
+}
+
 /**
  * A platform app created the way scripts/platform-app.mjs creates one (same SQL, run against the
  * test database), returning its key.
