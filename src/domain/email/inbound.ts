@@ -24,6 +24,7 @@ import { createContact } from "../contacts/contacts";
 import type { ContactRow } from "../contacts/rows";
 import { EMAIL_CHANNEL, normalizedAddress } from "../inboxes/email-channel";
 import { findPublicRoute } from "../identity/public-routes";
+import { accountOfConversationUuid } from "../conversations/by-uuid";
 import { createConversation } from "../conversations/conversations";
 import { createMessage } from "../conversations/messages";
 import { messageAttachmentsStatement, messageInsertStatements } from "../conversations/new-messages";
@@ -324,12 +325,5 @@ export async function recipientAccount(scope: TransportScope, recipient: string,
   if (owner !== null) return owner;
   const uuid = REPLY_ADDRESS.exec(recipient.trim())?.[1]?.toLowerCase();
   if (!uuid || !inboundDomain || !recipient.trim().toLowerCase().endsWith(`@${inboundDomain.toLowerCase()}`)) return null;
-  const found = await Promise.all(
-    Array.from({ length: scope.shards.count }, async (_, shard) => {
-      const db = scope.shards.open(shard);
-      const [rows] = await batch(db, [db.select({ accountId: conversations.accountId }).from(conversations).where(eq(conversations.uuid, uuid))]);
-      return rows[0]?.accountId ?? null;
-    }),
-  );
-  return found.find((accountId) => accountId !== null) ?? null;
+  return accountOfConversationUuid(scope, uuid);
 }

@@ -17,6 +17,7 @@ import { type TransportScope } from "../kernel/scope";
 import type { ConversationChain } from "./chain";
 import { type SubmittedValues, csatSurveyLocked, submitMessageValues } from "./conversations";
 import type { MessageRow } from "../conversations/rows";
+import { accountOfConversationUuid } from "../conversations/by-uuid";
 import { WIDGET_CHANNEL } from "../inboxes/inboxes";
 
 const { accounts, inboxes, webWidgetChannels, contactInboxes, contacts, conversations, messages, csatSurveyResponses } = schema;
@@ -77,18 +78,5 @@ export async function answerCsatSurvey(transport: TransportScope, uuid: string, 
   return findCsatSurvey(transport, uuid);
 }
 
-/**
- * The account whose conversation has this uuid, looked for on every shard at once (README "Shards"):
- * survey links are opened rarely, so their uuids are not entered in the directory, which would cost a
- * directory write for every conversation created.
- */
-export async function csatSurveyAccount(transport: TransportScope, uuid: string): Promise<number | null> {
-  const found = await Promise.all(
-    Array.from({ length: transport.shards.count }, async (_, shard) => {
-      const db = transport.shards.open(shard);
-      const [rows] = await batch(db, [db.select({ accountId: conversations.accountId }).from(conversations).where(eq(conversations.uuid, uuid))]);
-      return rows[0]?.accountId ?? null;
-    }),
-  );
-  return found.find((accountId) => accountId !== null) ?? null;
-}
+/** The account of the survey's conversation (its uuid is the only thing the link holds). */
+export const csatSurveyAccount = (transport: TransportScope, uuid: string): Promise<number | null> => accountOfConversationUuid(transport, uuid);
