@@ -12,7 +12,7 @@ import { spawn } from "node:child_process";
 
 const stages = [
   ["check:cycles", "check:worker-types"],
-  ["test:unit", "test:e2e", "typecheck", "test:libsql"],
+  ["test:unit", "test:e2e", "typecheck", "test:libsql", "test:scripts"],
 ];
 
 let passed = 0;

@@ -40,6 +40,24 @@ export function wranglerSync(args, { quiet = false } = {}) {
   return result.stdout;
 }
 
+/**
+ * Runs `wrangler <args>` and answers what it printed and its exit code, failing or not (the setup reads
+ * both). `input` is written to its stdin; `env` adds to its environment.
+ */
+export function wranglerRun(args, { input, env = {} } = {}) {
+  const [command, prefix] = wranglerCommand();
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, [...prefix, ...args], { cwd: root, env: childEnv({ CI: "true", ...env }), stdio: ["pipe", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code: code ?? 1, stdout, stderr }));
+    child.stdin.end(input ?? "");
+  });
+}
+
 /** Starts `wrangler <args>` as a long-running child that shares this terminal. */
 export function wranglerSpawn(args) {
   const [command, prefix] = wranglerCommand();

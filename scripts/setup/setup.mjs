@@ -1,0 +1,243 @@
+// `npm run setup -- --remote` (docs/deploying.md): from a signed-in Cloudflare account to a running
+// deployment. It reads what the account has, prints the plan, and creates only what is missing, so a
+// run that stopped half way is finished by running it again, and a run after a complete one changes
+// nothing and says so. wrangler is reached only through `run(args, {input, env})`, which the tests replace.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createAppSql, generateKey, sha256Hex } from "../lib/platform-keys.mjs";
+import { catchAllRoutesTo, deployedTag, emailZone, hasPendingMigrations, listBuckets, listDatabases, listQueues, listSecrets, platformAppCount, signedInAccount } from "./account.mjs";
+import { DEPLOY_CONFIG, deployConfigPath, deployConfigText, readDeployConfig, templateNames } from "./deploy-config.mjs";
+import { StepFailure, describeFailure, wranglerStep } from "./failure.mjs";
+import { deployFingerprint } from "./fingerprint.mjs";
+import { rerunCommand } from "./options.mjs";
+import { DEFAULT_SHARDS, describePlan, planSetup, poolSize } from "./plan.mjs";
+import { secretValues, wantedSecrets } from "./secrets.mjs";
+
+/** A URL wrangler.toml gives for local work: a deployment must be given its own. */
+const LOCAL = /localhost/;
+
+/**
+ * Runs the setup; answers the exit code. `root` is the project (wrangler.toml's folder), `run` runs
+ * wrangler, `ask` asks a person (null answer: no terminal), `log` prints a line.
+ */
+export async function setup({ root, options, run, env, ask, log }) {
+  const template = readFileSync(join(root, "wrangler.toml"), "utf8");
+  const names = templateNames(template);
+  const configPath = deployConfigPath(root);
+  const previous = readDeployConfig(configPath);
+  let shards = options.shards ?? previous?.shards ?? DEFAULT_SHARDS;
+  try {
+    const account = await signedInAccount(run, env);
+    log(`Cloudflare account ${account.name} (${account.id}), signed in as ${account.email ?? "an API token"}.`);
+    log("Reading what the account has...");
+    const found = {
+      databases: await listDatabases(run),
+      queues: await listQueues(run),
+      buckets: await listBuckets(run),
+      secrets: await listSecrets(run, names.worker),
+      tag: await deployedTag(run, names.worker),
+    };
+    shards = poolSize({ requested: options.shards, previous, databases: found.databases, directory: names.directory });
+    const email = await emailPlan(run, options, previous, names.worker, found.tag !== null);
+    const plan = planSetup({ names, shards, found, email, wanted: wantedSecrets(names), env });
+
+    // the configuration as it will be once the databases exist; new ones are named by placeholders here
+    const vars = deployedVars({ template, options, previous, email });
+    const expected = configText(template, plan, found.databases, vars, email);
+    const reasons = deployReasons({ plan, found, email, fingerprint: deployFingerprint(root, expected) });
+    if (reasons.length > 0 && !options.url && LOCAL.test(vars.FILES_BASE_URL)) reasons.push("then again with the Worker's own address as FILES_BASE_URL");
+    log(`Plan (${options.dryRun ? "dry run: nothing changes" : "what this run does"}):`);
+    describePlan(plan, { worker: names.worker, deployNeeded: reasons.length > 0, deployReason: reasons.join(", ") }).forEach((line) => log(line));
+    if (options.dryRun) return 0;
+
+    const secrets = await stepSecrets(plan.missingSecrets, env, ask);
+    const changes = [];
+    const databases = await stepDatabases(run, plan, found.databases, changes);
+    await stepQueues(run, plan, changes);
+    await stepBucket(run, names, plan, changes);
+    await stepEmail(run, email, changes);
+    let text = configText(template, plan, databases, vars, email);
+    writeConfig(configPath, text, changes, log);
+    await stepMigrations(run, plan, found.databases, changes, log);
+
+    let url = vars.FILES_BASE_URL;
+    if (reasons.length > 0) {
+      url = await stepDeploy(run, root, text, secrets, log);
+      changes.push(`deployed ${names.worker}`);
+      if (!options.url && LOCAL.test(vars.FILES_BASE_URL)) {
+        // the first deploy tells the Worker's address: the Worker needs it too, for file URLs and links
+        text = configText(template, plan, databases, { ...vars, FILES_BASE_URL: url, FRONTEND_URL: url }, email);
+        writeConfig(configPath, text, [], log);
+        log(`Deploying again with the Worker's own address (${url}) as FILES_BASE_URL and FRONTEND_URL...`);
+        await stepDeploy(run, root, text, {}, log);
+      }
+    }
+    const key = await stepPlatformApp(run, options.appName, changes);
+
+    log("");
+    log(changes.length ? `Done: ${changes.join("; ")}.` : "Nothing to change: every resource, secret, migration and the deployed Worker were already in place.");
+    log(`The Worker: ${url}`);
+    log(key ? `Platform key of "${options.appName}" (api_access_token for /platform/api/v1; shown only now): ${key}` : `A platform app exists already; \`npm run platform-app -- --name NAME --remote\` makes another with a new key.`);
+    return 0;
+  } catch (error) {
+    if (!(error instanceof StepFailure)) throw error;
+    log(describeFailure(error, rerunCommand(options, shards)));
+    return 1;
+  }
+}
+
+/** E-mail is on when a domain is given (or an earlier run had one): its zone, whether to turn routing on, and whether the catch-all needs routing. */
+async function emailPlan(run, options, previous, worker, deployed) {
+  const domain = options.emailDomain ?? previous?.vars.INBOUND_EMAIL_DOMAIN ?? "";
+  if (!domain) return null;
+  const zone = await emailZone(run, domain);
+  if (!zone) {
+    throw new StepFailure("e-mail routing", `No zone of this account holds ${domain}.`, `Add the domain to this Cloudflare account (or choose one it has with --email-domain), or turn e-mail off with --email-domain "".`);
+  }
+  const route = !(zone.enabled && deployed && (await catchAllRoutesTo(run, zone, worker)));
+  return { domain, zone, route };
+}
+
+/** The vars this deployment sets: the address the Worker is reached at, and the e-mail domain and sender. */
+function deployedVars({ template, options, previous, email }) {
+  const local = (name) => template.match(new RegExp(`^${name} = "([^"]*)"$`, "m"))?.[1] ?? "";
+  const earlier = (name) => (previous?.vars[name] && !LOCAL.test(previous.vars[name]) ? previous.vars[name] : undefined);
+  const url = options.url ?? earlier("FILES_BASE_URL") ?? local("FILES_BASE_URL");
+  return {
+    FILES_BASE_URL: url,
+    FRONTEND_URL: options.url ?? earlier("FRONTEND_URL") ?? url,
+    INBOUND_EMAIL_DOMAIN: email?.domain ?? "",
+    MAILER_SENDER_EMAIL: options.mailFrom ?? earlier("MAILER_SENDER_EMAIL") ?? (email ? `notifications@${email.domain}` : local("MAILER_SENDER_EMAIL")),
+  };
+}
+
+/** The deploy configuration with the ids in `ids` (name → id); a database without one yet gets a placeholder. */
+function configText(template, plan, ids, vars, email) {
+  const id = (name) => ids.get(name) ?? "(created by this run)";
+  const shardEntries = plan.databases.filter(({ binding }) => binding !== "DIRECTORY").map((db) => ({ ...db, id: id(db.name) }));
+  const directory = plan.databases.find(({ binding }) => binding === "DIRECTORY");
+  return deployConfigText(template, { directoryId: id(directory.name), shards: shardEntries, vars, addresses: email ? [`*@${email.zone.name}`] : [] });
+}
+
+/** Why a deploy is needed; none when the serving version is this checkout's, with every secret and route in place. */
+function deployReasons({ plan, found, email, fingerprint }) {
+  const reasons = [];
+  if (found.tag === null) reasons.push("first deploy");
+  else if (plan.newDatabases.length > 0) reasons.push("new databases");
+  else if (fingerprint !== found.tag) reasons.push("the code or configuration changed");
+  if (plan.missingSecrets.length > 0) reasons.push("secrets to set");
+  if (email?.route && found.tag !== null) reasons.push("the e-mail route");
+  return reasons;
+}
+
+async function stepSecrets(missing, env, ask) {
+  return secretValues(missing, { env, ask });
+}
+
+/** Creates the missing databases, then reads every id back (`wrangler d1 list --json`). */
+async function stepDatabases(run, plan, ids, changes) {
+  if (plan.newDatabases.length === 0) return ids;
+  for (const { name } of plan.newDatabases) await wranglerStep(run, "databases", ["d1", "create", name]);
+  changes.push(`created ${plan.newDatabases.length} databases`);
+  const listed = await listDatabases(run);
+  const lost = plan.newDatabases.filter(({ name }) => !listed.has(name));
+  if (lost.length > 0) throw new StepFailure("databases", `wrangler created ${lost.map(({ name }) => name).join(", ")} but \`wrangler d1 list\` does not show them yet.`);
+  return listed;
+}
+
+async function stepQueues(run, plan, changes) {
+  for (const queue of plan.newQueues) await wranglerStep(run, "queues", ["queues", "create", queue]);
+  if (plan.newQueues.length) changes.push(`created the queues ${plan.newQueues.join(", ")}`);
+}
+
+async function stepBucket(run, names, plan, changes) {
+  if (!plan.newBucket) return;
+  await wranglerStep(run, "bucket", ["r2", "bucket", "create", names.bucket]);
+  changes.push(`created the bucket ${names.bucket}`);
+}
+
+/** Turns Email Routing on for the zone; the catch-all rule itself is the deploy configuration's `addresses`. */
+async function stepEmail(run, email, changes) {
+  if (!email || email.zone.enabled) return;
+  try {
+    await wranglerStep(run, "e-mail routing", ["email", "routing", "enable", email.zone.name, "--zone-id", email.zone.id]);
+  } catch (failure) {
+    failure.hint = `Email Routing adds MX and SPF records to ${email.zone.name}: if the zone has other mail records, turn it on in the dashboard (Email > Email Routing) and resolve them there.`;
+    throw failure;
+  }
+  changes.push(`turned Email Routing on for ${email.zone.name}`);
+}
+
+function writeConfig(path, text, changes, log) {
+  let before = null;
+  try {
+    before = readFileSync(path, "utf8");
+  } catch {
+    // first run
+  }
+  if (before === text) return;
+  writeFileSync(path, text);
+  changes.push(`wrote ${DEPLOY_CONFIG}`);
+  log(`Wrote ${DEPLOY_CONFIG}.`);
+}
+
+/** Applies the migrations each database lacks: all of them on a new one, the pending ones on the others. */
+async function stepMigrations(run, plan, existing, changes, log) {
+  let migrated = 0;
+  for (const { binding, name } of plan.databases) {
+    if (existing.has(name) && !(await hasPendingMigrations(run, "migrations", binding, DEPLOY_CONFIG))) continue;
+    await wranglerStep(run, "migrations", ["d1", "migrations", "apply", binding, "--remote", "-c", DEPLOY_CONFIG]);
+    migrated += 1;
+    log(`  migrated ${binding} (${name})`);
+  }
+  if (migrated) changes.push(`migrated ${migrated} databases`);
+}
+
+/**
+ * `wrangler deploy` with the deploy configuration, tagged with its fingerprint, the missing secrets
+ * uploaded with the version; answers the Worker's address from wrangler's output file.
+ */
+async function stepDeploy(run, root, text, secrets, log) {
+  const scratch = mkdtempSync(join(tmpdir(), "edgedesk-setup-"));
+  try {
+    const outputFile = join(scratch, "output.ndjson");
+    const args = ["deploy", "-c", DEPLOY_CONFIG, "--tag", deployFingerprint(root, text)];
+    if (Object.keys(secrets).length > 0) {
+      const secretsFile = join(scratch, "secrets.json");
+      writeFileSync(secretsFile, JSON.stringify(secrets), { mode: 0o600 });
+      args.push("--secrets-file", secretsFile);
+    }
+    log("Deploying the Worker...");
+    const stdout = await wranglerStep(run, "deploy", args, { env: { WRANGLER_OUTPUT_FILE_PATH: outputFile } });
+    return workerUrl(outputFile, stdout);
+  } catch (failure) {
+    if (failure instanceof StepFailure) failure.hint = "The databases are migrated, so the Worker may be deployed by the next run as it is.";
+    throw failure;
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+/** The Worker's address: the first target of wrangler's `deploy` output entry, else the first https line it printed. */
+function workerUrl(outputFile, stdout) {
+  let targets = [];
+  try {
+    const entries = readFileSync(outputFile, "utf8").split("\n").filter(Boolean).map((line) => JSON.parse(line));
+    targets = entries.find((entry) => entry.type === "deploy")?.targets ?? [];
+  } catch {
+    // an older wrangler writes no output file
+  }
+  const target = targets.find((t) => /workers\.dev$|^https?:\/\//.test(t)) ?? stdout.match(/https:\/\/\S+/)?.[0];
+  if (!target) throw new StepFailure("deploy", "The Worker was deployed, but wrangler named no address for it (is workers.dev turned off for it?).", "Give its address with --url and run again.");
+  return /^https?:\/\//.test(target) ? target : `https://${target}`;
+}
+
+/** Makes the first platform app when the directory has none; answers its key (null when one existed). */
+async function stepPlatformApp(run, appName, changes) {
+  if ((await platformAppCount(run, "platform app", DEPLOY_CONFIG)) > 0) return null;
+  const key = generateKey();
+  await wranglerStep(run, "platform app", ["d1", "execute", "DIRECTORY", "--remote", "-c", DEPLOY_CONFIG, "--command", createAppSql(appName, sha256Hex(key))]);
+  changes.push(`created the platform app "${appName}"`);
+  return key;
+}
