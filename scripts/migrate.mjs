@@ -3,22 +3,25 @@
 //
 // Applies the migrations to every database of the pool (README "Shards"): the directory and each shard
 // that the wrangler config declares, local by default (what `npx wrangler dev` then serves), Cloudflare's
-// with --remote. Every database gets the same migrations. Remotely it then checks that none of them has
+// with --remote, whose databases wrangler.deploy.toml names (written by `npm run setup -- --remote`, which
+// migrates as part of its run; docs/deploying.md). Every database gets the same migrations. Remotely it then checks that none of them has
 // a migration left to apply, and fails naming the ones that do: a shard behind the others must never
 // serve requests.
 import { parseArgs } from "node:util";
 import { declaredBindings } from "./lib/shards.mjs";
 import { join } from "node:path";
 import { migrateLocal, root, wranglerSync } from "./lib/wrangler.mjs";
+import { requireDeployConfig } from "./setup/deploy-config.mjs";
 
 const { values: options } = parseArgs({
   options: {
     remote: { type: "boolean", default: false },
-    config: { type: "string", default: "wrangler.toml" },
+    config: { type: "string" },
     "persist-to": { type: "string" },
   },
 });
 
+options.config ??= options.remote ? requireDeployConfig(root) : "wrangler.toml";
 if (!options.remote) {
   // one process for every local database (scripts/lib/migrate-local.mjs), where wrangler takes one per database
   migrateLocal(options.config, options["persist-to"] ?? join(root, ".wrangler", "state"));

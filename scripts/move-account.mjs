@@ -15,6 +15,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { LOCAL_SHARDS, MAX_SHARDS, declaredBindings, shardedConfig } from "./lib/shards.mjs";
 import { root } from "./lib/wrangler.mjs";
+import { requireDeployConfig } from "./setup/deploy-config.mjs";
 
 // wrangler's platform proxy needs the Node 22 the project installs
 const projectNode = join(root, "node_modules", ".bin", "node");
@@ -46,10 +47,13 @@ if (!options.remote && (!Number.isInteger(shardCount) || shardCount < 1 || shard
   process.exit(2);
 }
 
-/** wrangler.toml with every database marked remote, so the platform proxy reaches Cloudflare's. */
+/**
+ * The deployment's configuration (wrangler.deploy.toml, written by `npm run setup -- --remote`) with every
+ * database marked remote, so the platform proxy reaches Cloudflare's.
+ */
 function remoteConfig() {
   const path = join(root, "wrangler.remote-databases.toml");
-  writeFileSync(path, readFileSync(join(root, "wrangler.toml"), "utf8").replace(/^(migrations_dir = "migrations")$/gm, "$1\nremote = true"));
+  writeFileSync(path, readFileSync(requireDeployConfig(root), "utf8").replace(/^(migrations_dir = "migrations")$/gm, "$1\nremote = true"));
   return path;
 }
 

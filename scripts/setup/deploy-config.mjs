@@ -12,6 +12,16 @@ export const DEPLOY_CONFIG = "wrangler.deploy.toml";
 /** Answers the deploy configuration's path in the project `root`. */
 export const deployConfigPath = (root) => join(root, DEPLOY_CONFIG);
 
+/**
+ * The deploy configuration's path, for the scripts that work on Cloudflare's databases (`--remote`);
+ * fails with what to run when the setup has not written it.
+ */
+export function requireDeployConfig(root) {
+  const path = deployConfigPath(root);
+  if (!existsSync(path)) throw new Error(`${DEPLOY_CONFIG} is missing: it names the deployed databases. Run \`npm run setup -- --remote\` first (docs/deploying.md).`);
+  return path;
+}
+
 /** The vars the setup decides for Cloudflare; every other var is wrangler.toml's. */
 export const DEPLOYED_VARS = ["FRONTEND_URL", "FILES_BASE_URL", "INBOUND_EMAIL_DOMAIN", "MAILER_SENDER_EMAIL"];
 
@@ -53,8 +63,8 @@ export function deployConfigText(template, { directoryId, shards, vars, addresse
     text = text.replace(new RegExp(`^${name} = "[^"]*"$`, "m"), `${name} = ${JSON.stringify(value)}`);
   }
   if (addresses.length > 0) {
-    // a top-level key: before the first table
-    const firstTable = text.search(/^\[/m);
+    // a top-level key: before the first table and the comment lines that belong to it
+    const firstTable = text.search(/^(#[^\n]*\n)*\[/m);
     const entry = `# Email Routing: \`wrangler deploy\` routes mail for these addresses to this Worker (docs/deploying.md).\naddresses = ${JSON.stringify(addresses)}\n\n`;
     text = text.slice(0, firstTable) + entry + text.slice(firstTable);
   }

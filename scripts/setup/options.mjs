@@ -55,8 +55,9 @@ export function parseSetupArgs(argv) {
 }
 
 /** The command that repeats this run, for the "to continue" line of a failure. */
-export function rerunCommand(options, shards) {
-  const parts = ["npm run setup -- --remote", `--shards ${shards}`];
+export function rerunCommand(options) {
+  const parts = ["npm run setup -- --remote"];
+  if (options.shards !== null) parts.push(`--shards ${options.shards}`);
   if (options.url) parts.push(`--url ${options.url}`);
   if (options.emailDomain !== undefined) parts.push(`--email-domain ${options.emailDomain || '""'}`);
   if (options.mailFrom) parts.push(`--mail-from ${options.mailFrom}`);

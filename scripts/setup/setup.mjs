@@ -11,7 +11,7 @@ import { DEPLOY_CONFIG, deployConfigPath, deployConfigText, readDeployConfig, te
 import { StepFailure, describeFailure, wranglerStep } from "./failure.mjs";
 import { deployFingerprint } from "./fingerprint.mjs";
 import { rerunCommand } from "./options.mjs";
-import { DEFAULT_SHARDS, describePlan, planSetup, poolSize } from "./plan.mjs";
+import { describePlan, planSetup, poolSize } from "./plan.mjs";
 import { secretValues, wantedSecrets } from "./secrets.mjs";
 
 /** A URL wrangler.toml gives for local work: a deployment must be given its own. */
@@ -24,57 +24,24 @@ const LOCAL = /localhost/;
 export async function setup({ root, options, run, env, ask, log }) {
   const template = readFileSync(join(root, "wrangler.toml"), "utf8");
   const names = templateNames(template);
-  const configPath = deployConfigPath(root);
-  const previous = readDeployConfig(configPath);
-  let shards = options.shards ?? previous?.shards ?? DEFAULT_SHARDS;
+  const previous = readDeployConfig(deployConfigPath(root));
   try {
     const account = await signedInAccount(run, env);
     log(`Cloudflare account ${account.name} (${account.id}), signed in as ${account.email ?? "an API token"}.`);
     log("Reading what the account has...");
-    const found = {
-      databases: await listDatabases(run),
-      queues: await listQueues(run),
-      buckets: await listBuckets(run),
-      secrets: await listSecrets(run, names.worker),
-      tag: await deployedTag(run, names.worker),
-    };
-    shards = poolSize({ requested: options.shards, previous, databases: found.databases, directory: names.directory });
+    const found = await readAccount(run, names.worker);
+    const shards = poolSize({ requested: options.shards, previous, databases: found.databases, directory: names.directory });
     const email = await emailPlan(run, options, previous, names.worker, found.tag !== null);
     const plan = planSetup({ names, shards, found, email, wanted: wantedSecrets(names), env });
-
-    // the configuration as it will be once the databases exist; new ones are named by placeholders here
     const vars = deployedVars({ template, options, previous, email });
-    const expected = configText(template, plan, found.databases, vars, email);
-    const reasons = deployReasons({ plan, found, email, fingerprint: deployFingerprint(root, expected) });
+    // the configuration as it will be once the databases exist (new ones have placeholders here)
+    const reasons = deployReasons({ plan, found, email, fingerprint: deployFingerprint(root, configText(template, plan, found.databases, vars, email)) });
     if (reasons.length > 0 && !options.url && LOCAL.test(vars.FILES_BASE_URL)) reasons.push("then again with the Worker's own address as FILES_BASE_URL");
     log(`Plan (${options.dryRun ? "dry run: nothing changes" : "what this run does"}):`);
     describePlan(plan, { worker: names.worker, deployNeeded: reasons.length > 0, deployReason: reasons.join(", ") }).forEach((line) => log(line));
     if (options.dryRun) return 0;
 
-    const secrets = await stepSecrets(plan.missingSecrets, env, ask);
-    const changes = [];
-    const databases = await stepDatabases(run, plan, found.databases, changes);
-    await stepQueues(run, plan, changes);
-    await stepBucket(run, names, plan, changes);
-    await stepEmail(run, email, changes);
-    let text = configText(template, plan, databases, vars, email);
-    writeConfig(configPath, text, changes, log);
-    await stepMigrations(run, plan, found.databases, changes, log);
-
-    let url = vars.FILES_BASE_URL;
-    if (reasons.length > 0) {
-      url = await stepDeploy(run, root, text, secrets, log);
-      changes.push(`deployed ${names.worker}`);
-      if (!options.url && LOCAL.test(vars.FILES_BASE_URL)) {
-        // the first deploy tells the Worker's address: the Worker needs it too, for file URLs and links
-        text = configText(template, plan, databases, { ...vars, FILES_BASE_URL: url, FRONTEND_URL: url }, email);
-        writeConfig(configPath, text, [], log);
-        log(`Deploying again with the Worker's own address (${url}) as FILES_BASE_URL and FRONTEND_URL...`);
-        await stepDeploy(run, root, text, {}, log);
-      }
-    }
-    const key = await stepPlatformApp(run, options.appName, changes);
-
+    const { changes, url, key } = await carryOut({ root, template, names, options, run, env, ask, log, found, plan, vars, email, deploy: reasons.length > 0 });
     log("");
     log(changes.length ? `Done: ${changes.join("; ")}.` : "Nothing to change: every resource, secret, migration and the deployed Worker were already in place.");
     log(`The Worker: ${url}`);
@@ -82,9 +49,45 @@ export async function setup({ root, options, run, env, ask, log }) {
     return 0;
   } catch (error) {
     if (!(error instanceof StepFailure)) throw error;
-    log(describeFailure(error, rerunCommand(options, shards)));
+    log(describeFailure(error, rerunCommand(options)));
     return 1;
   }
+}
+
+/** The account's databases, queues, buckets, and the Worker's secrets and serving tag, read side by side (each wrangler start takes seconds). */
+async function readAccount(run, worker) {
+  const [databases, queues, buckets, secrets, tag] = await Promise.all([listDatabases(run), listQueues(run), listBuckets(run), listSecrets(run, worker), deployedTag(run, worker)]);
+  return { databases, queues, buckets, secrets, tag };
+}
+
+/** The steps after the plan, in order; answers what changed, the Worker's address and a new platform key. */
+async function carryOut({ root, template, names, options, run, env, ask, log, found, plan, vars, email, deploy }) {
+  const configPath = deployConfigPath(root);
+  // asked first: a secret no one can give stops the run before it creates anything
+  const secrets = await secretValues(plan.missingSecrets, { env, ask });
+  const changes = [];
+  const ids = await stepDatabases(run, plan, found.databases, changes);
+  await stepQueues(run, plan, changes);
+  await stepBucket(run, names, plan, changes);
+  await stepEmail(run, email, changes);
+  let text = configText(template, plan, ids, vars, email);
+  writeConfig(configPath, text, changes, log);
+  await stepMigrations(run, plan, found.databases, changes, log);
+
+  let url = vars.FILES_BASE_URL;
+  if (deploy) {
+    url = await stepDeploy(run, root, text, secrets, log);
+    changes.push(`deployed ${names.worker}`);
+    if (!options.url && LOCAL.test(vars.FILES_BASE_URL)) {
+      // the first deploy tells the Worker's address: the Worker needs it too, for file URLs and links
+      text = configText(template, plan, ids, { ...vars, FILES_BASE_URL: url, FRONTEND_URL: url }, email);
+      writeConfig(configPath, text, [], log);
+      log(`Deploying again with the Worker's own address (${url}) as FILES_BASE_URL and FRONTEND_URL...`);
+      await stepDeploy(run, root, text, {}, log);
+    }
+  }
+  const key = await stepPlatformApp(run, options.appName, changes);
+  return { changes, url, key };
 }
 
 /** E-mail is on when a domain is given (or an earlier run had one): its zone, whether to turn routing on, and whether the catch-all needs routing. */
@@ -129,10 +132,6 @@ function deployReasons({ plan, found, email, fingerprint }) {
   if (plan.missingSecrets.length > 0) reasons.push("secrets to set");
   if (email?.route && found.tag !== null) reasons.push("the e-mail route");
   return reasons;
-}
-
-async function stepSecrets(missing, env, ask) {
-  return secretValues(missing, { env, ask });
 }
 
 /** Creates the missing databases, then reads every id back (`wrangler d1 list --json`). */
@@ -182,16 +181,23 @@ function writeConfig(path, text, changes, log) {
   log(`Wrote ${DEPLOY_CONFIG}.`);
 }
 
+/** How many databases are asked about their migrations at once: each question is a wrangler start. */
+const MIGRATION_CHECKS_AT_ONCE = 4;
+
 /** Applies the migrations each database lacks: all of them on a new one, the pending ones on the others. */
 async function stepMigrations(run, plan, existing, changes, log) {
-  let migrated = 0;
-  for (const { binding, name } of plan.databases) {
-    if (existing.has(name) && !(await hasPendingMigrations(run, "migrations", binding, DEPLOY_CONFIG))) continue;
+  const behind = plan.databases.filter(({ name }) => !existing.has(name));
+  const installed = plan.databases.filter(({ name }) => existing.has(name));
+  for (let i = 0; i < installed.length; i += MIGRATION_CHECKS_AT_ONCE) {
+    const group = installed.slice(i, i + MIGRATION_CHECKS_AT_ONCE);
+    const pending = await Promise.all(group.map(({ binding }) => hasPendingMigrations(run, "migrations", binding, DEPLOY_CONFIG)));
+    behind.push(...group.filter((_, n) => pending[n]));
+  }
+  for (const { binding, name } of behind) {
     await wranglerStep(run, "migrations", ["d1", "migrations", "apply", binding, "--remote", "-c", DEPLOY_CONFIG]);
-    migrated += 1;
     log(`  migrated ${binding} (${name})`);
   }
-  if (migrated) changes.push(`migrated ${migrated} databases`);
+  if (behind.length) changes.push(`migrated ${behind.length} databases`);
 }
 
 /**
