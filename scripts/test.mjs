@@ -4,7 +4,8 @@
 // The quick checks go first, so a stale type file or an import cycle fails in seconds. Then everything
 // else runs at once: the Workers suite keeps both cores busy most of the time, and the end-to-end suite
 // mostly waits for `npm start` servers to come up, so the two together take little more than the
-// Workers suite alone; the type check and the libSQL suite fill the gaps.
+// Workers suite alone; the type check, the libSQL suite and the scripts' tests (`npm run setup` against
+// a stand-in wrangler) fill the gaps.
 //
 // Output of a step that runs beside another is held back and printed whole when it ends. The run stops
 // at the first stage with a failed step; the last line counts the steps.

@@ -218,11 +218,19 @@ async function stepDeploy(run, root, text, secrets, log) {
     const stdout = await wranglerStep(run, "deploy", args, { env: { WRANGLER_OUTPUT_FILE_PATH: outputFile } });
     return workerUrl(outputFile, stdout);
   } catch (failure) {
-    if (failure instanceof StepFailure) failure.hint = "The databases are migrated, so the Worker may be deployed by the next run as it is.";
+    if (failure instanceof StepFailure) failure.hint = deployHint(failure.message);
     throw failure;
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
+}
+
+/** What to do about a failed deploy; the databases are migrated by then, so the next run only deploys. */
+function deployHint(message) {
+  if (/Email Routing has destructive changes/.test(message)) {
+    return `The Worker is deployed, but the zone's catch-all rule belongs to something else and wrangler takes it over only when a person confirms: run \`npx wrangler deploy -c ${DEPLOY_CONFIG}\` once in a terminal and answer yes (or change the rule in the dashboard).`;
+  }
+  return "Everything before the deploy is in place; the next run deploys.";
 }
 
 /** The Worker's address: the first target of wrangler's `deploy` output entry, else the first https line it printed. */

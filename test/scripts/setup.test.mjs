@@ -318,6 +318,16 @@ describe("e-mail", () => {
     expect(again.output).toContain("*@acme.test already goes to edgedesk");
   });
 
+  it("a catch-all that belongs to something else: the deploy step says how to confirm the takeover", async () => {
+    cloudflare.zones.push({ name: "acme.test", id: "z1", enabled: true, catchAll: null });
+    cloudflare.failOn(/^deploy /, "The Worker is deployed, but Email Routing has destructive changes (deletes or takeover conflicts) that need confirmation. Re-run the deployment interactively, or remove the conflicting entries from `addresses`.");
+    const { code, output } = await runSetup(["--shards", "1", "--email-domain", "acme.test"]);
+    expect(code).toBe(1);
+    expect(output).toContain('Setup stopped at step "deploy".');
+    expect(output).toContain("run `npx wrangler deploy -c wrangler.deploy.toml` once in a terminal and answer yes");
+    expect(output).toContain("run again: npm run setup -- --remote --shards 1 --email-domain acme.test");
+  });
+
   it("a domain the account has no zone for fails the e-mail step before anything is created", async () => {
     const { code, output } = await runSetup(["--email-domain", "elsewhere.test"]);
     expect(code).toBe(1);
