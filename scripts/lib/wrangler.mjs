@@ -40,20 +40,24 @@ export function wranglerSync(args, { quiet = false } = {}) {
   return result.stdout;
 }
 
+/** Terminal colour codes: wrangler colours its errors even into a pipe. */
+const COLOURS = /\x1b\[[0-9;]*m/g;
+
 /**
- * Runs `wrangler <args>` and answers what it printed and its exit code, failing or not (the setup reads
- * both). `input` is written to its stdin; `env` adds to its environment.
+ * Runs `wrangler <args>` and answers what it printed, without colours, and its exit code, failing or
+ * not (the setup reads both). `input` is written to its stdin; `env` adds to its environment.
  */
 export function wranglerRun(args, { input, env = {} } = {}) {
   const [command, prefix] = wranglerCommand();
   return new Promise((resolve, reject) => {
-    const child = spawn(command, [...prefix, ...args], { cwd: root, env: childEnv({ CI: "true", ...env }), stdio: ["pipe", "pipe", "pipe"] });
+    // FORCE_COLOR=0: plain tables, which the setup parses
+    const child = spawn(command, [...prefix, ...args], { cwd: root, env: childEnv({ CI: "true", FORCE_COLOR: "0", ...env }), stdio: ["pipe", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d) => (stdout += d));
     child.stderr.on("data", (d) => (stderr += d));
     child.on("error", reject);
-    child.on("close", (code) => resolve({ code: code ?? 1, stdout, stderr }));
+    child.on("close", (code) => resolve({ code: code ?? 1, stdout: stdout.replace(COLOURS, ""), stderr: stderr.replace(COLOURS, "") }));
     child.stdin.end(input ?? "");
   });
 }
