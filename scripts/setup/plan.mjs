@@ -67,7 +67,7 @@ export function describePlan(plan, { worker, deployNeeded, deployReason }) {
   const list = (items) => items.join(", ");
   const kept = plan.databases.length - plan.newDatabases.length;
   const lines = [
-    `  databases     ${plan.newDatabases.length ? `create ${list(plan.newDatabases.map(({ name }) => name))}` : "nothing to create"}${kept ? ` (${kept} in place)` : ""}; pool: the directory and ${plan.shards} shards`,
+    `  databases     ${plan.newDatabases.length ? `create ${list(plan.newDatabases.map(({ name }) => name))}` : "nothing to create"}${kept ? ` (${kept} in place)` : ""}; pool: the directory and ${plan.shards} shard${plan.shards === 1 ? "" : "s"}`,
     `  queues        ${plan.newQueues.length ? `create ${list(plan.newQueues)}` : "nothing to create"}`,
     `  bucket        ${plan.newBucket ? "create it" : "nothing to create"}`,
     `  e-mail        ${describeEmail(plan.email, worker)}`,

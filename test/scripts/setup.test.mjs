@@ -123,6 +123,17 @@ describe("a fresh account", () => {
   });
 });
 
+describe("--url", () => {
+  it("gives the Worker its address up front: one deploy, and the address is what the setup prints", async () => {
+    const { code, output } = await runSetup(["--shards", "1", "--url", "https://desk.acme.test/"]);
+    expect(code, output).toBe(0);
+    expect(cloudflare.versions).toHaveLength(1);
+    expect(cloudflare.servingConfig()).toContain('FILES_BASE_URL = "https://desk.acme.test"');
+    expect(cloudflare.servingConfig()).toContain('FRONTEND_URL = "https://desk.acme.test"');
+    expect(output).toContain("The Worker: https://desk.acme.test");
+  });
+});
+
 describe("a run that stopped half way", () => {
   it("names the failed step and how to continue, and the next run finishes without creating anything twice", async () => {
     cloudflare.failOn(/^d1 create edgedesk-shard-05$/, "A request to the Cloudflare API failed. [code: 10000]");
