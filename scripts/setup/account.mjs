@@ -52,13 +52,13 @@ export async function listDatabases(run) {
   return new Map(list.map(({ name, uuid }) => [name, uuid]));
 }
 
-/** `wrangler queues list`: the names in its table, page after page until a page has none. */
+/** `wrangler queues list`: the names in its table, page after page until a page brings none that is new. */
 export async function listQueues(run) {
   const names = new Set();
   for (let page = 1; page <= 100; page++) {
-    const rows = parseTable(await wranglerStep(run, INVENTORY, ["queues", "list", "--page", String(page)]));
-    rows.forEach((row) => names.add(row.name));
-    if (rows.length === 0) break;
+    const known = names.size;
+    parseTable(await wranglerStep(run, INVENTORY, ["queues", "list", "--page", String(page)])).forEach((row) => names.add(row.name));
+    if (names.size === known) break;
   }
   return names;
 }

@@ -14,6 +14,9 @@ function table(rows) {
   return ["┌─┬─┐", line(head), "├─┼─┤", ...rows.map((row) => line(head.map((key) => row[key]))), "└─┴─┘", ""].join("\n");
 }
 
+/** Queues a page of `wrangler queues list` shows (small, so the tests page through). */
+const QUEUES_PAGE = 3;
+
 const ok = (stdout = "") => ({ code: 0, stdout, stderr: "" });
 const error = (message) => ({ code: 1, stdout: "", stderr: `✘ [ERROR] ${message}\n` });
 
@@ -113,7 +116,8 @@ export class FakeCloudflare {
     }
     if (a === "queues" && b === "list") {
       const page = Number(this.option(args, "--page") ?? 1);
-      const rows = page === 1 ? [...this.queues].map((name, i) => ({ id: `q${i}`, name, created_on: "2026-11-28", modified_on: "2026-11-28", producers: "0", consumers: "0" })) : [];
+      const all = [...this.queues].map((name, i) => ({ id: `q${i}`, name, created_on: "2026-11-28", modified_on: "2026-11-28", producers: "0", consumers: "0" }));
+      const rows = all.slice((page - 1) * QUEUES_PAGE, page * QUEUES_PAGE);
       return ok(table(rows));
     }
     if (a === "queues" && b === "create") {

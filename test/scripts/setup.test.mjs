@@ -221,6 +221,14 @@ describe("--dry-run", () => {
     expect(cloudflare.exists("wrangler.deploy.toml")).toBe(false);
   });
 
+  it("finds the queues past the first page of `wrangler queues list`", async () => {
+    for (const queue of ["billing", "imports", "exports", "edgedesk-events-dlq", "edgedesk-events"]) cloudflare.queues.add(queue);
+    const { code, output } = await runSetup(["--dry-run"]);
+    expect(code, output).toBe(0);
+    expect(output).toContain("queues        nothing to create");
+    expect(cloudflare.callsOf("queues list").map((args) => args[3])).toEqual(["1", "2", "3"]);
+  });
+
   it("after a complete install, plans nothing", async () => {
     expect((await runSetup()).code).toBe(0);
     cloudflare.calls = [];
