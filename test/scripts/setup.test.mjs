@@ -283,6 +283,27 @@ describe("--shards", () => {
     expect(output).toContain("nothing to create (17 in place); pool: the directory and 16 shards");
   });
 
+  it("takes a deployment made by hand as it is: no database, queue or bucket made again, one deploy, the app it has", async () => {
+    checkout(WRANGLER_TOML.replace('FILES_BASE_URL = "http://localhost:8787"', 'FILES_BASE_URL = "https://desk.acme.test"'));
+    for (const name of [...shardNames(16), "edgedesk-directory"]) await cloudflare.run(["d1", "create", name]);
+    for (const db of cloudflare.databases.values()) db.migrated = true;
+    cloudflare.databases.get("edgedesk-directory").platformApps.push({ name: "Production", digest: "0".repeat(64) });
+    cloudflare.queues.add("edgedesk-events-dlq").add("edgedesk-events");
+    cloudflare.buckets.add("edgedesk-files");
+    cloudflare.secrets.set("ATTACHMENT_URL_SECRET", "set-by-hand");
+    cloudflare.versions.push({ id: "v0-0000", tag: undefined, config: WRANGLER_TOML });
+    cloudflare.calls = [];
+
+    const { code, output } = await runSetup();
+    expect(code, output).toBe(0);
+    expect(changing()).toEqual([expect.stringMatching(/^deploy -c wrangler.deploy.toml --tag setup-[0-9a-f]{16} --secrets-file /)]);
+    expect(cloudflare.secrets.get("ATTACHMENT_URL_SECRET")).toBe("set-by-hand");
+    expect(cloudflare.secrets.has("WIDGET_TOKEN_SECRET")).toBe(true);
+    expect(cloudflare.servingConfig()).toContain('FILES_BASE_URL = "https://desk.acme.test"');
+    expect(output).toContain("The Worker: https://desk.acme.test");
+    expect(output).toContain("A platform app exists already");
+  });
+
   it("refuses a pool outside 1 to 64 before touching anything", () => {
     expect(() => parseSetupArgs(["--remote", "--shards", "65"])).toThrow("--shards must be 1 to 64");
     expect(() => parseSetupArgs(["--remote", "--shards", "0"])).toThrow("--shards must be 1 to 64");
