@@ -53,7 +53,11 @@ export async function setup({ root, options, run, env, ask, log }) {
   }
 }
 
-/** The account's databases, queues, buckets, and the Worker's secrets and serving tag, read side by side (each wrangler start takes seconds). */
+/**
+ * The account's databases, queues, buckets, and the Worker's secrets and serving tag, read side by side
+ * (each wrangler start takes seconds). `wrangler whoami` has run before, alone: a sign-in that had
+ * expired is refreshed once, not by five processes at the same time.
+ */
 async function readAccount(run, worker) {
   const [databases, queues, buckets, secrets, tag] = await Promise.all([listDatabases(run), listQueues(run), listBuckets(run), listSecrets(run, worker), deployedTag(run, worker)]);
   return { databases, queues, buckets, secrets, tag };
