@@ -44,6 +44,9 @@ export function templateNames(template) {
   };
 }
 
+/** The deploy configuration's text as it is now in the project `root`, null before the first run. */
+export const deployConfigNow = (root) => (existsSync(deployConfigPath(root)) ? readFileSync(deployConfigPath(root), "utf8") : null);
+
 /** What an earlier run wrote (null if none): its pool of shards and the vars it chose. */
 export function readDeployConfig(path) {
   if (!existsSync(path)) return null;

@@ -63,7 +63,7 @@ export function planSetup({ names, shards, found, email, wanted, env }) {
 }
 
 /** The plan as lines a person reads: one per step, what it will do or that it has nothing to do. */
-export function describePlan(plan, { worker, deployNeeded, deployReason }) {
+export function describePlan(plan, { worker, configChanges, deployNeeded, deployReason }) {
   const list = (items) => items.join(", ");
   const kept = plan.databases.length - plan.newDatabases.length;
   const lines = [
@@ -71,9 +71,9 @@ export function describePlan(plan, { worker, deployNeeded, deployReason }) {
     `  queues        ${plan.newQueues.length ? `create ${list(plan.newQueues)}` : "nothing to create"}`,
     `  bucket        ${plan.newBucket ? "create it" : "nothing to create"}`,
     `  e-mail        ${describeEmail(plan.email, worker)}`,
-    `  configuration write wrangler.deploy.toml if it changed`,
+    `  configuration ${configChanges ? "write wrangler.deploy.toml with the ids and addresses" : "wrangler.deploy.toml is up to date"}`,
     `  secrets       ${plan.missingSecrets.length ? list(plan.missingSecrets.map(({ name, origin }) => `${name} (${origin})`)) : "nothing to set"}`,
-    `  migrations    ${plan.newDatabases.length ? `all of them on the ${plan.newDatabases.length} new databases; ` : ""}${kept ? `whatever the ${kept} others lack (checked when it runs)` : ""}`,
+    `  migrations    ${list([...(plan.newDatabases.length ? [`all of them on the new databases`] : []), ...(kept ? [`whatever the ${kept} databases in place lack (checked when it runs)`] : [])])}`,
     `  deploy        ${deployNeeded ? `deploy ${worker} (${deployReason})` : "nothing to deploy: the serving version is this checkout's"}`,
     `  platform app  create the first one and print its key, unless the directory has one (checked when it runs)`,
   ];

@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { catchAllRoutesTo, deployedTag, emailZone, listBuckets, listDatabases, listQueues, listSecrets, signedInAccount } from "./account.mjs";
-import { deployConfigPath, deployConfigText, readDeployConfig, templateNames } from "./deploy-config.mjs";
+import { deployConfigNow, deployConfigPath, deployConfigText, readDeployConfig, templateNames } from "./deploy-config.mjs";
 import { StepFailure, describeFailure } from "./failure.mjs";
 import { deployFingerprint } from "./fingerprint.mjs";
 import { rerunCommand } from "./options.mjs";
@@ -34,10 +34,12 @@ export async function setup({ root, options, run, env, ask, log }) {
     const plan = planSetup({ names, shards, found, email, wanted: wantedSecrets(names), env });
     const vars = deployedVars({ template, options, previous, email });
     // the configuration as it will be once the databases exist (new ones have placeholders here)
-    const reasons = deployReasons({ plan, found, email, fingerprint: deployFingerprint(root, configText(template, plan, found.databases, vars, email)) });
+    const expected = configText(template, plan, found.databases, vars, email);
+    const configChanges = plan.newDatabases.length > 0 || deployConfigNow(root) !== expected;
+    const reasons = deployReasons({ plan, found, email, fingerprint: deployFingerprint(root, expected) });
     if (reasons.length > 0 && LOCAL.test(vars.FILES_BASE_URL)) reasons.push("then again with the Worker's own address as FILES_BASE_URL");
     log(`Plan (${options.dryRun ? "dry run: nothing changes" : "what this run does"}):`);
-    describePlan(plan, { worker: names.worker, deployNeeded: reasons.length > 0, deployReason: reasons.join(", ") }).forEach((line) => log(line));
+    describePlan(plan, { worker: names.worker, configChanges, deployNeeded: reasons.length > 0, deployReason: reasons.join(", ") }).forEach((line) => log(line));
     if (options.dryRun) return 0;
 
     const { changes, url, key } = await carryOut({ root, template, names, options, run, env, ask, log, found, plan, vars, email, deploy: reasons.length > 0 });
@@ -65,7 +67,6 @@ async function readAccount(run, worker) {
 
 /** The steps after the plan, in order; answers what changed, the Worker's address and a new platform key. */
 async function carryOut({ root, template, names, options, run, env, ask, log, found, plan, vars, email, deploy }) {
-  const configPath = deployConfigPath(root);
   // asked first: a secret no one can give stops the run before it creates anything
   const secrets = await secretValues(plan.missingSecrets, { env, ask });
   const changes = [];
@@ -74,7 +75,7 @@ async function carryOut({ root, template, names, options, run, env, ask, log, fo
   await stepBucket(run, names, plan, changes);
   await stepEmail(run, email, changes);
   let text = configText(template, plan, ids, vars, email);
-  writeConfig(configPath, text, changes, log);
+  writeConfig(root, text, changes, log);
   await stepMigrations(run, plan, found.databases, changes, log);
 
   let url = vars.FILES_BASE_URL;
@@ -85,7 +86,7 @@ async function carryOut({ root, template, names, options, run, env, ask, log, fo
       // the first deploy tells the Worker's address: the Worker needs it too, for file URLs and links
       url = reported;
       text = configText(template, plan, ids, { ...vars, FILES_BASE_URL: url, FRONTEND_URL: url }, email);
-      writeConfig(configPath, text, [], log);
+      writeConfig(root, text, [], log);
       log(`Deploying again with the Worker's own address (${url}) as FILES_BASE_URL and FRONTEND_URL...`);
       await stepDeploy(run, root, text, {}, log);
     }

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createAppSql, generateKey, sha256Hex } from "../lib/platform-keys.mjs";
 import { hasPendingMigrations, listDatabases, platformAppCount } from "./account.mjs";
-import { DEPLOY_CONFIG } from "./deploy-config.mjs";
+import { DEPLOY_CONFIG, deployConfigNow, deployConfigPath } from "./deploy-config.mjs";
 import { StepFailure, wranglerStep } from "./failure.mjs";
 import { deployFingerprint } from "./fingerprint.mjs";
 
@@ -44,15 +44,9 @@ export async function stepEmail(run, email, changes) {
   changes.push(`turned Email Routing on for ${email.zone.name}`);
 }
 
-export function writeConfig(path, text, changes, log) {
-  let before = null;
-  try {
-    before = readFileSync(path, "utf8");
-  } catch {
-    // first run
-  }
-  if (before === text) return;
-  writeFileSync(path, text);
+export function writeConfig(root, text, changes, log) {
+  if (deployConfigNow(root) === text) return;
+  writeFileSync(deployConfigPath(root), text);
   changes.push(`wrote ${DEPLOY_CONFIG}`);
   log(`Wrote ${DEPLOY_CONFIG}.`);
 }

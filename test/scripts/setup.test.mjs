@@ -235,6 +235,7 @@ describe("--dry-run", () => {
     const { code, output } = await runSetup(["--dry-run"]);
     expect(code, output).toBe(0);
     expect(output).toContain("nothing to create (17 in place)");
+    expect(output).toContain("wrangler.deploy.toml is up to date");
     expect(output).toContain("nothing to deploy");
     expect(output).toContain("secrets       nothing to set");
     expect(changing()).toEqual([]);
