@@ -33,12 +33,15 @@ export async function signedInAccount(run, env) {
   if (result.code !== 0 || !/"loggedIn":\s*true/.test(result.stdout)) throw new StepFailure("sign in", "wrangler is not signed in to Cloudflare.", signIn);
   const user = parseJson("sign in", args, result.stdout);
   const accounts = user.accounts ?? [];
-  const chosen = env.CLOUDFLARE_ACCOUNT_ID ? accounts.find(({ id }) => id === env.CLOUDFLARE_ACCOUNT_ID) : accounts.length === 1 ? accounts[0] : undefined;
+  const wanted = env.CLOUDFLARE_ACCOUNT_ID;
+  // a token scoped to one account may not be allowed to list accounts: then CLOUDFLARE_ACCOUNT_ID is taken on trust
+  if (wanted && accounts.length === 0) return { email: user.email, id: wanted, name: "named by CLOUDFLARE_ACCOUNT_ID" };
+  const chosen = wanted ? accounts.find(({ id }) => id === wanted) : accounts.length === 1 ? accounts[0] : undefined;
   if (!chosen) {
     const listed = accounts.map(({ id, name }) => `  ${id}  ${name}`).join("\n");
     throw new StepFailure(
       "sign in",
-      env.CLOUDFLARE_ACCOUNT_ID ? `CLOUDFLARE_ACCOUNT_ID is ${env.CLOUDFLARE_ACCOUNT_ID}, which is none of this sign-in's accounts:\n${listed}` : `This sign-in reaches ${accounts.length} accounts:\n${listed}`,
+      wanted ? `CLOUDFLARE_ACCOUNT_ID is ${wanted}, which is none of this sign-in's accounts:\n${listed}` : accounts.length ? `This sign-in reaches ${accounts.length} accounts:\n${listed}` : "This sign-in may list no account.",
       "Set CLOUDFLARE_ACCOUNT_ID to the id of the account to set up.",
     );
   }

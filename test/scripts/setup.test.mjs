@@ -197,6 +197,16 @@ describe("a failing step", () => {
     expect(chosen.output).toContain("Cloudflare account Other (f9e8d7)");
   });
 
+  it("a token that may list no account works on the one CLOUDFLARE_ACCOUNT_ID names, and without it names the variable", async () => {
+    cloudflare.accounts = [];
+    const refused = await runSetup(["--dry-run"]);
+    expect(refused.code).toBe(1);
+    expect(refused.output).toContain("Set CLOUDFLARE_ACCOUNT_ID");
+    const trusted = await runSetup(["--dry-run"], { env: { CLOUDFLARE_ACCOUNT_ID: "a1b2c3" } });
+    expect(trusted.code, trusted.output).toBe(0);
+    expect(trusted.output).toContain("Cloudflare account named by CLOUDFLARE_ACCOUNT_ID (a1b2c3)");
+  });
+
   it("a queue that cannot be created: the step, wrangler's words, and the command to continue", async () => {
     cloudflare.failOn(/^queues create edgedesk-events$/, "You have reached the limit of queues on this plan [code: 11002]");
     const { code, output } = await runSetup();
