@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // npm run db:migrate [-- --remote] [--config FILE] [--persist-to DIR]
 //
-// Applies the migrations to every database of the pool (README "Shards"): the directory and each shard
+// Applies the migrations to every database of the pool (docs/shards.md): the directory and each shard
 // that the wrangler config declares, local by default (what `npx wrangler dev` then serves), Cloudflare's
 // with --remote. Every database gets the same migrations. Remotely it then checks that none of them has
 // a migration left to apply, and fails naming the ones that do: a shard behind the others must never
