@@ -76,6 +76,14 @@ describe("the API document and /docs", () => {
     const links = await page.$$eval("a", (anchors) => anchors.map((a) => (a as HTMLAnchorElement).href));
     expect(links.map((l) => new URL(l).pathname)).toEqual(["/docs", "/openapi.json", "/widget-demo", "/agent-demo"]);
     for (const link of links) expect((await fetch(link)).status, link).toBe(200);
+    // the page kit's stylesheet came from the server (a static asset), and the page's policy let it in
+    const kit = await page.evaluate(() => [...document.styleSheets].filter((s) => s.href?.endsWith("/kit/page.css")).map((s) => s.cssRules.length));
+    expect(kit).toHaveLength(1);
+    expect(kit[0]).toBeGreaterThan(0);
+    const stylesheet = await fetch(`${e2e.server.base}/kit/page.css`);
+    expect(stylesheet.headers.get("content-type")).toMatch(/^text\/css/);
+    expect(stylesheet.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(stylesheet.headers.get("content-security-policy")).toBe("default-src 'none'; frame-ancestors 'none'");
     await page.close();
   });
 });
