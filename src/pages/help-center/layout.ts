@@ -1,9 +1,8 @@
 /**
  * The frame of every help-center page, on the page kit (../kit.ts): the portal's colour, header text
  * and locales, a search box, and the head a search engine and a link preview read (title, description,
- * canonical, Open Graph). Every
- * text from the database goes in through `escapeHtml`; the only markup from an author is an article's
- * body, sanitized by ./markdown.ts before it gets here.
+ * canonical, Open Graph). Every text from the database goes in through `escapeHtml`; the only markup
+ * from an author is an article's body, sanitized by ./markdown.ts before it gets here.
  */
 import { portalLocales } from "../../domain/help-center/portals";
 import type { PortalRow } from "../../domain/help-center/rows";
