@@ -1,5 +1,5 @@
 /**
- * Moving an account of 10,000 messages while its clients write (README "Shards": "Moving an account";
+ * Moving an account of 10,000 messages while its clients write (docs/shards.md: "Moving an account";
  * bench/README.md "Moving an account"). Six writers post messages to the account and one to a neighbour
  * account on the same shard, from before the move until after it; the move is the mover's own code
  * (src/jobs/account-move.ts) with its default waits. Reports, on lines starting with "move-bench":

@@ -1,5 +1,5 @@
 /**
- * The shard pool at 10,000 accounts (README "Shards"; bench/README.md "Shards"). One run measures one
+ * The shard pool at 10,000 accounts (docs/shards.md; bench/README.md "Shards"). One run measures one
  * pool size (BENCH_SHARDS; `npm run bench:shards` runs 1, 16 and 64 in turn):
  * (a) accounts per shard after BENCH_ACCOUNTS creates, through the domain's createAccount (the real
  *     placement, without HTTP, so that 10,000 fit in minutes);
@@ -202,7 +202,7 @@ it("measures the pool", async () => {
       ["GET agents", () => measure("GET", `${base}/agents`, key)],
       ["GET conversations", () => measure("GET", `${base}/conversations`, key)],
       ["POST contacts", () => measure("POST", `${base}/contacts`, key, () => ({ name: "Bench", email: `bench.${++contact}@example.com` }))],
-      // a keyless route shows its cost only to a request that carries a platform key (README "Errors")
+      // a keyless route shows its cost only to a request that carries a platform key (docs/api.md "Errors")
       ["GET public inbox (warm)", () => measure("GET", `/public/api/v1/inboxes/${identifier}`, platformKey)],
     ];
     for (const [name, run] of endpoints) {

@@ -1,4 +1,4 @@
-// `npm run bench:shards`: bench/shards.bench.test.ts over pools of 1, 16 and 64 shards in turn (README
+// `npm run bench:shards`: bench/shards.bench.test.ts over pools of 1, 16 and 64 shards in turn (docs/shards.md
 // "Shards"; bench/README.md "Shards"). Each run is its own vitest process with BENCH_SHARDS set, which
 // vitest.bench.config.ts reads; its figures are the lines starting with "shards-bench", shown as they
 // come (seeding progress among them) and again together at the end. Writes nothing into the repository

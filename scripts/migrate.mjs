@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // npm run db:migrate [-- --remote] [--config FILE] [--persist-to DIR]
 //
-// Applies the migrations to every database of the pool (README "Shards"): the directory and each shard
+// Applies the migrations to every database of the pool (docs/shards.md): the directory and each shard
 // that the wrangler config declares, local by default (what `npx wrangler dev` then serves), Cloudflare's
 // with --remote, whose databases wrangler.deploy.toml names (written by `npm run setup -- --remote`, which
 // migrates as part of its run; docs/deploying.md). Every database gets the same migrations. Remotely it then checks that none of them has

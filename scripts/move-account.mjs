@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // npm run move-account -- --account ID --to N [--remote] [--shards K] [--persist-to DIR] [--drain-seconds S]
 //
-// Moves one account to another shard (README "Shards": "Moving an account"; src/jobs/account-move.ts
+// Moves one account to another shard (docs/shards.md: "Moving an account"; src/jobs/account-move.ts
 // does the work, the same code the Worker's cron runs to roll back a move whose mover died): a large
 // customer to a shard of its own, say. Locally it works on the pool `npm start`
 // serves (--shards must match the pool's size, 4 unless you chose another); with --remote on Cloudflare's

@@ -2,7 +2,7 @@
 // npm run platform-app -- --name "Billing sync" [--remote] [--persist-to DIR]
 //
 // Creates a platform app and prints its key, which is shown only here: the database keeps its digest.
-// Platform apps live in the directory (README "Shards"). Without --remote it writes to the local
+// Platform apps live in the directory (docs/shards.md). Without --remote it writes to the local
 // directory that `npm start` serves; with --remote to the deployed one that wrangler.deploy.toml names
 // (written by `npm run setup -- --remote`; wrangler must be logged in).
 import { join } from "node:path";

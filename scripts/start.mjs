@@ -2,7 +2,7 @@
 // npm start [-- --port N] [--persist-to DIR] [--shards N]
 //
 // Serves edgedesk locally with embedded D1 databases, the directory and a pool of shards (4 unless
-// --shards says otherwise, up to 64; README "Shards"): applies the migrations to each, makes sure the
+// --shards says otherwise, up to 64; docs/shards.md): applies the migrations to each, makes sure the
 // local platform app exists, prints its key, and runs `wrangler dev`. The key is DESK_PLATFORM_TOKEN when that
 // is set; otherwise one is generated once, kept beside the local data, and printed at every start.
 //
@@ -86,11 +86,11 @@ const LOCAL_RATE_LIMITS = ["ACCOUNT_API", "PLATFORM_API", "PUBLIC_API", "PUBLIC_
 const banner = [
   "",
   `edgedesk is serving on http://localhost:${port}`,
-  `Databases: the directory and ${shards} shards (README "Shards"; --shards N for another pool).`,
+  `Databases: the directory and ${shards} shards (docs/shards.md; --shards N for another pool).`,
   `Platform key (api_access_token for /platform/api/v1): ${key}`,
   `Webhooks may target localhost and private networks here (WEBHOOK_TARGET_POLICY=${WEBHOOK_TARGET_POLICY}); a deployed Worker refuses them.`,
   "The minute cron (event outbox sweep, webhook retries, snooze wake-ups) is triggered by this script every minute.",
-  `Rate limits: ${LOCAL_RATE_LIMITS.join(", ")} (README "Rate limits").`,
+  `Rate limits: ${LOCAL_RATE_LIMITS.join(", ")} (docs/limits.md).`,
   "",
 ].join("\n");
 // The banner waits for the server (below): printed now, wrangler's own output would push it away.

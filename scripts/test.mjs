@@ -1,18 +1,19 @@
 #!/usr/bin/env node
-// npm test: every check and test suite, arranged for a 2-core machine (README "The two commands").
+// npm test: every check and test suite, arranged for a 2-core machine (README "The two commands";
+// docs/development.md "Tests").
 //
-// The quick checks go first, so a stale type file or an import cycle fails in seconds. Then everything
-// else runs at once: the Workers suite keeps both cores busy most of the time, and the end-to-end suite
-// mostly waits for `npm start` servers to come up, so the two together take little more than the
-// Workers suite alone; the type check, the libSQL suite and the scripts' tests (`npm run setup` against
-// a stand-in wrangler) fill the gaps.
+// The quick checks go first, so a stale type file, an import cycle or a documentation link that points
+// nowhere fails in seconds. Then everything else runs at once: the Workers suite keeps both cores busy
+// most of the time, and the end-to-end suite mostly waits for `npm start` servers to come up, so the two
+// together take little more than the Workers suite alone; the type check, the libSQL suite and the
+// scripts' tests (`npm run setup` against a stand-in wrangler) fill the gaps.
 //
 // Output of a step that runs beside another is held back and printed whole when it ends. The run stops
 // at the first stage with a failed step; the last line counts the steps.
 import { spawn } from "node:child_process";
 
 const stages = [
-  ["check:cycles", "check:worker-types"],
+  ["check:cycles", "check:links", "check:worker-types"],
   ["test:unit", "test:e2e", "typecheck", "test:libsql", "test:scripts"],
 ];
 

@@ -25,7 +25,7 @@ import { doc, openApiDocument, undocumented } from "./http/openapi";
 import { ServiceStatus } from "./schemas/responses";
 export const app = new Hono<AppEnv>({ strict: false });
 
-/** The Chatwoot release whose API edgedesk answers as (README "Where edgedesk differs from Chatwoot"). */
+/** The Chatwoot release whose API edgedesk answers as (docs/chatwoot-differences.md). */
 export const CHATWOOT_API_VERSION = "4.1.0";
 
 app.use("*", secureHeaders());
@@ -46,7 +46,7 @@ app.use("*", async (c, next) => {
 /**
  * Chatwoot clients probe this to learn the server version: `version` is the Chatwoot API level edgedesk
  * speaks (Chatwoot's mobile app refuses servers below 4.1.0), `edgedesk_version` edgedesk's own, and
- * `shards` how many shard databases this deployment spreads accounts over (README "Shards").
+ * `shards` how many shard databases this deployment spreads accounts over (docs/shards.md).
  */
 app.get("/api", doc({ summary: "Server version and health", response: ServiceStatus }), (c) =>
   c.json({

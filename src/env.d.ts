@@ -14,11 +14,11 @@ interface Env {
   /** Chatwoot's limit for one file, in MB (default 40). */
   MAXIMUM_FILE_UPLOAD_SIZE?: string;
   /**
-   * Signs every push sent to PUSH_RELAY_URL (both webhook signature schemes, README "Push notifications"):
+   * Signs every push sent to PUSH_RELAY_URL (both webhook signature schemes, docs/notifications.md "Push notifications"):
    * base64, e.g. `openssl rand -base64 32`, optionally prefixed `whsec_`. Without it pushes go unsigned.
    */
   PUSH_RELAY_SECRET?: string;
-  /** The Resend API key, when MAIL_TRANSPORT is "resend" (README "E-mail inboxes"). */
+  /** The Resend API key, when MAIL_TRANSPORT is "resend" (docs/email.md). */
   RESEND_API_KEY?: string;
 }
 

@@ -1,4 +1,4 @@
-// Applies the migrations to every local database of a wrangler config in one process (README "Shards"):
+// Applies the migrations to every local database of a wrangler config in one process (docs/shards.md):
 // wrangler's platform proxy with all the D1 bindings, over the same state directory `wrangler dev
 // --persist-to` uses, recording each migration in `d1_migrations` as wrangler does. One `wrangler d1 migrations
 // apply` per database costs a wrangler start each (about 10 s here); a pool of 4 to 64 shards would

@@ -1,4 +1,4 @@
-// The database bindings of a pool of N shards (README "Shards"): DIRECTORY and SHARD_00 … SHARD_<N-1>.
+// The database bindings of a pool of N shards (docs/shards.md): DIRECTORY and SHARD_00 … SHARD_<N-1>.
 // wrangler.toml declares the deployed pool; local servers and the tests run a pool of their own size
 // from a copy of it with only the shard entries changed.
 import { existsSync, readFileSync, writeFileSync } from "node:fs";

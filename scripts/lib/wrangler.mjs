@@ -69,7 +69,7 @@ export function wranglerSpawn(args) {
 }
 
 /**
- * Runs SQL against the directory database (README "Shards"): local (optionally in `persistTo`, with the
+ * Runs SQL against the directory database (docs/shards.md): local (optionally in `persistTo`, with the
  * wrangler config `config`) or the deployed one.
  */
 export function executeSql(sql, { remote = false, persistTo, config } = {}) {

@@ -1,5 +1,5 @@
 /**
- * The databases of a request or a background job (README "Shards"): the directory, which holds what
+ * The databases of a request or a background job (docs/shards.md): the directory, which holds what
  * spans accounts, and the shard that holds one account's rows. On D1 each is its own binding (DIRECTORY,
  * SHARD_00 … SHARD_nn); with the LIBSQL_URL secret set (and LIBSQL_AUTH_TOKEN), one libSQL server is the
  * directory and the only shard at once.

@@ -1,5 +1,5 @@
 /**
- * Each shard gives out ids from a range of its own (README "Shards"): shard n's rows get ids from
+ * Each shard gives out ids from a range of its own (docs/shards.md): shard n's rows get ids from
  * n × 2^40 + 1, so an id names one row across the whole pool. Queries still carry the account (ids alone
  * never decide tenancy); what the ranges buy is that an account moves to another shard with its ids
  * unchanged (clients keep them) and without clashing with the rows there, and that a log line's id is

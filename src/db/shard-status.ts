@@ -1,4 +1,4 @@
-/** `accounts.shard_status`: where an account stands on its shard (README "Shards"). */
+/** `accounts.shard_status`: where an account stands on its shard (docs/shards.md). */
 export const SHARD_STATUS = {
   /** the directory row exists; the shard's rows are being written */
   provisioning: 0,

@@ -1,5 +1,5 @@
 /**
- * Where an account's rows live (README "Shards"). The directory's `accounts.shard` names the shard; this
+ * Where an account's rows live (docs/shards.md). The directory's `accounts.shard` names the shard; this
  * isolate keeps what it read for a short while, so background jobs and public requests, which find the
  * account by something other than a key, do not ask the directory each time. Authenticated requests
  * never use the cache: their one directory batch reads the placement fresh along with the key.

@@ -11,46 +11,38 @@ import { Hono } from "hono";
 import type { AppEnv } from "../http/app-env";
 import { undocumented } from "../http/openapi";
 import { SCRIPTED_PAGE_POLICY } from "../http/secure";
+import { layout } from "../pages/kit";
 
-const PAGE = /* html */ `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<title>edgedesk agent demo</title>
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<style>
-  body { font: 15px/1.4 system-ui, sans-serif; margin: 1.5rem; color: #222; }
+const PAGE = layout({
+  title: "edgedesk agent demo",
+  style: /* css */ `
+  body { font-size: 15px; line-height: 1.4; margin: 1.5rem; }
   form#sign-in { display: flex; flex-wrap: wrap; gap: .5rem; align-items: end; margin-bottom: 1rem; }
-  label { display: flex; flex-direction: column; font-size: 12px; color: #555; }
+  label { display: flex; flex-direction: column; font-size: 12px; color: var(--muted); }
   .columns { display: grid; grid-template-columns: 2fr 1fr 1fr; gap: 1rem; }
-  section { border: 1px solid #ccc; border-radius: 8px; padding: .75rem; }
+  section { border: 1px solid var(--border); border-radius: var(--radius); padding: .75rem; background: var(--surface); }
   ul { list-style: none; padding: 0; margin: 0; }
-  li { padding: .35rem 0; border-bottom: 1px solid #eee; }
+  li { padding: .35rem 0; border-bottom: 1px solid var(--border); }
   .conversation .actions { display: flex; gap: .35rem; margin-top: .25rem; }
   .dot { display: inline-block; width: .6em; height: .6em; border-radius: 50%; margin-right: .4em; background: #bbb; }
   .dot.online { background: #2a2; } .dot.busy { background: #e90; } .dot.offline { background: #bbb; }
   .badge { background: #c22; color: #fff; border-radius: 1em; padding: 0 .5em; font-size: 12px; }
-  .notification.unread { font-weight: 600; }
-  #status { color: #555; }
-</style>
-</head>
-<body>
+  .notification.unread { font-weight: 600; }`,
+  body: /* html */ `
 <h1>Agent demo</h1>
 <form id="sign-in">
   <label>E-mail <input id="email" type="email" required size="28" autocomplete="username"></label>
   <label>Password <input id="password" type="password" required size="18" autocomplete="current-password"></label>
   <button id="go">Sign in</button>
-  <span id="status">Sign in as an agent: the page follows the account live.</span>
+  <span id="status" class="muted">Sign in as an agent: the page follows the account live.</span>
 </form>
 <div class="columns">
   <section><h2>Conversations</h2><ul id="conversations"></ul></section>
   <section><h2>Agents</h2><ul id="agents"></ul></section>
   <section><h2>Notifications <span class="badge" id="unread">0</span></h2><ul id="notifications"></ul></section>
-</div>
-<script src="/vendor/actioncable.js"></script>
-<script src="/agent-demo/app.js"></script>
-</body>
-</html>`;
+</div>`,
+  scripts: ["/vendor/actioncable.js", "/agent-demo/app.js"],
+});
 
 const SCRIPT = /* js */ `"use strict";
 const $ = (id) => document.getElementById(id);

@@ -1,6 +1,7 @@
 /**
- * The introduction of the API reference at /docs: the README's first tour and its table of surfaces and
- * keys, word for word (the docs test in test/e2e compares them with README.md, so they cannot drift).
+ * The introduction of the API reference at /docs: the README's first tour and the table of surfaces and
+ * keys of docs/api.md, word for word (the docs test in test/e2e compares them with those files, so they
+ * cannot drift).
  */
 export const README_TOUR = `\`\`\`sh
 KEY=<the platform key npm start printed>
@@ -14,7 +15,7 @@ curl -s -X POST localhost:8787/platform/api/v1/accounts/1/account_users -H "api_
 curl -s localhost:8787/api/v1/profile -H "api_access_token: <the user's access_token>"
 \`\`\``;
 
-export const README_SURFACES = `| Surface | Key | Reaches |
+export const API_SURFACES = `| Surface | Key | Reaches |
 |---|---|---|
 | \`/platform/api/v1\` | platform key | accounts, users, account users and agent bots **that this platform app created** |
 | \`/api/v1/profile\`, \`/api/v1/notification_subscriptions\` | user key | the user's own profile and push devices |
@@ -25,7 +26,7 @@ export const README_SURFACES = `| Surface | Key | Reaches |
 | \`/auth/sign_in\`, \`/auth/password\` | none: the password, the mailed reset token | signing in as Chatwoot's apps do, resetting a password |
 | \`/api/v1/profile\`, \`/api/v1/notification_subscriptions\`, \`/api/v1/accounts/...\`, \`/api/v2/...\`, \`/auth/validate_token\`, \`/auth/sign_out\` | a sign-in's \`access-token\` + \`client\` + \`uid\` | what the user's key reaches, as that user |
 | \`/cable\` | none on the socket: each subscription sends the user's \`pubsub_token\` | the live account feed (ActionCable), for a member of the account |
-| \`/mcp\` | user key, sign-in token or agent bot key, as \`Authorization: Bearer\` | the MCP tools: what the key reaches on the account API (README "AI agents over MCP") |
+| \`/mcp\` | user key, sign-in token or agent bot key, as \`Authorization: Bearer\` | the MCP tools: what the key reaches on the account API (docs/mcp.md) |
 
 The key goes in the \`api_access_token\` header; \`Api-Access-Token\` (as n8n and other clients send it)
 and \`Authorization: Bearer <key>\` work too. Keys are
@@ -37,5 +38,5 @@ export const INTRODUCTION = [
   "`npm start` serves edgedesk on localhost:8787 and prints a platform key.",
   README_TOUR,
   "## Surfaces and keys",
-  README_SURFACES,
+  API_SURFACES,
 ].join("\n\n");

@@ -1,5 +1,5 @@
 /**
- * The request's databases (README "Shards"): opened here and nowhere else, so that the scopes built in
+ * The request's databases (docs/shards.md): opened here and nowhere else, so that the scopes built in
  * scopes.ts are the only way a route reaches them. Every request has the directory; the shard of the
  * account it acts in is chosen once that account is known: by accountAuth from the key's batch, or by
  * a public route's key (an inbox identifier, a portal slug, a survey's uuid) through src/http/public-route.ts.

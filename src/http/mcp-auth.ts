@@ -1,5 +1,5 @@
 /**
- * The door of /mcp (README "AI agents over MCP"): the same keys as the account API, sent as
+ * The door of /mcp (docs/mcp.md): the same keys as the account API, sent as
  * `Authorization: Bearer <key>` (the other spellings of presentedCredential work too), and one account per
  * request. The transport keeps no session in the Worker, so every request names its account the same way:
  * the `X-Account-Id` header, or nothing when the key reaches exactly one account (an agent bot's own

@@ -1,7 +1,7 @@
 /**
  * Public requests name no account: they carry an inbox identifier, a portal slug or a survey's
  * conversation uuid. This finds the account those lead to, and its shard, before the route runs
- * (README "Shards"): one indexed read of the directory's public routes (a survey's uuid is looked for
+ * (docs/shards.md): one indexed read of the directory's public routes (a survey's uuid is looked for
  * on every shard), kept in this isolate for a while, so a widget's stream of requests costs the directory
  * nothing after its first. A key that leads nowhere leaves the request on the directory, where the
  * route's own lookup finds nothing and answers its usual 404.

@@ -1,5 +1,5 @@
 /**
- * Rate limits, by surface (README "Rate limits"):
+ * Rate limits, by surface (docs/limits.md):
  * - account API (/api/v1, /api/v2): per API key (the user's or agent bot's key, whichever account it calls);
  * - platform API: per platform key;
  * - public API: per client address and inbox (or portal), for every request; contact and conversation

@@ -5,8 +5,8 @@
  *   answers browsers on customer sites (src/routes/public/cors.ts).
  * - JSON answers also carry `Content-Security-Policy: default-src 'none'`: with nosniff a browser never
  *   renders them as HTML, and if a JSON answer is ever opened as a document (a stored `<script>` in a
- *   contact name, say) it may run nothing and load nothing. HTML pages set their own (SCRIPTED_PAGE_POLICY
- *   for the survey and the demos, the help-center site's and /docs' in their files).
+ *   contact name, say) it may run nothing and load nothing. HTML pages set their own (`pagePolicy`
+ *   below; /docs' in its file).
  * - A caller's `X-Request-Id` is kept when it is well formed (letters, digits, `_`, `-`, `=`, at most
  *   128 characters), so a client can correlate its logs with ours; otherwise a UUID is made. The id is
  *   echoed in the `X-Request-Id` answer header and in the body of a 500.
@@ -21,10 +21,26 @@ export const REQUEST_ID_MAX_LENGTH = 128;
 export const requestId = () => honoRequestId({ headerName: "X-Request-Id", limitLength: REQUEST_ID_MAX_LENGTH });
 
 /**
- * The policy of a page whose script is this Worker's own file (the CSAT survey, the demos): scripts and
- * fetches (WebSockets included) on this origin only, nothing inline but styles, no images, no framing.
+ * The content security policy of an HTML page the Worker renders (src/pages/kit.ts): the kit's stylesheet
+ * and the page's own inline styles, nothing from another origin, no framing. `scripts`: scripts and
+ * fetches (WebSockets included) on this origin, never inline; `images`: pictures on this origin;
+ * `forms`: forms that submit to this origin. Whatever is not allowed is refused.
  */
-export const SCRIPTED_PAGE_POLICY = "default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; connect-src 'self'; form-action 'none'; base-uri 'none'; frame-ancestors 'none'";
+export function pagePolicy({ scripts = false, images = false, forms = false } = {}): string {
+  return [
+    "default-src 'none'",
+    ...(scripts ? ["script-src 'self'"] : []),
+    "style-src 'self' 'unsafe-inline'",
+    ...(images ? ["img-src 'self'"] : []),
+    ...(scripts ? ["connect-src 'self'"] : []),
+    `form-action ${forms ? "'self'" : "'none'"}`,
+    "base-uri 'none'",
+    "frame-ancestors 'none'",
+  ].join("; ");
+}
+
+/** The policy of a page whose script is this Worker's own file (the CSAT survey, the demos). */
+export const SCRIPTED_PAGE_POLICY = pagePolicy({ scripts: true });
 
 const JSON_TYPE = /^application\/([\w.-]+\+)?json\b/i;
 const JSON_POLICY = "default-src 'none'; frame-ancestors 'none'";

@@ -1,5 +1,5 @@
 /**
- * Who sees what a request cost the database (README "Errors": which figures are shown to whom).
+ * Who sees what a request cost the database (docs/api.md "Errors": which figures are shown to whom).
  *
  * The figures (time, round trips, rows read and written, the shard) describe the data a request
  * touched: on a route that takes no credential they would tell an unknown e-mail from a wrong password

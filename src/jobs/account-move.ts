@@ -1,5 +1,5 @@
 /**
- * Moving one account's rows from its shard to another (README "Shards": "Moving an account"), on D1
+ * Moving one account's rows from its shard to another (docs/shards.md: "Moving an account"), on D1
  * bindings directly: `npm run move-account` hands it wrangler's bindings (local, or Cloudflare's), the
  * cron the Worker's (`recoverMoves`), the tests theirs. In order:
  *   1. the directory marks the account moving (`shard_status`, `move_to` the new shard, `updated_at` the

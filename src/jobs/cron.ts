@@ -62,7 +62,7 @@ const movableShards = (env: Env, count: number) =>
   Array.from({ length: count }, (_, shard) => (env as unknown as Record<string, D1Database>)[shardBinding(shard)]);
 
 /**
- * Runs every sweep on every shard (README "Shards"), the shards side by side and each shard's sweeps in
+ * Runs every sweep on every shard (docs/shards.md), the shards side by side and each shard's sweeps in
  * order (a shard an account is moving from or to waits until the move ends), each whatever the others
  * did: one that fails (a database error) is logged, the rest still run, and the invocation fails at the
  * end so the failure shows in the Worker's metrics.

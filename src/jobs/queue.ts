@@ -77,7 +77,7 @@ const EVENT_JOBS: Array<(db: Database, env: Env, message: EventMessage) => Promi
 const accountOf = (body: QueueMessage): unknown => (body.kind === "live_event" ? body.event?.accountId : (body as { accountId?: unknown }).accountId);
 
 /**
- * Each message runs on its account's shard (README "Shards"): the batch is grouped by shard, one
+ * Each message runs on its account's shard (docs/shards.md): the batch is grouped by shard, one
  * connection each, and the groups run side by side. A message whose account is gone or being deleted
  * has nothing left to do; one whose account is moving waits for the move to end.
  */

@@ -1,5 +1,5 @@
 /**
- * /mcp: the Model Context Protocol's Streamable HTTP transport (README "AI agents over MCP"), a transport
+ * /mcp: the Model Context Protocol's Streamable HTTP transport (docs/mcp.md), a transport
  * beside the routes. It is stateless: each POST carries one JSON-RPC message and gets its answer as JSON,
  * from a server built for that request (src/mcp/server.ts) behind the same checks as the account API: the
  * key and the account (mcpAuth), the `account_api` rate limit (one count per request, so one per tool
@@ -43,7 +43,7 @@ export const mcpApi = new Hono<AppEnv>()
       await server.close();
     }
   })
-  .on(["GET", "DELETE"], "/", undocumented("no session and no stream: 405 (README \"AI agents over MCP\")"), (c) => {
+  .on(["GET", "DELETE"], "/", undocumented("no session and no stream: 405 (docs/mcp.md)"), (c) => {
     c.header("Allow", "POST");
     return c.json(noStream(c.req.method), 405);
   });

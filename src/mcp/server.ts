@@ -1,5 +1,5 @@
 /**
- * One MCP server per request (the Worker keeps no session: README "AI agents over MCP"), over the
+ * One MCP server per request (the Worker keeps no session: docs/mcp.md), over the
  * request's context: the door (src/http/mcp-auth.ts) has proven the key and entered the account, so
  * every tool, resource and prompt acts as that key's holder in that account, through accountScope.
  *

@@ -10,33 +10,23 @@ import { Hono } from "hono";
 import type { AppEnv } from "../http/app-env";
 import { undocumented } from "../http/openapi";
 import { SCRIPTED_PAGE_POLICY } from "../http/secure";
+import { layout } from "./kit";
 
-
-const PAGE = /* html */ `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<title>Rate the conversation</title>
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<style>
-  body { font: 16px/1.5 system-ui, sans-serif; margin: 0; color: #1f2d3d; background: #f4f6fb; }
-  main { max-width: 28rem; margin: 3rem auto; background: #fff; border-radius: 12px; padding: 1.5rem 1.75rem; box-shadow: 0 1px 4px rgba(0,0,0,.08); }
+const PAGE = layout({
+  title: "Rate the conversation",
+  head: '<meta name="referrer" content="no-referrer">',
+  style: /* css */ `
+  main { max-width: 28rem; margin: 3rem auto; }
   h1 { font-size: 1.2rem; margin: 0 0 1rem; }
   .ratings { display: flex; gap: .5rem; justify-content: center; margin: 1rem 0; }
-  .ratings button { font-size: 1.9rem; background: none; border: 2px solid transparent; border-radius: 10px; padding: .2rem .45rem; cursor: pointer; filter: grayscale(1); opacity: .7; }
-  .ratings button[aria-pressed=true] { filter: none; opacity: 1; border-color: #1f93ff; }
-  .ratings button:disabled { cursor: default; }
-  textarea { width: 100%; box-sizing: border-box; min-height: 5rem; font: inherit; padding: .5rem; border: 1px solid #c9d3e0; border-radius: 8px; }
-  .send { margin-top: .75rem; width: 100%; padding: .6rem; font: inherit; color: #fff; background: #1f93ff; border: 0; border-radius: 8px; cursor: pointer; }
-  .send:disabled { background: #9cc9f5; cursor: default; }
-  #status { min-height: 1.5em; margin-top: .75rem; color: #3c4858; }
-  #status.error { color: #c0392b; }
-  [hidden] { display: none !important; }
-</style>
-</head>
-<body>
-<main>
+  .ratings button { font-size: 1.9rem; color: inherit; background: none; border: 2px solid transparent; border-radius: 10px; padding: .2rem .45rem; filter: grayscale(1); opacity: .7; }
+  .ratings button[aria-pressed=true] { filter: none; opacity: 1; border-color: var(--accent); }
+  .ratings button:disabled { background: none; }
+  textarea { width: 100%; box-sizing: border-box; min-height: 5rem; }
+  .send { margin-top: .75rem; width: 100%; padding: .6rem; }
+  #status { min-height: 1.5em; margin-top: .75rem; }`,
+  body: /* html */ `
+<main class="card">
   <h1 id="question">Loading the survey…</h1>
   <form id="survey" hidden>
     <div class="ratings" id="ratings" role="group" aria-label="Rating"></div>
@@ -44,11 +34,10 @@ const PAGE = /* html */ `<!doctype html>
     <textarea id="feedback" maxlength="10000"></textarea>
     <button class="send" id="send" type="submit" disabled>Send</button>
   </form>
-  <p id="status" role="status"></p>
-</main>
-<script src="/survey/app.js"></script>
-</body>
-</html>`;
+  <p id="status" class="muted" role="status"></p>
+</main>`,
+  scripts: ["/survey/app.js"],
+});
 
 const SCRIPT = /* js */ `"use strict";
 const $ = (id) => document.getElementById(id);
@@ -60,7 +49,7 @@ let rating = null;
 
 function say(text, isError) {
   $("status").textContent = text;
-  $("status").className = isError ? "error" : "";
+  $("status").className = isError ? "error" : "muted";
   document.body.dataset.state = isError ? "error" : "ready";
 }
 

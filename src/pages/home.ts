@@ -5,39 +5,32 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../http/app-env";
 import { undocumented } from "../http/openapi";
+import { pagePolicy } from "../http/secure";
+import { layout } from "./kit";
 
-const PAGE_POLICY = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
-
-const PAGE = /* html */ `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<title>edgedesk</title>
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<style>
-  body { font: 16px/1.5 system-ui, sans-serif; max-width: 40rem; margin: 3rem auto; padding: 0 1rem; color: #1f2d3d; }
+const PAGE = layout({
+  title: "edgedesk",
+  style: /* css */ `
   h1 { margin-bottom: .25rem; }
-  p.lead { margin-top: 0; color: #52606d; }
+  p.lead { margin-top: 0; }
   dt { margin-top: 1rem; font-weight: 600; }
-  dd { margin-left: 0; color: #3c4858; }
-</style>
-</head>
-<body>
+  dd { margin-left: 0; }`,
+  bodyClass: "narrow",
+  body: /* html */ `
 <h1>edgedesk</h1>
-<p class="lead">A customer-conversation desk API that speaks Chatwoot's API.</p>
+<p class="lead muted">A customer-conversation desk API that speaks Chatwoot's API.</p>
 <dl>
   <dt><a href="/docs">API reference</a></dt>
-  <dd>Every route of the Platform, account and public APIs, with its parameters and answers.</dd>
+  <dd class="muted">Every route of the Platform, account and public APIs, with its parameters and answers.</dd>
   <dt><a href="/openapi.json">OpenAPI document</a></dt>
-  <dd>The same reference as OpenAPI 3.1, for code generators and API clients.</dd>
+  <dd class="muted">The same reference as OpenAPI 3.1, for code generators and API clients.</dd>
   <dt><a href="/widget-demo">Widget demo</a></dt>
-  <dd>A visitor and an agent side by side: messages and typing live in both directions.</dd>
+  <dd class="muted">A visitor and an agent side by side: messages and typing live in both directions.</dd>
   <dt><a href="/agent-demo">Agent demo</a></dt>
-  <dd>Sign in as an agent: conversations, presence and notifications over the live account feed.</dd>
-</dl>
-</body>
-</html>`;
+  <dd class="muted">Sign in as an agent: conversations, presence and notifications over the live account feed.</dd>
+</dl>`,
+});
 
 export const homePage = new Hono<AppEnv>().get("/", undocumented("a page for people, pointing at the docs and demos"), (c) =>
-  c.html(PAGE, 200, { "Content-Security-Policy": PAGE_POLICY }),
+  c.html(PAGE, 200, { "Content-Security-Policy": pagePolicy() }),
 );

@@ -79,7 +79,7 @@ const widgetChannelFields = {
 
 const Port = Between(0, 65_535);
 
-/** Chatwoot's `Channel::Email::EDITABLE_ATTRS` (the IMAP and SMTP settings are stored, not used: README "E-mail inboxes"). */
+/** Chatwoot's `Channel::Email::EDITABLE_ATTRS` (the IMAP and SMTP settings are stored, not used: docs/email.md). */
 const emailChannelFields = {
   email: Email,
   imap_enabled: Bool,

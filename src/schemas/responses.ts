@@ -125,7 +125,7 @@ export const ServiceStatus = z.object({
   timestamp: z.string(),
   queue_services: z.string(),
   data_services: z.string(),
-  shards: z.number().int().describe("how many shard databases hold the accounts (README \"Shards\")"),
+  shards: z.number().int().describe("how many shard databases hold the accounts (docs/shards.md)"),
 });
 
 /**

@@ -161,7 +161,7 @@ export function targetQueries(db: Database, accountId: number, deliveryId: numbe
 /**
  * Whether a push's device is still registered to the user the push was written for (a token that
  * another user has taken over since, or that was removed, is nobody to push to). Devices belong to
- * users, so the directory holds them (README "Shards").
+ * users, so the directory holds them (docs/shards.md).
  */
 export async function pushDeviceRegistered(directory: Database, delivery: { targetId: number | null; body: string }): Promise<boolean> {
   const userId = (JSON.parse(delivery.body) as { user_id?: unknown }).user_id;

@@ -35,7 +35,7 @@ it("keeps each route within three round trips", async () => {
   await record("show article", get(articlePath, w.admin.key));
   await record("update article", call("PATCH", articlePath, { key: w.admin.key, body: { title: "Hi" } }));
   await record("reorder articles", post(`${portal}/articles/reorder`, w.admin.key, { positions_hash: { [article.body.payload.id]: 4 } }));
-  // keyless routes show their cost only to a request that carries a platform key (README "Errors")
+  // keyless routes show their cost only to a request that carries a platform key (docs/api.md "Errors")
   await record("public portal", get("/public/api/v1/portals/cost", w.platformKey));
   await record("public categories", get("/public/api/v1/portals/cost/categories", w.platformKey));
   await record("public search", get("/public/api/v1/portals/cost/articles?query=hello", w.platformKey));

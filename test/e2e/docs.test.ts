@@ -1,6 +1,7 @@
 /**
  * The API document and its reference page against `npm start`: the document is valid OpenAPI 3.1 (by an
- * OpenAPI validator, here in Node because it compiles schemas), its introduction is the README's tour,
+ * OpenAPI validator, here in Node because it compiles schemas), its introduction is the README's tour
+ * and docs/api.md's surfaces and keys,
  * and /docs, opened without a key in headless Chromium, lists the create-message operation with
  * everything it loads coming from the server itself (browser.ts fails a test on any other request) and
  * nothing refused by its content security policy.
@@ -9,18 +10,19 @@ import { Validator } from "@seriousme/openapi-schema-validator";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { README_SURFACES, README_TOUR } from "../../src/docs/introduction";
+import { API_SURFACES, README_TOUR } from "../../src/docs/introduction";
 import { serverAndBrowser } from "./browser";
 import { root } from "./server";
 
 const e2e = serverAndBrowser();
 
-/** A README section's body, between its heading and the next one. */
-function readmeSection(heading: string): string {
-  const readme = readFileSync(join(root, "README.md"), "utf8");
-  const start = readme.indexOf(`\n## ${heading}\n`);
-  const end = readme.indexOf("\n## ", start + 1);
-  return readme.slice(start, end).split("\n").slice(2).join("\n").trim();
+/** A section's body in a Markdown file of the project, between its heading and the next one. */
+function section(file: string, heading: string): string {
+  const text = readFileSync(join(root, file), "utf8");
+  const start = text.indexOf(`\n## ${heading}\n`);
+  expect(start, `${file} has a section "${heading}"`).toBeGreaterThan(-1);
+  const next = text.indexOf("\n## ", start + 1);
+  return text.slice(start, next === -1 ? undefined : next).split("\n").slice(2).join("\n").trim();
 }
 
 describe("the API document and /docs", () => {
@@ -34,9 +36,9 @@ describe("the API document and /docs", () => {
     expect(document.openapi).toBe("3.1.0");
   });
 
-  it("introduces the API with the README's tour and its surfaces and keys, word for word", async () => {
-    expect(README_TOUR).toBe(readmeSection("A first tour"));
-    expect(README_SURFACES).toBe(readmeSection("Surfaces and keys"));
+  it("introduces the API with the README's tour and docs/api.md's surfaces and keys, word for word", async () => {
+    expect(README_TOUR).toBe(section("README.md", "A first tour"));
+    expect(API_SURFACES).toBe(section("docs/api.md", "Surfaces and keys"));
     const document = await (await fetch(`${e2e.server.base}/openapi.json`)).json();
     expect(document.info.description).toContain(README_TOUR);
   });
@@ -74,6 +76,14 @@ describe("the API document and /docs", () => {
     const links = await page.$$eval("a", (anchors) => anchors.map((a) => (a as HTMLAnchorElement).href));
     expect(links.map((l) => new URL(l).pathname)).toEqual(["/docs", "/openapi.json", "/widget-demo", "/agent-demo"]);
     for (const link of links) expect((await fetch(link)).status, link).toBe(200);
+    // the page kit's stylesheet came from the server (a static asset), and the page's policy let it in
+    const kit = await page.evaluate(() => [...document.styleSheets].filter((s) => s.href?.endsWith("/kit/page.css")).map((s) => s.cssRules.length));
+    expect(kit).toHaveLength(1);
+    expect(kit[0]).toBeGreaterThan(0);
+    const stylesheet = await fetch(`${e2e.server.base}/kit/page.css`);
+    expect(stylesheet.headers.get("content-type")).toMatch(/^text\/css/);
+    expect(stylesheet.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(stylesheet.headers.get("content-security-policy")).toBe("default-src 'none'; frame-ancestors 'none'");
     await page.close();
   });
 });

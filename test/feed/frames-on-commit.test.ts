@@ -1,5 +1,5 @@
 /**
- * The live account feed's frames leave with the commit of the change that made them (README "Live
+ * The live account feed's frames leave with the commit of the change that made them (docs/realtime.md "Live
  * account feed"): built from the committed batch's own outbox rows in the request (or job) that ran it,
  * sent before that request answers, never for a batch that failed, and never again when the outbox is
  * dispatched later.

@@ -54,6 +54,9 @@ function expectPage(res: Awaited<ReturnType<typeof page>>) {
   expect(res.headers.get("cache-control")).toBe("public, max-age=300");
   expect(res.headers.get("content-security-policy")).toContain("default-src 'none'");
   expect(res.headers.get("content-security-policy")).not.toContain("script-src");
+  // the page kit's skeleton and stylesheet (src/pages/kit.ts), which the policy lets load from this origin
+  expect(res.body).toContain('<link rel="stylesheet" href="/kit/page.css">');
+  expect(res.headers.get("content-security-policy")).toContain("style-src 'self'");
   // no script at all: the author's and the titles' <script> come out escaped or removed
   expect(res.body).not.toMatch(/<script/i);
   return res.body as string;

@@ -1,6 +1,6 @@
 /**
  * D1 sessions: every request runs in a session, answers its bookmark in `x-d1-bookmark` (prefixed with
- * the account's shard, README "Shards"), and accepts one back, at no extra round trip.
+ * the account's shard, docs/shards.md), and accepts one back, at no extra round trip.
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, get, post } from "../support/http";

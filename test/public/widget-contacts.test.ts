@@ -37,7 +37,7 @@ describe("public inbox and contacts", () => {
     const w = await widgetWorld();
     const known = await createContact(w.accountId, { name: "Known", email: "known@example.com" });
     const v = await post(`${w.inbox.base}/contacts`, null, { email: "known@example.com", source_id: "visitor-1", name: "Typed" });
-    // the visitor sees the e-mail it sent; its contact holds it only as a claim (README "Who reaches a contact")
+    // the visitor sees the e-mail it sent; its contact holds it only as a claim (docs/widget.md "Who reaches a contact")
     expect(v.body).toMatchObject({ source_id: "visitor-1", name: "Typed", email: "known@example.com" });
     expect(v.body.id).not.toBe(known);
     const hash = await hmacHex(w.inbox.hmacToken, "cust-9");

@@ -127,7 +127,7 @@ describe("a public body is read only after the inbox is known", () => {
     const roundTrips = (headers: Headers) => Number(/db-round-trips;desc="(\d+)"/.exec(headers.get("server-timing") ?? "")![1]);
     const fresh = await publicInbox(world.accountId);
     const conversation = await visitorConversation(fresh);
-    // a platform key shows a keyless route's cost (README "Errors"); the route itself ignores it
+    // a platform key shows a keyless route's cost (docs/api.md "Errors"); the route itself ignores it
     const typing = await post(`${conversation.path}/toggle_typing`, world.platformKey, { typing_status: "on" });
     expect(typing.status).toBe(200);
     // the chain (inbox, contact inbox, conversation) in one batch, and no separate inbox check

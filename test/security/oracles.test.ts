@@ -1,7 +1,7 @@
 /**
  * Oracles (issue 31, finding 6): nothing an anonymous caller sees tells whether an e-mail, a phone
  * number or a user exists, nor which shard holds an account it may not reach. Server-Timing carries the
- * database's figures only for a caller its credential proved (README "Errors": which figures are shown
+ * database's figures only for a caller its credential proved (docs/api.md "Errors": which figures are shown
  * to whom).
  */
 import { describe, expect, it } from "vitest";

@@ -1,5 +1,5 @@
 /**
- * The work after a change on a shard other than the first (README "Shards"): the queue consumer runs
+ * The work after a change on a shard other than the first (docs/shards.md): the queue consumer runs
  * each message on its account's shard, so webhooks and automation rules work for an account wherever
  * the directory placed it.
  */

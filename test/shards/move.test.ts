@@ -1,5 +1,5 @@
 /**
- * Moving an account to another shard (README "Shards"; `npm run move-account`) while its clients keep
+ * Moving an account to another shard (docs/shards.md; `npm run move-account`) while its clients keep
  * writing: every change the Worker acknowledged is there afterwards, changes during the move are refused
  * with 503 and Retry-After, ids and search survive, and the old shard keeps nothing of the account. A
  * move never strands the account: transient database errors are retried, a failure before the switch
@@ -264,7 +264,7 @@ describe("a move never strands the account", { timeout: 90_000 }, () => {
     expect((await post(`/public/api/v1/inboxes/${identifier}/contacts`, null, { name: "Too early" })).status).toBe(503);
     await move;
     // at once afterwards: no cached placement keeps it waiting
-    // a platform key, so the answer shows which shard served it (README "Errors": figures for proven callers only)
+    // a platform key, so the answer shows which shard served it (docs/api.md "Errors": figures for proven callers only)
     const created = await post(`/public/api/v1/inboxes/${identifier}/contacts`, world.platformKey, { name: "Right after" });
     expect(created.status).toBe(200);
     expect(timing(created.headers, "db-shard")).toBe(to);

@@ -1,5 +1,5 @@
 /**
- * Where accounts go and how they leave (README "Shards"), in a storage of this file's own: each new
+ * Where accounts go and how they leave (docs/shards.md), in a storage of this file's own: each new
  * account goes to the least full shard, and an account's delete removes its rows from its shard and the
  * directory, and nothing of any other account.
  */

@@ -1,5 +1,5 @@
 /**
- * Accounts on different shards (README "Shards"): each request runs on its account's shard in the one
+ * Accounts on different shards (docs/shards.md): each request runs on its account's shard in the one
  * hop of its auth batch, says so in Server-Timing, carries the shard in its bookmark, and never reaches
  * another shard's rows, even where ids coincide. Public routes find their account's shard by their key.
  */
@@ -96,7 +96,7 @@ describe("public routes", () => {
       const inbox = await post(`${world.base}/inboxes`, world.admin.key, { name: "Site", channel: { type: "web_widget", website_url: "https://shop.example" } });
       expect(inbox.status).toBe(200);
       const identifier = inbox.body.inbox_identifier ?? inbox.body.website_token;
-      // the shard of a keyless request is shown to a platform key only (README "Errors")
+      // the shard of a keyless request is shown to a platform key only (docs/api.md "Errors")
       const shown = await get(`/public/api/v1/inboxes/${identifier}`, world.platformKey);
       expect(shown.status).toBe(200);
       expect(timing(shown.headers, "db-shard")).toBe(world.shard);

@@ -1,5 +1,5 @@
 /**
- * The test's way to the databases behind the Worker (README "Shards"): the directory holds what spans
+ * The test's way to the databases behind the Worker (docs/shards.md): the directory holds what spans
  * accounts (accounts and the shard each lives on, users, account users, keys, sign-ins, platform apps,
  * agent bots, identity mail); each shard holds its accounts' rows, with copies of their account row,
  * members, users and bots. A test reads or changes an account's rows on that account's shard.

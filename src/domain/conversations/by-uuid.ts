@@ -1,6 +1,6 @@
 /**
  * A conversation's account found by its uuid alone, for the doors that hold nothing but the uuid (a CSAT
- * survey link, an e-mail's `reply+<uuid>@` address): every shard is asked at once (README "Shards"),
+ * survey link, an e-mail's `reply+<uuid>@` address): every shard is asked at once (docs/shards.md),
  * since these uuids are not entered in the directory, which would cost a directory write for every
  * conversation created, and both doors are used far less often than conversations are made.
  */

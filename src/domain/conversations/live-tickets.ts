@@ -38,7 +38,7 @@ function sameHex(a: string, b: string) {
 export async function issueLiveTicket(scope: AccountScope, displayId: number) {
   if (scope.actor.type !== "user") throw refused("Only users open live rooms with tickets");
   const userId = scope.actor.user.id;
-  // the conversation on the account's shard, the key's digest in the directory (README "Shards"), side by side
+  // the conversation on the account's shard, the key's digest in the directory (docs/shards.md), side by side
   const [, [digests]] = await Promise.all([readConversation(scope, displayId, []), batch(scope.directory, [digestQuery(scope.directory, userId)])]);
   const digest = digests[0]?.digest;
   if (!digest) throw refused("The user has no key to sign a ticket with");

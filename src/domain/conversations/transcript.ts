@@ -53,7 +53,7 @@ export async function renderTranscript(scope: AccountScope, conversation: Conver
 
 /**
  * Transcript mail goes to addresses a user typed, outside the account: every recipient spends the
- * account's allowance (`transcript_mail`, README "Rate limits") before the mail is recorded, so that no
+ * account's allowance (`transcript_mail`, docs/limits.md) before the mail is recorded, so that no
  * route, macro or rule makes the service a mail relay. Over the allowance nothing is recorded (429).
  */
 export const spendTranscriptAllowance = (scope: AccountScope, recipients: readonly string[]) =>

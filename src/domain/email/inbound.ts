@@ -1,5 +1,5 @@
 /**
- * Inbound mail of an e-mail inbox, threaded as Chatwoot threads it (README "E-mail inboxes"). The Worker's
+ * Inbound mail of an e-mail inbox, threaded as Chatwoot threads it (docs/email.md). The Worker's
  * `email()` handler kept the raw message in R2 and queued its key; the consumer parsed it
  * (src/email/parse.ts) into an `InboundMail` and hands it here, on the account's shard:
  * - the inbox: the envelope recipient, then To, Cc, X-Original-To and Bcc, `+tag` stripped, against the

@@ -1,7 +1,7 @@
 /**
  * Who is calling: the owner of a credential (an API key, or a signed-in client's token), and what it may
  * reach in one account. Each function makes exactly one round trip (one batch) to the directory, which
- * holds the keys, the users, the accounts with their shard, and the memberships (README "Shards").
+ * holds the keys, the users, the accounts with their shard, and the memberships (docs/shards.md).
  */
 import { and, eq, sql } from "drizzle-orm";
 import { type Database, builtOnce, decodePrefixed, now, prefixedColumns, rawSql, schema } from "../../db/client";

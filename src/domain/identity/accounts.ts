@@ -48,7 +48,7 @@ function placementSizeStep(env: Env): number {
 }
 
 /**
- * Creates an account that the platform app behind `scope` owns, on the least full shard (README
+ * Creates an account that the platform app behind `scope` owns, on the least full shard (docs/shards.md
  * "Shards"): the directory's row first, marked provisioning, which also counts the account on its shard;
  * then the shard's copy of the account; then the directory's row becomes active. An account left
  * provisioning by a failure half way is finished by the cron (`finishPlacements`).
@@ -155,7 +155,7 @@ const SEARCH_INDEXES = [
 /**
  * The statements that remove the account and everything of it from the directory: its keys, grants and
  * row, and whatever else it holds of the account. A deployment upgraded from one database still has the
- * account's old rows there (README "Shards"), search-index rows included; its shard's rows go in rounds
+ * account's old rows there (docs/shards.md), search-index rows included; its shard's rows go in rounds
  * (`deleteAccountRows`).
  */
 function deleteStatements(db: Database, accountId: number): Statement[] {

@@ -1,5 +1,5 @@
 /**
- * The shards' copies of identity (README "Shards"). The directory owns accounts, users, memberships and
+ * The shards' copies of identity (docs/shards.md). The directory owns accounts, users, memberships and
  * agent bots; each shard keeps a copy of the rows its accounts use, so that what an account's queries
  * join (assignees, senders, members, bots) stays on the account's own shard. An identity change commits
  * in the directory first, then copies the rows it touched to the shards concerned:

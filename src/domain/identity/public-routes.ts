@@ -1,5 +1,5 @@
 /**
- * The public keys that lead to an account without a credential (README "Shards"): a website or API
+ * The public keys that lead to an account without a credential (docs/shards.md): a website or API
  * inbox's identifier, a help-center portal's slug and custom domain. They live in the directory, where
  * each key is unique across every account, so a public request finds the account's shard in one
  * indexed read, and two accounts on different shards can never hold the same slug or domain.

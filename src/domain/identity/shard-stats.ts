@@ -1,5 +1,5 @@
 /**
- * How big each shard is, for placing new accounts (README "Shards", Placement). D1 reports the database's
+ * How big each shard is, for placing new accounts (docs/shards.md, Placement). D1 reports the database's
  * size with every answer (`meta.size_after`), so the cron's look at a shard is one tiny query; the size
  * goes into the directory's `shard_stats`, which `createAccount` orders by. libSQL (one database, the
  * directory and the only shard) reports no size: there is nothing to choose between, and nothing is written.

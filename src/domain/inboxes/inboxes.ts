@@ -438,7 +438,7 @@ export async function getInboxAgentBot(scope: AccountScope, inboxId: number): Pr
   const bot: AgentBotRow | undefined = bots[0];
   if (!bot) return null;
   if (bot.accountId !== scope.accountId) return { bot, accessToken: null };
-  // the key is the directory's (README "Shards")
+  // the key is the directory's (docs/shards.md)
   const { directory } = scope;
   const [tokens] = await batch(directory, [
     directory

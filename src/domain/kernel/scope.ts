@@ -38,7 +38,7 @@ export type PlatformAppActor = { type: "platform_app"; platformAppId: number };
  * ask for after a commit (live rooms). The public API's requests and the jobs act with it alone until the
  * domain has found the account.
  *
- * `db` is the database of the account the scope acts in: its shard (README "Shards"). Before an account
+ * `db` is the database of the account the scope acts in: its shard (docs/shards.md). Before an account
  * is known (platform, profile and sign-in requests) it is the directory. `directory` holds what spans
  * accounts (accounts and their placement, users, memberships, keys, sign-ins, platform apps, agent bots,
  * public routes) and `shards` reaches any account's shard.

@@ -7,7 +7,7 @@
  * and DNS can change later). What a name alone tells is refused: names of this machine and of internal
  * namespaces, one-label names, and the public services whose names resolve to loopback or to whatever
  * address the name spells (FORBIDDEN_NAMES). Any other name that an owner points at a private address is
- * not caught here (README "Where receivers may be"). Delivery calls `isForbiddenTarget` again before each
+ * not caught here (docs/webhooks.md "Where receivers may be"). Delivery calls `isForbiddenTarget` again before each
  * request.
  *
  * Local development is the exception: a developer's receiver runs on their own machine, so `npm start`

@@ -1,5 +1,5 @@
 /**
- * Which browser push registrations are accepted (README "Push notifications"). The relay posts to a
+ * Which browser push registrations are accepted (docs/notifications.md "Push notifications"). The relay posts to a
  * browser's `endpoint`, so an endpoint anyone may register would make the relay call any address:
  * a loopback port, the cloud's metadata service, a file. Only the web-push services browsers use are
  * accepted, over https on the default port, without credentials, and the keys must have the shape

@@ -32,7 +32,7 @@ export async function pushRecipients(scope: AccountScope, notificationId: number
   });
   const notification = read.notification[0];
   if (!notification) return null;
-  // a device is its user's alone, and users are the directory's (README "Shards")
+  // a device is its user's alone, and users are the directory's (docs/shards.md)
   const [stored] = await batch(scope.directory, [
     scope.directory.select().from(notificationSubscriptions).where(eq(notificationSubscriptions.userId, notification.userId)).orderBy(notificationSubscriptions.id),
   ]);

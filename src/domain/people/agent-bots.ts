@@ -49,7 +49,7 @@ export async function createAgentBot(
   createdBy?: { platformAppId: number },
 ): Promise<AgentBotRecord> {
   checkOutgoingUrl(scope, input);
-  // bots and their keys are the directory's (README "Shards"); the shards that use a bot get its copy after
+  // bots and their keys are the directory's (docs/shards.md); the shards that use a bot get its copy after
   const { directory: db } = scope;
   const at = now();
   const key = randomKey();

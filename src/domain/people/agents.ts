@@ -105,7 +105,7 @@ export type AgentInput = {
  * created (unconfirmed, with its own API key, as Chatwoot creates invitees). A member already: 422.
  */
 export async function createAgent(scope: AccountScope, input: AgentInput & { email: string }): Promise<AgentRow> {
-  // users and memberships are the directory's (README "Shards"); the account's shard gets its copy after
+  // users and memberships are the directory's (docs/shards.md); the account's shard gets its copy after
   const { directory: db, accountId } = scope;
   const [existing, membership] = await batch(db, [
     db.select().from(users).where(eq(users.email, input.email)),

@@ -5,7 +5,7 @@
  *
  * The identifier is the only key by which a visitor may reach a contact it did not create, so the public
  * API takes an identifier only with its proof, on every inbox: an unproven one written on a visitor's
- * contact would otherwise be found later by the real owner's proven identifier (README "Public client API").
+ * contact would otherwise be found later by the real owner's proven identifier (docs/widget.md "Public client API").
  */
 import { hmacSha256Hex } from "../identity/keys";
 import { DomainError } from "../kernel/errors";

@@ -1,15 +1,17 @@
 /**
- * The frame of every help-center page: the portal's colour, header text and locales, a search box, and
- * the head a search engine and a link preview read (title, description, canonical, Open Graph). Every
- * text from the database goes in through `escapeHtml`; the only markup from an author is an article's
- * body, sanitized by ./markdown.ts before it gets here.
+ * The frame of every help-center page, on the page kit (../kit.ts): the portal's colour, header text
+ * and locales, a search box, and the head a search engine and a link preview read (title, description,
+ * canonical, Open Graph). Every text from the database goes in through `escapeHtml`; the only markup
+ * from an author is an article's body, sanitized by ./markdown.ts before it gets here.
  */
 import { portalLocales } from "../../domain/help-center/portals";
 import type { PortalRow } from "../../domain/help-center/rows";
+import { pagePolicy } from "../../http/secure";
 import { escapeHtml } from "../../views/help-center";
+import { layout } from "../kit";
 
-/** No script at all, styles inline, pictures and the search form on this origin only. */
-export const SITE_POLICY = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+/** No script at all, pictures and the search form on this origin only. */
+export const SITE_POLICY = pagePolicy({ images: true, forms: true });
 
 const DEFAULT_COLOR = "#1f93ff";
 
@@ -51,44 +53,35 @@ export function renderPage(frame: PageFrame): string {
           .map((l) => (l === locale ? `<strong>${escapeHtml(l)}</strong>` : `<a href="${escapeHtml(sitePaths.home(portal.slug, l))}" hreflang="${escapeHtml(l)}">${escapeHtml(l)}</a>`))
           .join(" ")}</nav>`
       : "";
-  return `<!doctype html>
-<html lang="${escapeHtml(locale)}">
-<head>
-<meta charset="utf-8">
-<title>${escapeHtml(title)}</title>
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="description" content="${escapeHtml(description)}">
+  return layout({
+    title,
+    lang: locale,
+    head: `<meta name="description" content="${escapeHtml(description)}">
 <link rel="canonical" href="${escapeHtml(frame.url)}">
 <meta property="og:type" content="${frame.type ?? "website"}">
 <meta property="og:site_name" content="${escapeHtml(siteTitle)}">
 <meta property="og:title" content="${escapeHtml(frame.title ?? siteTitle)}">
 <meta property="og:description" content="${escapeHtml(description)}">
-<meta property="og:url" content="${escapeHtml(frame.url)}">
-<style>
+<meta property="og:url" content="${escapeHtml(frame.url)}">`,
+    style: /* css */ `
   :root { --portal: ${color}; }
-  body { font: 16px/1.6 system-ui, sans-serif; margin: 0; color: #1f2d3d; background: #f8fafc; }
+  body { line-height: 1.6; }
   header { background: var(--portal); color: #fff; padding: 1.5rem 1rem 2rem; }
   header a { color: #fff; }
   .wrap { max-width: 48rem; margin: 0 auto; }
   header .name { font-weight: 600; text-decoration: none; }
-  header h1 { font-size: 1.6rem; margin: .75rem 0 1rem; }
+  header h1 { margin: .75rem 0 1rem; }
   .locales { float: right; }
   form.search { display: flex; gap: .5rem; }
-  form.search input { flex: 1; font: inherit; padding: .5rem .75rem; border: 0; border-radius: 8px; }
-  form.search button { font: inherit; padding: .5rem 1rem; border: 0; border-radius: 8px; background: #fff; color: var(--portal); cursor: pointer; }
+  form.search input { flex: 1; padding: .5rem .75rem; border: 0; }
+  form.search button { padding: .5rem 1rem; background: #fff; color: var(--portal); }
   main { padding: 1.5rem 1rem 3rem; }
   main a { color: var(--portal); }
-  section.card { background: #fff; border-radius: 12px; padding: 1rem 1.5rem; margin-bottom: 1rem; box-shadow: 0 1px 3px rgba(0,0,0,.06); }
+  section.card { margin-bottom: 1rem; }
   ul.articles { padding-left: 1.1rem; }
-  .muted { color: #64748b; }
   article img { max-width: 100%; }
-  article pre { background: #f1f5f9; padding: .75rem; overflow-x: auto; border-radius: 8px; }
-  mark { background: #fde68a; }
-  nav.crumbs { font-size: .9rem; margin-bottom: 1rem; }
-</style>
-</head>
-<body>
-<header>
+  nav.crumbs { font-size: .9rem; margin-bottom: 1rem; }`,
+    body: `<header>
   <div class="wrap">
     ${localeLinks}
     <a class="name" href="${escapeHtml(sitePaths.home(portal.slug, locale))}">${escapeHtml(portal.name)}</a>
@@ -101,23 +94,15 @@ export function renderPage(frame: PageFrame): string {
 </header>
 <main class="wrap">
 ${frame.body}
-</main>
-</body>
-</html>`;
+</main>`,
+  });
 }
 
 /** The answer for an unknown portal, locale, category or article (or one that is not published). */
-export const NOT_FOUND_PAGE = `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<title>Page not found</title>
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<style>body { font: 16px/1.6 system-ui, sans-serif; max-width: 36rem; margin: 4rem auto; padding: 0 1rem; color: #1f2d3d; }</style>
-</head>
-<body>
-<h1>Page not found</h1>
-<p>This help-center page does not exist, or it is not published.</p>
-</body>
-</html>`;
+export const NOT_FOUND_PAGE = layout({
+  title: "Page not found",
+  head: '<meta name="robots" content="noindex">',
+  bodyClass: "narrow",
+  body: `<h1>Page not found</h1>
+<p>This help-center page does not exist, or it is not published.</p>`,
+});
