@@ -97,3 +97,52 @@ describe("macro create: its people ride in the write batch", () => {
     expect((await get(`${world.base}/macros/${res.body.payload.id}`, world.agent.key)).body).toEqual(res.body);
   });
 });
+
+describe("message create: what the message does to its conversation is decided in the write batch", () => {
+  const contactFor = async (name: string) => (await post(`${world.base}/contacts`, world.admin.key, { name })).body.payload.contact.id as number;
+  const openConversation = async (contactId: number) => (await post(`${world.base}/conversations`, world.admin.key, { inbox_id: inboxId, contact_id: contactId })).body;
+  const messagesOf = (displayId: number) => `${world.base}/conversations/${displayId}/messages`;
+  const shown = async (displayId: number, messageId: number) =>
+    (await get(messagesOf(displayId), world.admin.key)).body.payload.find((m: { id: number }) => m.id === messageId);
+
+  it("costs 2 round trips for an agent's first reply, and answers the message as the list shows it", async () => {
+    const conversation = await openConversation(await contactFor("First Reply"));
+    const res = await post(messagesOf(conversation.id), world.admin.key, { content: "Hello, how can I help?" });
+    expect(res.status).toBe(200);
+    expect(roundTrips(res.headers)).toBe(2);
+    expect(res.body).toEqual(await shown(conversation.id, res.body.id));
+    const after = (await get(`${world.base}/conversations/${conversation.id}`, world.admin.key)).body;
+    expect(after.first_reply_created_at).toBe(res.body.created_at);
+  });
+
+  it("costs 2 round trips for a private note and for a second reply", async () => {
+    const conversation = await openConversation(await contactFor("Noted Reply"));
+    const note = await post(messagesOf(conversation.id), world.admin.key, { content: "Internal", private: true });
+    expect(note.status).toBe(200);
+    expect(roundTrips(note.headers)).toBe(2);
+    expect(note.body.private).toBe(true);
+    await post(messagesOf(conversation.id), world.admin.key, { content: "First" });
+    const second = await post(messagesOf(conversation.id), world.admin.key, { content: "Second" });
+    expect(roundTrips(second.headers)).toBe(2);
+    expect(second.body).toEqual(await shown(conversation.id, second.body.id));
+  });
+
+  it("costs 2 round trips for an incoming message that reopens a resolved conversation", async () => {
+    const conversation = await openConversation(await contactFor("Reopened"));
+    await post(`${world.base}/conversations/${conversation.id}/toggle_status`, world.admin.key, { status: "resolved" });
+    const res = await post(messagesOf(conversation.id), world.admin.key, { content: "Me again", message_type: "incoming" });
+    expect(res.status).toBe(200);
+    expect(roundTrips(res.headers)).toBe(2);
+    expect((await get(`${world.base}/conversations/${conversation.id}`, world.admin.key)).body.status).toBe("open");
+  });
+
+  it("still answers 404 for an unknown conversation and 403 for one the agent does not reach, writing nothing", async () => {
+    const missing = await post(messagesOf(987654), world.admin.key, { content: "Nobody" });
+    expect(missing.status).toBe(404);
+    expect(missing.body.errors[0].field).toBe("conversation_id");
+    const conversation = await openConversation(await contactFor("Out Of Reach"));
+    const refused = await post(messagesOf(conversation.id), world.agent.key, { content: "Not mine" });
+    expect(refused.status).toBe(403);
+    expect((await get(messagesOf(conversation.id), world.admin.key)).body.payload).toEqual([]);
+  });
+});
