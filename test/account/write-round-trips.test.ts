@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { get, patch, post } from "../support/http";
-import { createInbox } from "../support/fixtures";
+import { conversationRowId, createInbox, outboxFor } from "../support/fixtures";
 import { createWorld } from "../support/world";
 
 const world = await createWorld("Round Trips");
@@ -134,6 +134,20 @@ describe("message create: what the message does to its conversation is decided i
     expect(res.status).toBe(200);
     expect(roundTrips(res.headers)).toBe(2);
     expect((await get(`${world.base}/conversations/${conversation.id}`, world.admin.key)).body.status).toBe("open");
+    // the events decided in the batch carry the old and new values, as those of any other change
+    const events = await outboxFor(world.accountId, "Conversation", await conversationRowId(world.accountId, conversation.id));
+    const reopened = events.slice(events.findLastIndex((e) => e.event === "conversation_resolved") + 1);
+    expect(reopened.map((e) => e.event)).toEqual(["conversation_updated", "conversation_status_changed", "conversation_opened"]);
+    const changed = reopened[0].data.changed_attributes;
+    expect(changed.map((c: object) => Object.keys(c)[0])).toEqual(["last_activity_at", "status", "waiting_since", "updated_at"]);
+    expect(changed[1].status).toEqual({ previous_value: "resolved", current_value: "open" });
+    const iso = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+    expect(changed[2].waiting_since.previous_value).toBeNull();
+    expect(changed[2].waiting_since.current_value).toMatch(iso);
+    expect(changed[2].waiting_since.current_value.slice(0, 19)).toBe(new Date(res.body.created_at * 1000).toISOString().slice(0, 19));
+    expect(changed[3].updated_at.current_value).toMatch(iso);
+    expect(reopened[0].data.performer).toMatchObject({ type: "User", id: world.admin.id });
+    expect(reopened[1].data.changed_attributes).toEqual([{ status: { previous_value: "resolved", current_value: "open" } }]);
   });
 
   it("still answers 404 for an unknown conversation and 403 for one the agent does not reach, writing nothing", async () => {

@@ -119,7 +119,7 @@ export function rollupStatement(
     );
   }
   if (rows.length === 0) return null;
-  const bucket = typeof at === "number" ? sql`${hourOf(at)}` : sql`(${at} / ${HOUR_MS}) * ${HOUR_MS}`;
+  const bucket = typeof at === "number" ? sql`${hourOf(at)}` : sql`(CAST(${at} AS INTEGER) / ${sql.raw(String(HOUR_MS))}) * ${sql.raw(String(HOUR_MS))}`;
   // the WHERE clause also keeps SQLite from reading ON CONFLICT as a join constraint of the SELECT
   return rawSql(
     scope.db,
