@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { get, patch, post } from "../support/http";
-import { createInbox } from "../support/fixtures";
+import { conversationRowId, createInbox, outboxFor } from "../support/fixtures";
 import { createWorld } from "../support/world";
 
 const world = await createWorld("Round Trips");
@@ -95,5 +95,68 @@ describe("macro create: its people ride in the write batch", () => {
     expect(roundTrips(res.headers)).toBe(3);
     expect(res.body.payload).toMatchObject({ name: "RT macro", created_by: { id: world.agent.id }, updated_by: { id: world.agent.id } });
     expect((await get(`${world.base}/macros/${res.body.payload.id}`, world.agent.key)).body).toEqual(res.body);
+  });
+});
+
+describe("message create: what the message does to its conversation is decided in the write batch", () => {
+  const contactFor = async (name: string) => (await post(`${world.base}/contacts`, world.admin.key, { name })).body.payload.contact.id as number;
+  const openConversation = async (contactId: number) => (await post(`${world.base}/conversations`, world.admin.key, { inbox_id: inboxId, contact_id: contactId })).body;
+  const messagesOf = (displayId: number) => `${world.base}/conversations/${displayId}/messages`;
+  const shown = async (displayId: number, messageId: number) =>
+    (await get(messagesOf(displayId), world.admin.key)).body.payload.find((m: { id: number }) => m.id === messageId);
+
+  it("costs 2 round trips for an agent's first reply, and answers the message as the list shows it", async () => {
+    const conversation = await openConversation(await contactFor("First Reply"));
+    const res = await post(messagesOf(conversation.id), world.admin.key, { content: "Hello, how can I help?" });
+    expect(res.status).toBe(200);
+    expect(roundTrips(res.headers)).toBe(2);
+    expect(res.body).toEqual(await shown(conversation.id, res.body.id));
+    const after = (await get(`${world.base}/conversations/${conversation.id}`, world.admin.key)).body;
+    expect(after.first_reply_created_at).toBe(res.body.created_at);
+  });
+
+  it("costs 2 round trips for a private note and for a second reply", async () => {
+    const conversation = await openConversation(await contactFor("Noted Reply"));
+    const note = await post(messagesOf(conversation.id), world.admin.key, { content: "Internal", private: true });
+    expect(note.status).toBe(200);
+    expect(roundTrips(note.headers)).toBe(2);
+    expect(note.body.private).toBe(true);
+    await post(messagesOf(conversation.id), world.admin.key, { content: "First" });
+    const second = await post(messagesOf(conversation.id), world.admin.key, { content: "Second" });
+    expect(roundTrips(second.headers)).toBe(2);
+    expect(second.body).toEqual(await shown(conversation.id, second.body.id));
+  });
+
+  it("costs 2 round trips for an incoming message that reopens a resolved conversation", async () => {
+    const conversation = await openConversation(await contactFor("Reopened"));
+    await post(`${world.base}/conversations/${conversation.id}/toggle_status`, world.admin.key, { status: "resolved" });
+    const res = await post(messagesOf(conversation.id), world.admin.key, { content: "Me again", message_type: "incoming" });
+    expect(res.status).toBe(200);
+    expect(roundTrips(res.headers)).toBe(2);
+    expect((await get(`${world.base}/conversations/${conversation.id}`, world.admin.key)).body.status).toBe("open");
+    // the events decided in the batch carry the old and new values, as those of any other change
+    const events = await outboxFor(world.accountId, "Conversation", await conversationRowId(world.accountId, conversation.id));
+    const reopened = events.slice(events.findLastIndex((e) => e.event === "conversation_resolved") + 1);
+    expect(reopened.map((e) => e.event)).toEqual(["conversation_updated", "conversation_status_changed", "conversation_opened"]);
+    const changed = reopened[0].data.changed_attributes;
+    expect(changed.map((c: object) => Object.keys(c)[0])).toEqual(["last_activity_at", "status", "waiting_since", "updated_at"]);
+    expect(changed[1].status).toEqual({ previous_value: "resolved", current_value: "open" });
+    const iso = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+    expect(changed[2].waiting_since.previous_value).toBeNull();
+    expect(changed[2].waiting_since.current_value).toMatch(iso);
+    expect(changed[2].waiting_since.current_value.slice(0, 19)).toBe(new Date(res.body.created_at * 1000).toISOString().slice(0, 19));
+    expect(changed[3].updated_at.current_value).toMatch(iso);
+    expect(reopened[0].data.performer).toMatchObject({ type: "User", id: world.admin.id });
+    expect(reopened[1].data.changed_attributes).toEqual([{ status: { previous_value: "resolved", current_value: "open" } }]);
+  });
+
+  it("still answers 404 for an unknown conversation and 403 for one the agent does not reach, writing nothing", async () => {
+    const missing = await post(messagesOf(987654), world.admin.key, { content: "Nobody" });
+    expect(missing.status).toBe(404);
+    expect(missing.body.errors[0].field).toBe("conversation_id");
+    const conversation = await openConversation(await contactFor("Out Of Reach"));
+    const refused = await post(messagesOf(conversation.id), world.agent.key, { content: "Not mine" });
+    expect(refused.status).toBe(403);
+    expect((await get(messagesOf(conversation.id), world.admin.key)).body.payload).toEqual([]);
   });
 });

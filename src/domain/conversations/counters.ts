@@ -11,10 +11,10 @@
  * batch as the change itself.
  */
 import { sql, type SQL } from "drizzle-orm";
-import { type Database, type Statement, schema } from "../../db/client";
+import { type Database, type Statement, rawSql, schema } from "../../db/client";
 import { counterDeltaStatements } from "../kernel/counters";
 
-const { counters } = schema;
+const { counters, conversations } = schema;
 
 /** The fields of a conversation that decide which counters hold it. */
 export type CountedState = {
@@ -71,6 +71,34 @@ export function counterMoves(db: Database, accountId: number, moves: Array<{ bef
 /** The upserts that move one conversation from `before` to `after`. */
 export function counterStatements(db: Database, accountId: number, before: CountedState | null, after: CountedState | null): Statement[] {
   return counterMoves(db, accountId, [{ before, after }]);
+}
+
+/**
+ * `counterStatements` for a change decided inside the batch: one upsert that moves the conversation
+ * `where` selects (from `conversations`, read before the batch updates it) from its state to `next`, whose
+ * status, first reply and wait are SQL over its columns (inbox, team and assignee stay). The keys are
+ * `keysOf`'s, spelled in SQL: a missing team or assignee makes its key null, and null keys count nowhere.
+ */
+export function counterMoveInBatch(db: Database, accountId: number, where: SQL, next: { status: SQL; firstReplyCreatedAt: SQL; waitingSince: SQL }): Statement {
+  const states = sql`SELECT inbox_id, team_id, assignee_id, status AS status, (first_reply_created_at IS NULL OR waiting_since IS NOT NULL) AS unattended, -1 AS delta
+      FROM ${conversations} WHERE ${where}
+    UNION ALL SELECT inbox_id, team_id, assignee_id, ${next.status}, (${next.firstReplyCreatedAt} IS NULL OR ${next.waitingSince} IS NOT NULL), 1
+      FROM ${conversations} WHERE ${where}`;
+  // each (scope, bucket) pair of keysOf: the four scopes by two buckets, and the account's two unattended ones
+  const scope = sql`CASE p.column1 WHEN 1 THEN 'a' WHEN 2 THEN 'i:' || s.inbox_id WHEN 3 THEN 't:' || s.team_id ELSE 'i:' || s.inbox_id || ':t:' || s.team_id END`;
+  const bucket = sql`CASE p.column2 WHEN 1 THEN 'all'
+    WHEN 2 THEN (CASE WHEN s.assignee_id IS NULL THEN 'unassigned' ELSE 'assignee:' || s.assignee_id END)
+    WHEN 3 THEN (CASE WHEN s.unattended THEN 'unattended' END)
+    ELSE (CASE WHEN s.unattended THEN 'unattended:assignee:' || s.assignee_id END) END`;
+  const pairs = sql`VALUES (1, 1), (1, 2), (2, 1), (2, 2), (3, 1), (3, 2), (4, 1), (4, 2), (1, 3), (1, 4)`;
+  return rawSql(
+    db,
+    sql`INSERT INTO ${counters} (account_id, key, value)
+      SELECT ${accountId}, m.key, sum(m.delta) FROM (
+        SELECT 'conversations.' || (${scope}) || '.' || s.status || '.' || (${bucket}) AS key, s.delta AS delta FROM (${states}) s, (${pairs}) p
+      ) m WHERE m.key IS NOT NULL GROUP BY m.key HAVING sum(m.delta) <> 0
+      ON CONFLICT (account_id, key) DO UPDATE SET value = value + excluded.value`,
+  );
 }
 
 /** Scopes given by name, as the `scope` and `sign` columns `countsQuery` reads. */

@@ -3,8 +3,8 @@
  * them (`performer`), which attributes changed, with enum names and ISO times. Every change goes through
  * these, so every path emits the same events for the same change.
  */
-import type { SQL } from "drizzle-orm";
-import type { Statement } from "../../db/client";
+import { type SQL, or, sql } from "drizzle-orm";
+import { type Statement, schema } from "../../db/client";
 import { type ChangedAttributes, eventStatement } from "../kernel/outbox";
 import { CONVERSATION_STATUS, CONVERSATION_STATUSES, MESSAGE_TYPE, PRIORITIES, enumName } from "../kernel/enums";
 import { type AccountScope, performer } from "../kernel/scope";
@@ -113,6 +113,80 @@ export function changeEventStatements(
     statements.push(conversationEventStatement(scope, before.id, "conversation_status_changed", { changed_attributes: statusChange }));
     if (after.status === CONVERSATION_STATUS.resolved) statements.push(conversationEventStatement(scope, before.id, "conversation_resolved"));
     if (after.status === CONVERSATION_STATUS.open) statements.push(conversationEventStatement(scope, before.id, "conversation_opened"));
+  }
+  return statements;
+}
+
+/**
+ * A change to a conversation column decided inside the batch: its row key, its value as the batch finds
+ * it and its new value, both SQL over the row (e.g. `coalesce(waiting_since, <now>)`). The column changes
+ * when the two differ.
+ */
+export type ColumnChange = { key: keyof ConversationRow; was: SQL; next: SQL };
+
+const { conversations, eventOutbox } = schema;
+
+/** Constants written into the SQL text (our enums, never input), so they compare and concatenate as integers. */
+const literal = (value: number | string) => sql.raw(typeof value === "number" ? String(value) : `'${value.replaceAll("'", "''")}'`);
+
+/** An epoch-ms time as `toISOString` writes it, in SQL. */
+const isoTime = (ms: SQL) =>
+  sql`CASE WHEN ${ms} IS NULL THEN NULL ELSE strftime('%Y-%m-%dT%H:%M:%S', CAST(${ms} AS INTEGER) / 1000, 'unixepoch') || printf('.%03dZ', CAST(${ms} AS INTEGER) % 1000) END`;
+
+/** `eventValue` in SQL: enum names, ISO times. */
+function eventValueSql(key: string, value: SQL): SQL {
+  const names = key === "status" ? CONVERSATION_STATUSES : key === "priority" ? PRIORITIES : null;
+  if (names) return sql`CASE ${value} ${sql.join(names.map((name, code) => sql`WHEN ${literal(code)} THEN ${literal(name)}`), sql` `)} END`;
+  if (TIME_KEYS.has(key)) return isoTime(value);
+  return value;
+}
+
+/** One `changed_attributes` entry in SQL: `{"<key>": {"previous_value": ..., "current_value": ...}}`. */
+const changedEntrySql = (key: string, previous: SQL, current: SQL) =>
+  sql`json_object(${literal(snake(key))}, json_object('previous_value', ${eventValueSql(key, previous)}, 'current_value', ${eventValueSql(key, current)}))`;
+
+/** Whether a column change changes the column. */
+export const columnChanges = (change: ColumnChange) => sql`(${change.was} IS NOT ${change.next})`;
+
+/**
+ * An event about the conversation `row` selects, written by INSERT ... SELECT from that row when `when`
+ * holds there; `changed` is its changed_attributes list as SQL. Columns in the order of `event_outbox`.
+ */
+function conversationEventInBatch(scope: AccountScope, row: SQL, eventName: ConversationEventName, changed: SQL | null, when: SQL, at: number) {
+  const performerJson = sql`json(${JSON.stringify(performer(scope))})`;
+  const data = changed ? sql`json_object('performer', ${performerJson}, 'changed_attributes', ${changed})` : sql`json_object('performer', ${performerJson})`;
+  const automation = scope.actor.type === "automation_rule" ? 1 : 0;
+  return scope.db
+    .insert(eventOutbox)
+    .select(
+      sql`SELECT NULL, ${scope.accountId}, ${literal(eventName)}, 'Conversation', ${conversations.id}, ${data}, ${literal(automation)}, ${at}, NULL, NULL
+        FROM ${conversations} WHERE ${row} AND ${when}`,
+    )
+    .returning();
+}
+
+/**
+ * `changeEventStatements` for a change decided inside the batch (a new message's, whose changes are
+ * `changes`, in the order they are announced): the same events with the same data, each written from
+ * the conversation's row only if the change it announces happens. They read the row as it was, so put
+ * them before the batch's update of it. A message never assigns, moves or resolves a conversation, so the
+ * events of those changes are not offered here.
+ */
+export function changeEventStatementsInBatch(scope: AccountScope, row: SQL, changes: ColumnChange[], at: number): Statement[] {
+  const announced = changes.filter((c) => ANNOUNCED.has(c.key));
+  if (announced.length === 0) return [];
+  const entries = changes.map((c) => sql`CASE WHEN ${columnChanges(c)} THEN ${changedEntrySql(c.key, c.was, c.next)} || ',' ELSE '' END`);
+  const updatedAt = changedEntrySql("updatedAt", sql`${conversations.updatedAt}`, sql`${at}`);
+  const list = sql`json('[' || ${sql.join(entries, sql` || `)} || ${updatedAt} || ']')`;
+  const statements: Statement[] = [conversationEventInBatch(scope, row, "conversation_updated", list, or(...announced.map(columnChanges))!, at)];
+  const status = changes.find((c) => c.key === "status");
+  if (status) {
+    const moved = columnChanges(status);
+    const statusList = sql`json_array(${changedEntrySql("status", status.was, status.next)})`;
+    statements.push(
+      conversationEventInBatch(scope, row, "conversation_status_changed", statusList, moved, at),
+      conversationEventInBatch(scope, row, "conversation_opened", null, sql`${moved} AND ${status.next} = ${literal(CONVERSATION_STATUS.open)}`, at),
+    );
   }
   return statements;
 }

@@ -2,29 +2,23 @@
  * Messages of a conversation: create (with its effects on the conversation), list, status update, delete.
  * New messages are inserted through new-messages.ts, like every other message.
  */
-import { and, asc, desc, eq, gt, lt, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, exists, gt, lt, or, sql, type SQL } from "drizzle-orm";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { type Statement, lastInsertedId, now, schema, sameAccount } from "../../db/client";
 import { usersAsAgentsQuery } from "../people/agents";
-import { batch, batchGroups, batchNamed } from "../kernel/batch";
+import { batch, batchGroups, batchNamed, writeCheckedByConstraints } from "../kernel/batch";
 import { CONTENT_TYPE, CONTENT_TYPES, MESSAGE_STATUS, MESSAGE_STATUSES, MESSAGE_TYPE } from "../kernel/enums";
 import { type AccountScope, actingUserId } from "../kernel/scope";
 import { forbidden, invalidField, notFound } from "../kernel/errors";
 import { decodeCursor, encodeCursor } from "../kernel/paging";
-import { messageFactStatements } from "../reports/facts";
-import { conversationColumn, conversationQuery, ensureActionable, readConversation } from "./access";
-import { changeStatements } from "./changes";
-import { messageEventStatements } from "./events";
+import { messageFactStatements, statusMoveStatements } from "../reports/facts";
+import { conversationColumn, conversationQuery, ensureActionable, reachableCondition, readConversation } from "./access";
+import { counterMoveInBatch } from "./counters";
+import { changeEventStatementsInBatch, columnChanges, messageEventStatements } from "./events";
 import { type People, senderOf, senderQueries, unreadCountsQuery } from "./loader";
-import {
-  type MessageDraft,
-  activeInboxBotQuery,
-  conversationChangeForMessage,
-  messageAttachmentsStatement,
-  messageInsertStatements,
-  messageSender,
-} from "./new-messages";
+import { type MessageDraft, messageAttachmentsStatement, messageChangeInBatch, messageInsertStatements, messageSender, personReplied } from "./new-messages";
 import { messageNotifications } from "./notifications";
-import { type MessageRow } from "./rows";
+import { type ConversationRow, type MessageRow } from "./rows";
 import { reindexMessages } from "./search-index";
 import { attachmentInsertStatements, attachmentKeysQuery } from "../attachments/attachments";
 import { type CheckedFile, removeObjects, storeFiles } from "../attachments/uploads";
@@ -97,37 +91,58 @@ function checkNamedSender(scope: AccountScope, input: MessageInput) {
   }
 }
 
-/** Reads that decide a new message: the conversation's inbox, its bot, contact, and the possible senders. */
-function messageContextQueries(scope: AccountScope, displayId: number) {
-  const { db, accountId } = scope;
-  const inboxId = conversationColumn(scope, displayId, conversations.inboxId);
-  return [
-    db.select({ channelType: inboxes.channelType }).from(inboxes).where(and(eq(inboxes.accountId, accountId), sql`${inboxes.id} = ${inboxId}`)),
-    activeInboxBotQuery(scope, inboxId),
-    db.select().from(contacts).where(and(eq(contacts.accountId, accountId), sql`${contacts.id} = ${conversationColumn(scope, displayId, conversations.contactId)}`)),
-    db.select().from(contactInboxes).where(and(eq(contactInboxes.accountId, accountId), sql`${contactInboxes.id} = ${conversationColumn(scope, displayId, conversations.contactInboxId)}`)),
-    usersAsAgentsQuery(db, accountId, eq(schema.users.id, actingUserId(scope) ?? 0)),
-  ] as const;
+/**
+ * A new message, in one write batch after authentication: what it does to its conversation (reopening,
+ * the wait, the first reply, their events, counters and facts) is decided in SQL over the conversation's
+ * row inside that batch (`messageChangeInBatch`), and the answer is built from what the batch returns.
+ * The checks ride in it too: the message's conversation id is a subquery that finds no row when the
+ * conversation is unknown or out of the caller's reach, or takes no incoming message, so the NOT NULL
+ * column refuses the batch and nothing is written; only then `checkMessageTarget` reads to name the error.
+ */
+export async function createMessage(scope: AccountScope, displayId: number, input: MessageInput): Promise<MessageResult> {
+  checkNamedSender(scope, input);
+  const files = input.files ?? [];
+  // without content the message is refused, after the checks of its conversation that come first
+  if (input.content === undefined && files.length === 0) await checkMessageTarget(scope, displayId, input);
+  const write = () => writeNewMessage(scope, displayId, input, files);
+  return writeCheckedByConstraints(write, async () => {
+    await checkMessageTarget(scope, displayId, input);
+    return write();
+  });
 }
 
-export async function createMessage(scope: AccountScope, displayId: number, input: MessageInput): Promise<MessageResult> {
-  const { db, accountId } = scope;
-  checkNamedSender(scope, input);
-  const { conversation, extra } = await readConversation(scope, displayId, messageContextQueries(scope, displayId));
-  const [inboxRows, botInboxRows, contactRows, contactInboxRows, agentRows] = extra;
+const messageTypeOf = (input: MessageInput) => (input.messageType === "incoming" ? MESSAGE_TYPE.incoming : MESSAGE_TYPE.outgoing);
 
-  const messageType = input.messageType === "incoming" ? MESSAGE_TYPE.incoming : MESSAGE_TYPE.outgoing;
-  // a contact writes through the public widget API, whose inboxes (API and website) take its messages
-  if (messageType === MESSAGE_TYPE.incoming && inboxRows[0]?.channelType !== "Channel::Api" && scope.actor.type !== "contact") {
+/** An incoming message needs an API inbox, unless a contact writes through the public widget API (API and website inboxes). */
+const takesIncoming = (scope: AccountScope, messageType: number) => messageType !== MESSAGE_TYPE.incoming || scope.actor.type === "contact";
+
+/** 404, 403 and 422 as a new message's checks name them, in their order; returns when none applies. */
+async function checkMessageTarget(scope: AccountScope, displayId: number, input: MessageInput): Promise<void> {
+  const inbox = scope.db
+    .select({ channelType: inboxes.channelType })
+    .from(inboxes)
+    .where(and(eq(inboxes.accountId, scope.accountId), sql`${inboxes.id} = ${conversationColumn(scope, displayId, conversations.inboxId)}`));
+  const { extra } = await readConversation(scope, displayId, [inbox]);
+  if (!takesIncoming(scope, messageTypeOf(input)) && extra[0][0]?.channelType !== "Channel::Api") {
     throw invalidField("message_type", "incoming messages are only allowed in API inboxes", "incoming_not_allowed");
   }
-  const files = input.files ?? [];
-  if (input.content === undefined && files.length === 0) throw invalidField("content", "is required (unless the message carries attachments)", "required");
-  const contact = contactRows[0] ?? null;
+  if (input.content === undefined && (input.files ?? []).length === 0) throw invalidField("content", "is required (unless the message carries attachments)", "required");
+}
+
+async function writeNewMessage(scope: AccountScope, displayId: number, input: MessageInput, files: CheckedFile[]): Promise<MessageResult> {
+  const { db, accountId } = scope;
+  const messageType = messageTypeOf(input);
+  const row = and(eq(conversations.accountId, accountId), eq(conversations.displayId, displayId))!;
+  // the conversation's columns as the batch finds them, for statements that do not read `conversations`
+  const was = (column: SQLiteColumn) => conversationColumn(scope, displayId, column);
+  const apiInbox = exists(
+    db.select({ one: sql`1` }).from(inboxes).where(and(eq(inboxes.accountId, accountId), eq(inboxes.id, conversations.inboxId), eq(inboxes.channelType, "Channel::Api"))),
+  );
+  const target = sql<number>`(SELECT ${conversations.id} FROM ${conversations} WHERE ${row} AND ${reachableCondition(scope) ?? sql`1`} AND ${takesIncoming(scope, messageType) ? sql`1` : apiInbox})`;
   const at = now();
   const draft: MessageDraft = {
     messageType,
-    sender: messageSender(scope, messageType, conversation),
+    sender: messageSender(scope, messageType, { contactId: was(conversations.contactId) }),
     content: input.content ?? "",
     private: input.private ?? false,
     contentType: input.contentType,
@@ -138,51 +153,78 @@ export async function createMessage(scope: AccountScope, displayId: number, inpu
     echoId: input.echoId,
     sourceId: input.sourceId,
   };
-  const change = conversationChangeForMessage(
-    conversation,
-    { messageType, private: draft.private ?? false, sender: draft.sender, campaignId: draft.campaignId },
-    { inboxHasActiveBot: botInboxRows.length > 0, contactBlocked: contact?.blocked ?? false },
-    at,
-  );
-  const { after, statements } = changeStatements(scope, conversation, change, [], at);
-  const writes: Statement[] = [...statements, ...messageEventStatements(scope, "message_created", lastInsertedId(messages), messageType)];
+  const kind = { messageType, private: draft.private ?? false, sender: draft.sender, campaignId: draft.campaignId };
+  // the same changes twice: over the bare row (the update, its events and counters), and through subqueries (facts)
+  const changes = messageChangeInBatch(scope, kind, at);
+  const nextOf = (key: keyof ConversationRow, column: SQLiteColumn) => changes.find((c) => c.key === key)?.next ?? sql`${column}`;
+  const status = messageChangeInBatch(scope, kind, at, was).find((c) => c.key === "status");
+  const counted = changes.some((c) => c.key === "status" || c.key === "firstReplyCreatedAt" || c.key === "waitingSince");
+  const newMessageId = lastInsertedId(messages);
   const senderUserId = draft.sender?.senderType === "User" ? draft.sender.senderId : null;
-  writes.push(...messageFactStatements(scope, conversation, { messageType, private: draft.private ?? false, senderUserId }, Boolean(change.firstReplyCreatedAt), at));
-  if (messageType === MESSAGE_TYPE.incoming && contact) {
-    writes.push(db.update(contacts).set({ lastActivityAt: at }).where(and(eq(contacts.accountId, scope.accountId), eq(contacts.id, contact.id))));
-  }
-  const notified = { id: lastInsertedId(messages), messageType, private: draft.private ?? false, content: draft.content, assigneeId: after.assigneeId };
-  writes.push(...messageNotifications(scope, { id: conversation.id, inboxId: conversation.inboxId, teamId: after.teamId }, notified, at));
+  const conversation = { id: was(conversations.id), inboxId: was(conversations.inboxId), teamId: was(conversations.teamId), assigneeId: was(conversations.assigneeId) };
+  const writes: Statement[] = [
+    ...(counted
+      ? [counterMoveInBatch(db, accountId, row, { status: nextOf("status", conversations.status), firstReplyCreatedAt: nextOf("firstReplyCreatedAt", conversations.firstReplyCreatedAt), waitingSince: nextOf("waitingSince", conversations.waitingSince) })]
+      : []),
+    ...changeEventStatementsInBatch(scope, row, changes, at),
+    ...(status ? statusMoveStatements(scope, { inboxId: conversation.inboxId, createdAt: was(conversations.createdAt) }, status.was as SQL<number>, status.next as SQL<number>, columnChanges(status)) : []),
+    ...messageEventStatements(scope, "message_created", newMessageId, messageType),
+    ...messageFactStatements(
+      scope,
+      { ...conversation, createdAt: was(conversations.createdAt), waitingSince: was(conversations.waitingSince) },
+      { messageType, private: kind.private, senderUserId },
+      personReplied(kind) ? sql`${was(conversations.firstReplyCreatedAt)} IS NULL` : false,
+      at,
+    ),
+    ...(messageType === MESSAGE_TYPE.incoming
+      ? [db.update(contacts).set({ lastActivityAt: at }).where(and(eq(contacts.accountId, accountId), sql`${contacts.id} = ${was(conversations.contactId)}`))]
+      : []),
+    ...messageNotifications(
+      scope,
+      conversation,
+      { id: newMessageId, messageType, private: kind.private, content: draft.content, assigneeId: conversation.assigneeId },
+      at,
+    ),
+  ];
+  const anyChange = changes.length > 0 ? or(...changes.map(columnChanges)) : sql`0`;
+  const update = db
+    .update(conversations)
+    .set({ ...Object.fromEntries(changes.map((c) => [c.key, c.next])), updatedAt: sql`CASE WHEN ${anyChange} THEN ${at} ELSE ${conversations.updatedAt} END` })
+    .where(row)
+    .returning();
   // Files go to R2 first (the batch refers to their keys) and come out again if the batch fails, so a
   // refused message leaves no object behind.
   const stored = files.length > 0 ? await storeFiles(scope.env, accountId, files, "attachments") : [];
-  const newMessageId = lastInsertedId(messages);
   let results;
   try {
     results = await batchGroups(db, {
-      inserted: messageInsertStatements(scope, conversation, draft, at),
+      before: [conversationQuery(scope, displayId)],
+      inserted: messageInsertStatements(scope, { id: target, inboxId: was(conversations.inboxId) }, draft, at),
       files: attachmentInsertStatements(db, accountId, { conversationId: conversation.id, messageId: newMessageId }, stored, at),
       withFiles: stored.length > 0 ? [messageAttachmentsStatement(scope, newMessageId)] : [],
       writes,
-      unread: [unreadCountsQuery(db, accountId, [after.id])],
+      updated: [update],
+      reads: [
+        db.select().from(contacts).where(and(eq(contacts.accountId, accountId), sql`${contacts.id} = ${was(conversations.contactId)}`)),
+        db.select().from(contactInboxes).where(and(eq(contactInboxes.accountId, accountId), sql`${contactInboxes.id} = ${was(conversations.contactInboxId)}`)),
+        usersAsAgentsQuery(db, accountId, eq(schema.users.id, actingUserId(scope) ?? 0)),
+        unreadCountsQuery(db, accountId, [conversation.id]),
+      ],
     });
   } catch (error) {
     await removeObjects(scope.env, stored.map((f) => f.storageKey));
     throw error;
   }
+  const before = results.before[0][0].conversation;
+  const [[after]] = results.updated;
+  const [contactRows, contactInboxRows, agentRows, unread] = results.reads;
   const message = results.withFiles[0]?.[0] ?? results.inserted[0][0];
-  const [unread] = results.unread;
-  const people: People = { agents: agentRows, contacts: contact ? [contact] : [], bots: scope.actor.type === "agent_bot" ? [scope.actor.bot] : [] };
+  const people: People = { agents: agentRows, contacts: contactRows, bots: scope.actor.type === "agent_bot" ? [scope.actor.bot] : [] };
   const created = { message, sender: senderOf(message, people) };
   // live rooms hear of the committed change (not through the webhook path)
   await scope.ports.rooms.publishMessage(after, created, "message.created");
-  await scope.ports.rooms.publishStatusChange(conversation, after);
-  return {
-    message: created,
-    conversation: after,
-    unreadCount: Number(unread[0]?.unread ?? 0),
-    sourceId: contactInboxRows[0]?.sourceId ?? null,
-  };
+  await scope.ports.rooms.publishStatusChange(before, after);
+  return { message: created, conversation: after, unreadCount: Number(unread[0]?.unread ?? 0), sourceId: contactInboxRows[0]?.sourceId ?? null };
 }
 
 /** Latest 20 by default; `before` the 20 before an id; `after` up to 100 after; both: up to 1000 between (Chatwoot's windows). */

@@ -5,21 +5,26 @@
  * enters the search index (search-index.ts) in the same batch; how the new message changes its
  * conversation is `conversationChangeForMessage`.
  */
-import { and, eq, sql } from "drizzle-orm";
+import { type SQL, and, eq, exists, sql } from "drizzle-orm";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { type Statement, lastInsertedId, schema } from "../../db/client";
 import { AGENT_BOT_INBOX_STATUS, CONTENT_TYPE, CONTENT_TYPES, CONVERSATION_STATUS, MESSAGE_TYPE } from "../kernel/enums";
 import { type AccountScope, performer } from "../kernel/scope";
 import { storedAttachmentsJson } from "../attachments/attachments";
 import type { ConversationChange } from "./changes";
+import type { ColumnChange } from "./events";
 import type { Ref } from "./loader";
 import type { ConversationRow } from "./rows";
 import { indexInsertedMessage, isSearchedType } from "./search-index";
 import { messageEventStatements } from "./events";
 
-const { messages, agentBotInboxes } = schema;
+const { messages, agentBotInboxes, conversations, contacts } = schema;
 
-/** Who a message is from, as stored. Activity lines, and the service's own messages, have no sender. */
-export type MessageSender = { senderType: "User" | "Contact" | "AgentBot"; senderId: number };
+/**
+ * Who a message is from, as stored. Activity lines, and the service's own messages, have no sender. A
+ * contact writing into a conversation may be known by the conversation's column, read in the batch.
+ */
+export type MessageSender = { senderType: "User" | "AgentBot"; senderId: number } | { senderType: "Contact"; senderId: Ref };
 
 /** A message to insert: its kind, its sender and what it says. */
 export type MessageDraft = {
@@ -43,7 +48,7 @@ export type MessageDraft = {
 export function messageSender(
   scope: AccountScope,
   messageType: number,
-  conversation: Pick<ConversationRow, "contactId">,
+  conversation: { contactId: Ref },
 ): MessageSender | null {
   const { actor } = scope;
   if (messageType === MESSAGE_TYPE.incoming) return { senderType: "Contact", senderId: conversation.contactId };
@@ -59,7 +64,7 @@ export function messageSender(
  * stored row, and the new message's id is `lastInsertedId(messages)` later in the batch. Put all of them
  * into the batch, in this order.
  */
-export function messageInsertStatements(scope: AccountScope, conversation: { id: Ref; inboxId: number }, draft: MessageDraft, at: number) {
+export function messageInsertStatements(scope: AccountScope, conversation: { id: Ref; inboxId: Ref }, draft: MessageDraft, at: number) {
   const insert = scope.db
     .insert(messages)
     .values({
@@ -120,7 +125,7 @@ export const activityMessageStatements = (scope: AccountScope, conversation: Pic
  */
 export function conversationChangeForMessage(
   conversation: Pick<ConversationRow, "status" | "waitingSince" | "firstReplyCreatedAt">,
-  message: { messageType: number; private: boolean; sender: MessageSender | null; campaignId?: number | null },
+  message: NewMessageKind,
   context: { inboxHasActiveBot: boolean; contactBlocked: boolean },
   at: number,
 ): ConversationChange {
@@ -134,12 +139,51 @@ export function conversationChangeForMessage(
     }
     if (conversation.waitingSince === null) change.waitingSince = at;
   }
-  const personReplied = message.messageType === MESSAGE_TYPE.outgoing && !message.private && message.sender?.senderType === "User" && !message.campaignId;
-  if (personReplied) {
+  if (personReplied(message)) {
     if (conversation.firstReplyCreatedAt === null) change.firstReplyCreatedAt = at;
     change.waitingSince = null;
   }
   return change;
+}
+
+/** Kinds of new message, as the rules of how they change their conversation read them. */
+type NewMessageKind = { messageType: number; private: boolean; sender: MessageSender | null; campaignId?: number | null };
+
+/** Whether a new message is a person's public reply, which ends the wait (Chatwoot's human response). */
+export const personReplied = (message: NewMessageKind) =>
+  message.messageType === MESSAGE_TYPE.outgoing && !message.private && message.sender?.senderType === "User" && !message.campaignId;
+
+/**
+ * `conversationChangeForMessage` for a conversation that exists: the same rule in SQL over its row, so a
+ * message decides what it does to its conversation inside its own write batch, reading nothing first.
+ * `was` reads a column of the row as it is when the batch runs: the bare column in a statement that
+ * reads or updates `conversations` (the default), a subquery elsewhere. Answers the changes in the order
+ * `conversationChangeForMessage` makes them (its events list them in that order); a change whose new value
+ * equals the old changes nothing.
+ */
+export function messageChangeInBatch(scope: AccountScope, message: NewMessageKind, at: number, was: (column: SQLiteColumn) => SQL = (column) => sql`${column}`): ColumnChange[] {
+  const { open, pending, resolved, snoozed } = CONVERSATION_STATUS;
+  const code = (status: number) => sql.raw(String(status));
+  const changes: ColumnChange[] = [];
+  if (message.messageType !== MESSAGE_TYPE.activity) changes.push({ key: "lastActivityAt", was: was(conversations.lastActivityAt), next: sql`${at}` });
+  if (message.messageType === MESSAGE_TYPE.incoming) {
+    const blocked = sql`coalesce((SELECT ${contacts.blocked} FROM ${contacts} WHERE ${contacts.accountId} = ${scope.accountId} AND ${contacts.id} = ${was(conversations.contactId)}), 0)`;
+    const asleep = sql`${was(conversations.status)} IN (${code(resolved)}, ${code(snoozed)})`;
+    const wakes = sql`(${asleep} AND NOT ${blocked})`;
+    const botServes = exists(activeInboxBotQuery(scope, was(conversations.inboxId) as SQL<number>));
+    changes.push(
+      { key: "status", was: was(conversations.status), next: sql`(CASE WHEN ${wakes} THEN (CASE WHEN ${botServes} THEN ${code(pending)} ELSE ${code(open)} END) ELSE ${was(conversations.status)} END)` },
+      { key: "snoozedUntil", was: was(conversations.snoozedUntil), next: sql`(CASE WHEN ${wakes} THEN NULL ELSE ${was(conversations.snoozedUntil)} END)` },
+      { key: "waitingSince", was: was(conversations.waitingSince), next: sql`coalesce(${was(conversations.waitingSince)}, ${at})` },
+    );
+  }
+  if (personReplied(message)) {
+    changes.push(
+      { key: "firstReplyCreatedAt", was: was(conversations.firstReplyCreatedAt), next: sql`coalesce(${was(conversations.firstReplyCreatedAt)}, ${at})` },
+      { key: "waitingSince", was: was(conversations.waitingSince), next: sql`NULL` },
+    );
+  }
+  return changes;
 }
 
 /** The active bot link of the inbox `inboxId` (a bound id or a subquery): a bot serving it makes new conversations pending. */

@@ -22,7 +22,7 @@ import type { Ref } from "./loader";
 const { notifications, notificationSettings, accountUsers, inboxMembers, teamMembers, conversationParticipants, eventOutbox } = schema;
 
 /** The conversation a notification is about; `id` may be `lastInsertedId(conversations)` of the batch. */
-export type NotifiedConversation = { id: Ref; inboxId: number; teamId: number | null };
+export type NotifiedConversation = { id: Ref; inboxId: Ref; teamId: Ref | null };
 
 type Secondary = { type: "Message" | "User"; id: Ref } | null;
 
@@ -52,7 +52,7 @@ function notifyStatement(scope: AccountScope, type: NotificationType, conversati
       AND NOT EXISTS (SELECT 1 FROM ${notifications} n WHERE n.announce = 1 AND n.account_id = au.account_id AND n.primary_actor_id = ${conversation.id} AND n.user_id = au.user_id)`);
 }
 
-const idList = (ids: readonly number[]) => (ids.length === 0 ? sql`NULL` : sql.join(ids.map((id) => sql`${id}`), sql`, `));
+const idList = (ids: readonly Ref[]) => (ids.length === 0 ? sql`NULL` : sql.join(ids.map((id) => sql`${id}`), sql`, `));
 
 /** A new conversation: its inbox's members hear of it, unless it waits for a bot (pending). */
 export function conversationCreatedNotifications(scope: AccountScope, conversation: NotifiedConversation & { pending: boolean }, at: number): Statement[] {
@@ -84,7 +84,8 @@ export function mentionedIds(content: string): { userIds: number[]; teamIds: num
   return { userIds: [...userIds], teamIds: [...teamIds] };
 }
 
-export type NotifiedMessage = { id: Ref; messageType: number; private: boolean; content: string; assigneeId: number | null };
+/** `assigneeId` may be the conversation's column, read in the batch (a null one notifies nobody). */
+export type NotifiedMessage = { id: Ref; messageType: number; private: boolean; content: string; assigneeId: Ref | null };
 
 /**
  * A new message's notifications: mentions in a private note (with their participants and events), the

@@ -81,20 +81,29 @@ type Ref = number | SQL<number>;
  */
 export type Attribution = {
   account?: boolean;
-  inboxId?: number | null;
-  teamId?: number | null;
-  agentId?: number | null;
+  inboxId?: Ref | null;
+  teamId?: Ref | null;
+  agentId?: Ref | null;
   labelsOf?: Ref;
   labelTitles?: string[];
 };
 
 /**
  * The upsert adding `delta` to the rollups of `metric` in the hour of `at`, for every dimension of
- * `where`, as one INSERT ... SELECT (null when it counts nowhere).
+ * `where`, as one INSERT ... SELECT (null when it counts nowhere). Any of them may be SQL evaluated in
+ * the batch (a column of a row the batch is about to change): a dimension whose id is null counts
+ * nowhere, and `when`, if given, decides in the batch whether the fact counts at all.
  */
-export function rollupStatement(scope: AccountScope, metric: RollupMetric, at: number, delta: { count: number; total: number }, where: Attribution) {
+export function rollupStatement(
+  scope: AccountScope,
+  metric: RollupMetric | SQL<string>,
+  at: Ref,
+  delta: { count: number; total: Ref },
+  where: Attribution,
+  when?: SQL,
+) {
   const rows: SQL[] = [];
-  const row = (dimension: Dimension, id: number) => sql`SELECT ${dimension} AS dimension, ${id} AS dimension_id`;
+  const row = (dimension: Dimension, id: Ref) => sql`SELECT ${dimension} AS dimension, ${id} AS dimension_id`;
   if (where.account) rows.push(row("account", 0));
   if (where.inboxId != null) rows.push(row("inbox", where.inboxId));
   if (where.teamId != null) rows.push(row("team", where.teamId));
@@ -110,12 +119,13 @@ export function rollupStatement(scope: AccountScope, metric: RollupMetric, at: n
     );
   }
   if (rows.length === 0) return null;
-  // `WHERE true` keeps SQLite from reading ON CONFLICT as a join constraint of the SELECT
+  const bucket = typeof at === "number" ? sql`${hourOf(at)}` : sql`(CAST(${at} AS INTEGER) / ${sql.raw(String(HOUR_MS))}) * ${sql.raw(String(HOUR_MS))}`;
+  // the WHERE clause also keeps SQLite from reading ON CONFLICT as a join constraint of the SELECT
   return rawSql(
     scope.db,
     sql`INSERT INTO ${reportRollups} (account_id, metric, dimension, dimension_id, bucket, count, total)
-      SELECT ${scope.accountId}, ${metric}, d.dimension, d.dimension_id, ${hourOf(at)}, ${delta.count}, ${delta.total}
-      FROM (${sql.join(rows, sql` UNION ALL `)}) AS d WHERE true
+      SELECT ${scope.accountId}, ${metric}, d.dimension, d.dimension_id, ${bucket}, ${delta.count}, ${delta.total}
+      FROM (${sql.join(rows, sql` UNION ALL `)}) AS d WHERE d.dimension_id IS NOT NULL AND ${when ?? sql`1`}
       ON CONFLICT (account_id, metric, dimension, dimension_id, bucket)
       DO UPDATE SET count = count + excluded.count, total = total + excluded.total`,
   );
@@ -155,8 +165,11 @@ export function conversationsLeaveStatements(scope: AccountScope, which: SQL) {
   ];
 }
 
-/** The conversation fields that decide where its facts count. */
-export type FactConversation = { id: Ref; inboxId: number; teamId: number | null; assigneeId: number | null };
+/**
+ * The conversation fields that decide where its facts count: values, or columns read in the batch (of a
+ * row inserted earlier in it, or of the row a change is about to update).
+ */
+export type FactConversation = { id: Ref; inboxId: Ref; teamId: Ref | null; assigneeId: Ref | null };
 
 /**
  * The fact `name` about `conversation` (whose id may be `lastInsertedId(...)` of the same batch), with
@@ -167,60 +180,73 @@ export function reportingFactStatements(
   scope: AccountScope,
   conversation: FactConversation,
   name: ReportingFact,
-  valueSeconds: number,
+  valueSeconds: Ref,
   at: number,
-  agentId: number | null = actingUserId(scope),
+  agentId: Ref | null = actingUserId(scope),
+  when?: SQL,
 ) {
-  const event = scope.db.insert(reportingEvents).values({
-    accountId: scope.accountId,
-    name,
-    value: valueSeconds,
-    conversationId: conversation.id,
-    inboxId: conversation.inboxId,
-    userId: agentId,
-    createdAt: at,
-  });
+  // columns in the order of `reporting_events`; `when` decides in the batch whether the fact happened
+  const event = scope.db.insert(reportingEvents).select(
+    sql`SELECT NULL, ${scope.accountId}, ${name}, ${valueSeconds}, ${conversation.id}, ${conversation.inboxId}, ${agentId}, ${at} WHERE ${when ?? sql`1`}`,
+  );
   // a new conversation has no labels yet, and its conversations_count moves with them later
   const labelsOf = name === "conversation_created" ? undefined : conversation.id;
-  const rollup = rollupStatement(scope, name, at, { count: 1, total: valueSeconds }, {
-    account: true,
-    inboxId: conversation.inboxId,
-    teamId: conversation.teamId,
-    agentId: name === "conversation_created" ? conversation.assigneeId : agentId,
-    labelsOf,
-  });
+  const total = { count: 1, total: valueSeconds };
+  const rollup = rollupStatement(
+    scope,
+    name,
+    at,
+    total,
+    { account: true, inboxId: conversation.inboxId, teamId: conversation.teamId, agentId: name === "conversation_created" ? conversation.assigneeId : agentId, labelsOf },
+    when,
+  );
   const statements = rollup ? [event, rollup] : [event];
-  if (name === "first_response") {
-    statements.push(rollupStatement(scope, firstResponseBucket(valueSeconds), at, { count: 1, total: valueSeconds }, { inboxId: conversation.inboxId })!);
-  }
+  if (name === "first_response") statements.push(rollupStatement(scope, firstResponseBucketOf(valueSeconds), at, total, { inboxId: conversation.inboxId }, when)!);
   return statements;
 }
 
+/** `firstResponseBucket` of a value known now or only in the batch. */
+function firstResponseBucketOf(seconds: Ref): RollupMetric | SQL<string> {
+  if (typeof seconds === "number") return firstResponseBucket(seconds);
+  const buckets = [...FIRST_RESPONSE_BUCKETS].reverse().map((b) => sql`WHEN ${seconds} >= ${b.from} THEN ${b.metric}`);
+  return sql<string>`(CASE ${sql.join(buckets, sql` `)} END)`;
+}
+
+/** `statusMetric` of a status known now or only in the batch. */
+const statusMetricOf = (status: Ref): RollupMetric | SQL<string> =>
+  typeof status === "number" ? statusMetric(status) : sql<string>`(CASE ${status} ${sql.join(STATUS_METRICS.map((metric, code) => sql`WHEN ${code} THEN ${metric}`), sql` `)} END)`;
+
 /**
  * A conversation's place among the statuses of its inbox (summary_reports/channel), in the hour it was
- * created: `from` null for a new conversation, otherwise the status it leaves.
+ * created: `from` null for a new conversation, otherwise the status it leaves. Statuses may be read in
+ * the batch, with `when` deciding there whether the status moves.
  */
-export function statusMoveStatements(scope: AccountScope, conversation: { inboxId: number; createdAt: number }, from: number | null, to: number) {
+export function statusMoveStatements(scope: AccountScope, conversation: { inboxId: Ref; createdAt: Ref }, from: Ref | null, to: Ref, when?: SQL) {
   const where = { inboxId: conversation.inboxId };
-  const joined = rollupStatement(scope, statusMetric(to), conversation.createdAt, { count: 1, total: 0 }, where)!;
+  const joined = rollupStatement(scope, statusMetricOf(to), conversation.createdAt, { count: 1, total: 0 }, where, when)!;
   if (from === null) return [joined];
-  return [rollupStatement(scope, statusMetric(from), conversation.createdAt, { count: -1, total: 0 }, where)!, joined];
+  return [rollupStatement(scope, statusMetricOf(from), conversation.createdAt, { count: -1, total: 0 }, where, when)!, joined];
 }
 
 /** Seconds from `fromMs` to `toMs`, as facts store durations. */
 export const secondsBetween = (fromMs: number, toMs: number) => Math.round((toMs - fromMs) / 1000);
 
+/** `secondsBetween` a time known now or only in the batch, and `toMs`. */
+const secondsSince = (fromMs: Ref, toMs: number): Ref =>
+  typeof fromMs === "number" ? secondsBetween(fromMs, toMs) : sql<number>`CAST(round((${toMs} - ${fromMs}) / 1000.0) AS INTEGER)`;
+
 /**
  * The facts of a new message in `conversation` (as it was before the message): its count, and for a
  * person's public reply either the first response (when the message is the conversation's first reply,
  * `isFirstReply`) or the reply time since the contact started waiting (Chatwoot's reply_time). Private
- * notes, activity lines and templates count nowhere.
+ * notes, activity lines and templates count nowhere. For a conversation read in the batch (its fields
+ * columns of its row as it was), `isFirstReply` is that condition in SQL, and `waitingSince` its column.
  */
 export function messageFactStatements(
   scope: AccountScope,
-  conversation: FactConversation & Pick<ConversationRow, "createdAt" | "waitingSince">,
+  conversation: FactConversation & { createdAt: Ref; waitingSince: Ref | null },
   message: { messageType: number; private: boolean; senderUserId: number | null },
-  isFirstReply: boolean,
+  isFirstReply: boolean | SQL,
   at: number,
 ) {
   const { messageType } = message;
@@ -236,10 +262,17 @@ export function messageFactStatements(
     });
     if (rollup) statements.push(rollup);
   }
-  if (isFirstReply) {
-    statements.push(...reportingFactStatements(scope, conversation, "first_response", secondsBetween(conversation.createdAt, at), at, message.senderUserId));
-  } else if (messageType === MESSAGE_TYPE.outgoing && !message.private && message.senderUserId !== null && conversation.waitingSince !== null) {
-    statements.push(...reportingFactStatements(scope, conversation, "reply_time", secondsBetween(conversation.waitingSince, at), at, message.senderUserId));
+  const { waitingSince } = conversation;
+  const replied = messageType === MESSAGE_TYPE.outgoing && !message.private && message.senderUserId !== null && waitingSince !== null;
+  if (isFirstReply !== false) {
+    const when = isFirstReply === true ? undefined : isFirstReply;
+    statements.push(...reportingFactStatements(scope, conversation, "first_response", secondsSince(conversation.createdAt, at), at, message.senderUserId, when));
+  }
+  if (replied && isFirstReply !== true) {
+    // otherwise decided in the batch: not the first reply, and the contact was waiting
+    const conditions = [...(isFirstReply === false ? [] : [sql`NOT (${isFirstReply})`]), ...(typeof waitingSince === "number" ? [] : [sql`${waitingSince} IS NOT NULL`])];
+    const when = conditions.length > 0 ? sql.join(conditions, sql` AND `) : undefined;
+    statements.push(...reportingFactStatements(scope, conversation, "reply_time", secondsSince(waitingSince, at), at, message.senderUserId, when));
   }
   return statements;
 }
