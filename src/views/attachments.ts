@@ -19,8 +19,12 @@ export function configureFileLinks(secret: string | undefined, origin: string) {
 
 /** The signed URL of a file; "" when the server has no signing secret (no file can be uploaded then). */
 export function fileUrl(address: FileAddress, fileName: string, nowMs = Date.now()): string {
+  return fileUrlUntil(address, fileName, urlExpiry(nowMs));
+}
+
+/** A signed URL that works until `expires` (unix seconds): a link that must outlive a page, as in a mail. */
+export function fileUrlUntil(address: FileAddress, fileName: string, expires: number): string {
   if (!links.secret) return "";
-  const expires = urlExpiry(nowMs);
   const signature = fileSignature(links.secret, address, expires);
   const path = `/files/${address.collection}/${address.accountId}/${address.fileId}/${encodeURIComponent(fileName)}`;
   return `${links.origin}${path}?expires=${expires}&signature=${signature}`;
