@@ -4,6 +4,8 @@
  *    beside GET /api measured in the same run as the baseline.
  * 2. 1,000 mails handed to the handler at once (50 at a time): the time until all are stored, and that
  *    each is stored once (1,000 messages, 1,000 `inbound_emails` rows).
+ * 3. What the consumer costs the account's shard per mail (round trips, D1 rows read and written), for a
+ *    mail that starts a conversation with a new contact, one that answers a conversation, and a duplicate.
  */
 import { env } from "cloudflare:workers";
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
@@ -14,6 +16,9 @@ import { createDb, schema } from "../src/db/client";
 import { get, post } from "../test/support/http";
 import { createWorld, uniqueEmail } from "../test/support/world";
 import { shardOf } from "../test/support/databases";
+import { QueryMeter, meterD1 } from "../src/db/metering";
+import { jobScope } from "../src/jobs/scope";
+import { runInboundEmail } from "../src/jobs/inbound-email";
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
@@ -99,4 +104,36 @@ it("inbound mail: handler to conversation, and a burst of 1,000", async () => {
       messagesInInbox: messages,
     }),
   );
+});
+
+it("inbound mail: the consumer's rows per mail", async () => {
+  const world = await createWorld("Mail rows bench");
+  const inbox = (await post(`${world.base}/inboxes`, world.admin.key, { name: "Mail", channel: { type: "email", email: uniqueEmail("rows") } })).body;
+  const shard = await shardOf(world.accountId);
+  const RUNS = 9;
+
+  /** One mail through the consumer on a metered connection to the shard (the directory is not counted). */
+  async function consume(raw: string) {
+    const storageKey = `${world.accountId}/inbound-email/bench/${crypto.randomUUID()}.eml`;
+    await env.FILES.put(storageKey, raw);
+    const meter = new QueryMeter();
+    const started = performance.now();
+    await runInboundEmail(jobScope(createDb(meterD1(shard, meter)), env), { kind: "inbound_email", accountId: world.accountId, storageKey, envelopeFrom: "customer@example.org", envelopeTo: inbox.email, receivedAt: Date.now() });
+    return { ms: performance.now() - started, roundTrips: meter.roundTrips, rowsRead: meter.rowsRead, rowsWritten: meter.rowsWritten };
+  }
+
+  const cases: Record<string, Array<Awaited<ReturnType<typeof consume>>>> = { "new conversation, new contact": [], "answer in a conversation (In-Reply-To)": [], duplicate: [] };
+  for (let i = 0; i < RUNS; i++) {
+    const first = mail(inbox.email, 5000 + i);
+    cases["new conversation, new contact"].push(await consume(first));
+    const parent = /Message-ID: <([^>]+)>/.exec(first)![1];
+    const answer = mail(inbox.email, 5000 + i, `Re: Bench mail ${5000 + i}`).replace("MIME-Version", `In-Reply-To: <${parent}>\r\nMIME-Version`);
+    cases["answer in a conversation (In-Reply-To)"].push(await consume(answer));
+    cases.duplicate.push(await consume(answer));
+  }
+  const lines = ["| mail | round trips | rows read | rows written | ms (median) |", "|---|---|---|---|---|"];
+  for (const [name, samples] of Object.entries(cases)) {
+    lines.push(`| ${name} | ${median(samples.map((s) => s.roundTrips))} | ${median(samples.map((s) => s.rowsRead))} | ${median(samples.map((s) => s.rowsWritten))} | ${median(samples.map((s) => s.ms)).toFixed(1)} |`);
+  }
+  console.log(lines.join("\n"));
 });

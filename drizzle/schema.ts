@@ -1185,6 +1185,26 @@ export const automationRuleRuns = sqliteTable(
  * outgoing-mail job (src/jobs/outgoing-email.ts) sends each pending row through the mail port and
  * records the outcome here.
  */
+/**
+ * A message of an e-mail conversation as its mail: the headers Chatwoot's reply mailer sets, the Markdown
+ * the HTML part is rendered from (`body` is the text part), a CSAT survey's link, and the message's files
+ * (read from R2 when the mail is sent; those beyond the size limit become links).
+ */
+export type OutgoingMailParts = {
+  from: { email: string; name: string };
+  replyTo: string;
+  cc: string[];
+  bcc: string[];
+  /** In-Reply-To, References, and Auto-Submitted on automatic mail */
+  headers: Record<string, string>;
+  /** the Message-ID asked for (a provider may give the mail its own) */
+  messageId: string;
+  markdown: string;
+  /** a CSAT survey: the survey page the ratings link to */
+  surveyUrl: string | null;
+  files: Array<{ id: number; fileName: string; contentType: string; size: number; storageKey: string }>;
+};
+
 export const outgoingEmails = sqliteTable(
   "outgoing_emails",
   {
@@ -1208,9 +1228,17 @@ export const outgoingEmails = sqliteTable(
     /** the Message-ID the mail went out with (the provider's, brackets stripped) */
     providerMessageId: text("provider_message_id"),
     sentAt: integer("sent_at"),
+    /** a conversation's message mailed to its contact (an agent's reply, a CSAT survey): the message */
+    messageId: integer("message_id"),
+    /** what such a mail has beyond a subject and a text (src/domain/email/replies.ts); null for the service's own mail */
+    parts: json<OutgoingMailParts>("parts"),
     ...timestamps,
   },
-  (t) => [index("outgoing_emails_pending").on(t.status, t.id)],
+  (t) => [
+    index("outgoing_emails_pending").on(t.status, t.id),
+    // one mail per message, however often its event is handled; a retry sends that row again
+    uniqueIndex("outgoing_emails_message").on(t.accountId, t.messageId).where(sql`message_id IS NOT NULL`),
+  ],
 );
 
 export const customAttributeDefinitions = sqliteTable(

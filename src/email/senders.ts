@@ -20,20 +20,27 @@ const PERMANENT_BINDING_ERRORS = /^E_(SENDER_NOT_VERIFIED|RECIPIENT_NOT_ALLOWED|
 
 const stripBrackets = (id: string) => id.trim().replace(/^<|>$/g, "");
 
-/** base64 in lines of 76 characters, as MIME wants them */
-function base64Lines(text: string): string {
-  const bytes = new TextEncoder().encode(text);
+function base64(bytes: Uint8Array): string {
   let binary = "";
   for (const byte of bytes) binary += String.fromCharCode(byte);
-  return (btoa(binary).match(/.{1,76}/g) ?? []).join("\r\n");
+  return btoa(binary);
 }
+
+/** base64 in lines of 76 characters, as MIME wants them */
+function base64Lines(content: string | Uint8Array): string {
+  return (base64(typeof content === "string" ? new TextEncoder().encode(content) : content).match(/.{1,76}/g) ?? []).join("\r\n");
+}
+
+/** Everyone the mail goes to: its To, Cc and Bcc (the envelope; Bcc is never a header). */
+export const envelopeRecipients = (mail: MailToSend) => [...new Set([...mail.to, ...(mail.cc ?? []), ...(mail.bcc ?? [])])];
 
 /** The raw RFC 5322 message and its Message-ID (ours, on the sender's domain, brackets stripped). */
 export function mimeMessage(mail: MailToSend): { raw: string; messageId: string } {
   const message = createMimeMessage();
-  const messageId = `${crypto.randomUUID()}@${mail.from.email.split("@")[1] ?? "localhost"}`;
+  const messageId = mail.messageId ?? `${crypto.randomUUID()}@${mail.from.email.split("@")[1] ?? "localhost"}`;
   message.setSender(mail.from.name ? { name: mail.from.name, addr: mail.from.email } : mail.from.email);
   message.setTo(mail.to);
+  if (mail.cc && mail.cc.length > 0) message.setCc(mail.cc);
   message.setSubject(mail.subject);
   message.setHeader("Message-ID", `<${messageId}>`);
   // mimetext validates Reply-To as a mailbox; its type only names the header for display
@@ -42,6 +49,9 @@ export function mimeMessage(mail: MailToSend): { raw: string; messageId: string 
   // base64 parts: the bodies are UTF-8 and their lines of any length
   message.addMessage({ contentType: "text/plain", data: base64Lines(mail.text), encoding: "base64" });
   if (mail.html) message.addMessage({ contentType: "text/html", data: base64Lines(mail.html), encoding: "base64" });
+  for (const file of mail.attachments ?? []) {
+    message.addAttachment({ filename: file.fileName, contentType: file.contentType, data: base64Lines(file.content), encoding: "base64" });
+  }
   return { raw: message.asRaw(), messageId };
 }
 
@@ -50,7 +60,7 @@ function sendEmailBinding(binding: SendEmail): Mailer {
     async send(mail) {
       const { raw, messageId } = mimeMessage(mail);
       let sentAs = messageId;
-      for (const recipient of mail.to) {
+      for (const recipient of envelopeRecipients(mail)) {
         try {
           const result = await binding.send(new EmailMessage(mail.from.email, recipient, raw));
           if (result?.messageId) sentAs = stripBrackets(result.messageId);
@@ -75,7 +85,18 @@ function resendApi(apiKey: string | undefined): Mailer {
     async send(mail) {
       if (!apiKey) return { result: "refused", error: "no Resend API key is configured (the secret RESEND_API_KEY)" };
       const from = mail.from.name ? `${mail.from.name.replace(/[<>"]/g, "")} <${mail.from.email}>` : mail.from.email;
-      const body = { from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html, reply_to: mail.replyTo, headers: mail.headers };
+      const body = {
+        from,
+        to: mail.to,
+        cc: mail.cc,
+        bcc: mail.bcc,
+        subject: mail.subject,
+        text: mail.text,
+        html: mail.html,
+        reply_to: mail.replyTo,
+        headers: mail.headers,
+        attachments: mail.attachments?.map((file) => ({ filename: file.fileName, content: base64(file.content), content_type: file.contentType })),
+      };
       let response: Response;
       try {
         response = await fetch(RESEND_API_URL, {
@@ -103,7 +124,8 @@ function sink(bucket: R2Bucket): Mailer {
       const { raw, messageId } = mimeMessage(mail);
       const key = `${SINK_PREFIX}${messageId}.eml`;
       try {
-        await bucket.put(key, raw, { httpMetadata: { contentType: "message/rfc822" } });
+        // the envelope beside the message, whose headers never name a Bcc recipient
+        await bucket.put(key, raw, { httpMetadata: { contentType: "message/rfc822" }, customMetadata: { envelope: envelopeRecipients(mail).join(",") } });
       } catch (error) {
         return { result: "retry", error: `the mail sink could not be written: ${String(error)}` };
       }

@@ -13,7 +13,9 @@
 import { and, asc, eq, inArray, isNull, lte, or, sql } from "drizzle-orm";
 import { type Database, now, schema } from "../db/client";
 import { batch } from "../domain/kernel/batch";
-import type { MailToSend } from "../domain/kernel/ports";
+import type { MailOutcome, MailToSend } from "../domain/kernel/ports";
+import { replyOutcomeStatements } from "../domain/email/replies";
+import { replyMail } from "../email/replies";
 import type { TransportScope } from "../domain/kernel/scope";
 import { backoffMs, hopDelaySeconds } from "../webhooks/schedule";
 
@@ -32,8 +34,12 @@ const SWEEP_ROWS = 100;
 
 const ofAccount = (accountId: number | null) => (accountId === null ? isNull(outgoingEmails.accountId) : eq(outgoingEmails.accountId, accountId));
 
-/** Every mail the service writes is automatic: none is a person's own message. */
-function mailOf(row: OutgoingEmailRow, env: Env): MailToSend {
+/**
+ * The mail of a row: a conversation's message as its mail (src/email/replies.ts); any other mail the
+ * service writes is automatic, none a person's own message.
+ */
+async function mailOf(row: OutgoingEmailRow, env: Env): Promise<MailToSend> {
+  if (row.parts) return replyMail(row, row.parts, env.FILES);
   return {
     from: { email: env.MAILER_SENDER_EMAIL },
     to: row.recipients,
@@ -74,7 +80,10 @@ export async function attemptOutgoingEmail(scope: TransportScope, message: Outgo
   ]);
   const row = claimed[0];
   if (!row) return { done: true };
-  const outcome = await scope.ports.mail.send(mailOf(row, env));
+  const outcome: MailOutcome =
+    row.recipients.length === 0
+      ? { result: "refused", error: "the mail has no recipient: the contact has no e-mail address and the message names none (to_emails)" }
+      : await scope.ports.mail.send(await mailOf(row, env));
   const again = outcome.result === "retry" && row.attempts < MAX_MAIL_ATTEMPTS ? at + backoffMs(row.attempts) : null;
   const changes =
     outcome.result === "sent"
@@ -82,7 +91,14 @@ export async function attemptOutgoingEmail(scope: TransportScope, message: Outgo
       : again !== null
         ? { lastError: outcome.error, nextAttemptAt: again }
         : { status: "failed", lastError: outcome.error, nextAttemptAt: null };
-  await batch(db, [db.update(outgoingEmails).set({ ...changes, updatedAt: at }).where(and(ofAccount(row.accountId), eq(outgoingEmails.id, row.id)))]);
+  // a conversation's message hears what became of its mail: its Message-ID, or its final failure
+  const onMessage =
+    outcome.result === "sent"
+      ? await replyOutcomeStatements(scope, row, { result: "sent", messageId: outcome.messageId })
+      : again === null
+        ? await replyOutcomeStatements(scope, row, { result: "failed", error: outcome.error })
+        : [];
+  await batch(db, [db.update(outgoingEmails).set({ ...changes, updatedAt: at }).where(and(ofAccount(row.accountId), eq(outgoingEmails.id, row.id))), ...onMessage]);
   console.log(JSON.stringify({ level: outcome.result === "sent" ? "info" : "error", outgoingEmail: row.id, kind: row.kind, attempt: row.attempts, outcome }));
   if (again === null) return { done: true };
   return { done: false, next: { ...message, attempt: row.attempts }, delaySeconds: hopDelaySeconds(again, at) };

@@ -1,7 +1,8 @@
 /**
  * The events queue's consumer. The queue carries these kinds of message:
  * - `event`: an outbox row, handed to every event job (webhook fan-out, which turns it into one
- *   `delivery` message per target, then automation rules, auto-assignment and the out-of-office reply);
+ *   `delivery` message per target, then automation rules, auto-assignment, the out-of-office reply and
+ *   the mail of an e-mail conversation's message);
  *   the row is marked consumed once all are done;
  * - `live_event`: an event with no outbox row (typing), carried whole, fanned out to webhooks like `event`;
  * - `delivery`: one target's copy of an event, one attempt per message (src/jobs/deliveries.ts);
@@ -34,6 +35,7 @@ import type { InboxOpenedMessage } from "../events/inbox-opened";
 import { runAutomationForEvent } from "./automation";
 import { runAutoAssignmentForAgent, runAutoAssignmentForEvent, runAutoAssignmentForOpenedInbox } from "./auto-assignment";
 import { runOutOfOfficeForEvent } from "./out-of-office";
+import { runEmailReplyForEvent } from "./email-replies";
 import { runQueuedBulkAction } from "./bulk-actions";
 import type { BulkActionMessage } from "../domain/kernel/bulk-inputs";
 import { attemptDelivery } from "./deliveries";
@@ -71,6 +73,7 @@ const EVENT_JOBS: Array<(db: Database, env: Env, message: EventMessage) => Promi
   (db, env, message) => runAutomationForEvent(db, env, message),
   runAutoAssignmentForEvent,
   runOutOfOfficeForEvent,
+  runEmailReplyForEvent,
 ];
 
 /** The account a message's work belongs to: every kind names it. */

@@ -19,8 +19,12 @@ export function configureFileLinks(secret: string | undefined, origin: string) {
 
 /** The signed URL of a file; "" when the server has no signing secret (no file can be uploaded then). */
 export function fileUrl(address: FileAddress, fileName: string, nowMs = Date.now()): string {
+  return fileUrlUntil(address, fileName, urlExpiry(nowMs));
+}
+
+/** A signed URL that works until `expires` (unix seconds): a link that must outlive a page, as in a mail. */
+export function fileUrlUntil(address: FileAddress, fileName: string, expires: number): string {
   if (!links.secret) return "";
-  const expires = urlExpiry(nowMs);
   const signature = fileSignature(links.secret, address, expires);
   const path = `/files/${address.collection}/${address.accountId}/${address.fileId}/${encodeURIComponent(fileName)}`;
   return `${links.origin}${path}?expires=${expires}&signature=${signature}`;
@@ -66,3 +70,32 @@ export function messageAttachmentsView(message: { id: number; accountId: number;
   return message.attachments.length > 0 ? { attachments: message.attachments.map((a) => attachmentView(a, message)) } : {};
 }
 
+
+type ShownMessage = { id: number; accountId: number; attachments: StoredAttachment[]; contentAttributes: Record<string, unknown> };
+
+const decoded = (text: string) => {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+};
+
+/**
+ * A message's content attributes as shown: a mail's HTML (`email.html_content.full`) with each `cid:` the
+ * channel matched to one of the message's files (`email.inline_images`, src/domain/email/inbound.ts)
+ * replaced by that file's signed URL, as Chatwoot shows inline images; plain and URL-encoded cids alike.
+ */
+export function contentAttributesView(message: ShownMessage): Record<string, unknown> {
+  const email = message.contentAttributes.email as { html_content?: { full?: unknown }; inline_images?: unknown } | undefined;
+  const full = email?.html_content?.full;
+  const inline = email?.inline_images;
+  if (typeof full !== "string" || !inline || typeof inline !== "object" || !/cid:/i.test(full)) return message.contentAttributes;
+  const urls = new Map<string, string>();
+  for (const [contentId, position] of Object.entries(inline)) {
+    const file = typeof position === "number" ? message.attachments[position] : undefined;
+    if (file) urls.set(contentId, attachmentView(file, message).data_url.replace(/&/g, "&amp;"));
+  }
+  const html = full.replace(/cid:([^"'\s<>)]+)/gi, (whole, id: string) => urls.get(decoded(id).toLowerCase()) ?? whole);
+  return { ...message.contentAttributes, email: { ...email, html_content: { ...email!.html_content, full: html } } };
+}

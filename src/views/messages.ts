@@ -3,7 +3,7 @@ import type { MessageWithSender, Sender } from "../domain/conversations/loader";
 import { agentPushView } from "./agents";
 import type { MessageList, MessageResult } from "../domain/conversations/message-results";
 import { iso, unixSeconds } from "./time";
-import { attachmentView, messageAttachmentsView } from "./attachments";
+import { attachmentView, contentAttributesView, messageAttachmentsView } from "./attachments";
 import { type ContactRow } from "../domain/contacts/rows";
 import { type AgentBotRow } from "../domain/people/rows";
 
@@ -64,7 +64,7 @@ export function messageView({ message, sender }: MessageWithSender, context: Mes
     status: enumName(MESSAGE_STATUSES, message.status),
     source_id: message.sourceId,
     content_type: enumName(CONTENT_TYPES, message.contentType),
-    content_attributes: message.contentAttributes,
+    content_attributes: contentAttributesView(message),
     sender_type: message.senderType ? (SENDER_TYPES[message.senderType] ?? null) : null,
     sender_id: message.senderId,
     external_source_ids: message.externalSourceIds,

@@ -12,7 +12,7 @@ import type { MessageRow } from "../domain/conversations/rows";
 import { conversationView } from "../views/conversations";
 import { inboxView } from "../views/inboxes";
 import { contactPushView, senderView } from "../views/messages";
-import { messageAttachmentsView } from "../views/attachments";
+import { contentAttributesView, messageAttachmentsView } from "../views/attachments";
 import { iso } from "../views/time";
 import { batch } from "../domain/kernel/batch";
 import type { OutboxRow } from "../domain/kernel/outbox";
@@ -66,7 +66,7 @@ const BUILDERS: Record<string, Builder> = {
     return {
       account: accountRows[0] ?? null,
       additional_attributes: message.additionalAttributes,
-      content_attributes: message.contentAttributes,
+      content_attributes: contentAttributesView(message),
       content_type: enumName(CONTENT_TYPES, message.contentType),
       content: deliveredContent(message, record, env.FRONTEND_URL),
       conversation: conversationView(record),

@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from "vitest";
 import { and, desc, eq } from "drizzle-orm";
 import worker from "../../src/index";
 import { createDb, schema } from "../../src/db/client";
-import { get, patch, post } from "../support/http";
+import { call, get, patch, post } from "../support/http";
 import { createWorld, uniqueEmail } from "../support/world";
 import { shardOf } from "../support/databases";
 import plain from "../fixtures/email/plain.eml?raw";
@@ -178,6 +178,19 @@ describe("the email() handler", () => {
     expect((files.contentAttributes as any).email.number_of_attachments).toBe(2);
     const inline = await messageRow((await received(fill(inlineImage))).messageId!);
     expect(inline.attachments).toEqual([expect.objectContaining({ file_name: "shot.png", file_type: "image", content_type: "image/png" })]);
+
+    // the HTML shows the inline image by the stored file's URL, not by its cid: (which no reader can open)
+    const conversation = await conversationOf(inline.id);
+    const listed = await get(`${world.base}/conversations/${conversation.displayId}/messages`, world.admin.key);
+    const shown = listed.body.payload.find((m: { id: number }) => m.id === inline.id);
+    const html: string = shown.content_attributes.email.html_content.full;
+    expect(html).not.toContain("cid:");
+    const src = /<img src="([^"]+)"/.exec(html)![1].replace(/&amp;/g, "&");
+    expect(src).toBe(shown.attachments[0].data_url);
+    const { pathname, search } = new URL(src);
+    const image = await call("GET", pathname + search);
+    expect(image.status).toBe(200);
+    expect(image.headers.get("content-type")).toBe("image/png");
   });
 
   it("takes mail sent to the forwarding address (X-Original-To, plus-addressing stripped)", async () => {
@@ -225,9 +238,9 @@ describe("the email() handler", () => {
     const first = await messageRow((await received(fill(plain))).messageId!);
     const conversation = await conversationOf(first.id);
     const sent = await post(`${world.base}/conversations/${conversation.displayId}/messages`, world.admin.key, { content: "Here is your answer" });
-    const db = await shardDb();
-    await db.update(schema.messages).set({ sourceId: `sent-${runs}@edgedesk.example` }).where(eq(schema.messages.id, sent.body.id));
-    const report = await received(fill(bounce, { PARENT: `sent-${runs}@edgedesk.example` }));
+    // the Message-ID the reply was mailed with (src/domain/email/replies.ts) is what the report names
+    await vi.waitFor(async () => expect((await messageRow(sent.body.id)).sourceId).toBeTruthy(), { timeout: 15_000, interval: 50 });
+    const report = await received(fill(bounce, { PARENT: (await messageRow(sent.body.id)).sourceId! }));
     expect(report).toMatchObject({ outcome: "bounce", messageId: sent.body.id });
     const failed = await messageRow(sent.body.id);
     expect(failed.status).toBe(3);

@@ -197,6 +197,16 @@ function emailAttributes(mail: InboundMail, sender: MailAddress) {
   };
 }
 
+/**
+ * Which of the message's files (by position: they are stored in this order) each `cid:` of the HTML
+ * shows. The views put the file's signed URL in its place at every rendering (src/views/attachments.ts),
+ * so the HTML stays as the mail had it and its images never point at an expired URL.
+ */
+function inlineImages(kept: MailFile[]): { inline_images?: Record<string, number> } {
+  const entries = kept.flatMap((f, i) => (f.inline && f.contentId ? [[f.contentId.toLowerCase(), i] as const] : []));
+  return entries.length > 0 ? { inline_images: Object.fromEntries(entries) } : {};
+}
+
 const isUniqueViolation = (error: unknown) => /UNIQUE constraint failed: messages\./.test(String(error instanceof Error ? `${error.message} ${String(error.cause)}` : error));
 
 /** A delivery report: the outgoing message of the inbox it names is marked failed; no conversation starts. */
@@ -245,9 +255,10 @@ export async function receiveEmail(transport: TransportScope, accountId: number,
   const contact = await findOrCreateContact(scope, found.inboxId, sender);
   const contactScope: AccountScope = { ...scope, actor: { type: "contact", contact } };
   const content = (("reply" in mail.textContent && mail.textContent.reply) || ("reply" in mail.htmlContent && mail.htmlContent.reply) || "").slice(0, MAX_CONTENT);
-  const attributes = { email: emailAttributes(mail, sender), cc_email: mail.cc, bcc_email: mail.bcc };
   // Chatwoot keeps the last 15 files
-  const files = mail.files.slice(-MAX_FILES_PER_MESSAGE).map((f) => f.file);
+  const kept = mail.files.slice(-MAX_FILES_PER_MESSAGE);
+  const files = kept.map((f) => f.file);
+  const attributes = { email: { ...emailAttributes(mail, sender), ...inlineImages(kept) }, cc_email: mail.cc, bcc_email: mail.bcc };
   try {
     if (conversation) {
       const result = await createMessage(contactScope, conversation.displayId, {

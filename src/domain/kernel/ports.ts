@@ -124,6 +124,13 @@ export type MailToSend = {
   text: string;
   html?: string;
   replyTo?: string;
+  /** copies: Cc is a header every recipient reads; Bcc only ever an envelope recipient */
+  cc?: string[];
+  bcc?: string[];
+  /** files sent with the mail (those too large for it are links in its text instead) */
+  attachments?: Array<{ fileName: string; contentType: string; content: Uint8Array }>;
+  /** the Message-ID asked for, without brackets (the sender makes one otherwise; a provider may replace it) */
+  messageId?: string;
   /** further headers (In-Reply-To, References, Auto-Submitted); never From, To, Subject or Message-ID */
   headers: Record<string, string>;
   /** the same for every attempt at one mail: a provider that knows it sends a repeated attempt once */
