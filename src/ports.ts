@@ -6,7 +6,7 @@
  * reached costs the subscribers a frame, never the change: failures of a publish are logged and swallowed.
  */
 import { CONVERSATION_STATUSES, MESSAGE_TYPE, enumName } from "./domain/kernel/enums";
-import type { LiveRooms, Ports } from "./domain/kernel/ports";
+import { EVERYONE, type LiveRooms, type Ports } from "./domain/kernel/ports";
 import type { ConversationRow } from "./domain/conversations/rows";
 import { roomMessageView } from "./views/widget";
 import { type Delivery, type RoomFrame, conversationRoom } from "./realtime/conversation-room";
@@ -68,8 +68,13 @@ export function livePorts(env: Env, shards: Shards): Ports {
       },
       // the feed closes the users' sockets and names the rooms where they have some; each room closes its own
       async accessChanged(accountId, userIds) {
-        if (userIds.length === 0) return;
+        if (userIds !== EVERYONE && userIds.length === 0) return;
         try {
+          if (userIds === EVERYONE) {
+            const rooms = await accountFeed(env, accountId).everyoneChanged();
+            await Promise.all(rooms.map((conversationId) => conversationRoom(env, accountId, conversationId).dropEveryone()));
+            return;
+          }
           const rooms = await accountFeed(env, accountId).accessChanged(userIds);
           await Promise.all(rooms.map(({ userId, conversationId }) => conversationRoom(env, accountId, conversationId).dropUser(userId)));
         } catch (error) {

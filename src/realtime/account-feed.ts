@@ -19,7 +19,9 @@ import { announceAgentAvailable } from "../events/agent-available";
  * - When what a user may see changes (`accessChanged`), the user's sockets close at once with
  *   ACCESS_CHANGED: the feed's, and those of the conversation rooms the user joined, which the rooms
  *   record here (`roomJoined`, `roomLeft`). Whatever the user opens again is checked afresh; one checked
- *   before the change and arriving after it is refused.
+ *   before the change and arriving after it is refused. When the account is suspended or deleted
+ *   (`everyoneChanged`), every socket of the account closes so, its contacts' room sockets too (the
+ *   rooms record those here as well, `contactSeen`, `contactLeft`).
  * - Auto-assignment decides here (`claimAssignee`), one decision at a time per account, because presence
  *   is here: each inbox's round-robin turns and fair-distribution counts are kept in the object's
  *   storage, so the order survives a restart. An agent who becomes available is announced on the events
@@ -61,7 +63,11 @@ export const FEED_MEMBER_HEADER = "x-edgedesk-feed-member";
 
 const userTag = (userId: number) => `user:${userId}`;
 /** The conversations (row ids) in whose rooms the user has a socket open. */
-const roomsKey = (userId: number) => `rooms:${userId}`;
+const ROOMS_PREFIX = "rooms:";
+const roomsKey = (userId: number) => `${ROOMS_PREFIX}${userId}`;
+/** A conversation (row id) in whose room a contact has a socket open. */
+const CONTACT_ROOM_PREFIX = "contact-room:";
+const contactRoomKey = (conversationId: number) => `${CONTACT_ROOM_PREFIX}${conversationId}`;
 
 type PresenceEntry = { until: number; availability: Availability };
 
@@ -81,6 +87,10 @@ export class AccountFeed extends DurableObject<Env> {
   private claimed = new Map<number, number>();
   /** user id -> when their access last changed (memory: it matters for seconds; see REVOCATION_MEMORY_MS) */
   private revokedAt = new Map<number, number>();
+  /** when everyone's access last ended (a suspension, a deletion); memory, as `revokedAt` */
+  private everyoneRevokedAt = -Infinity;
+  /** the rooms with a contact's socket already recorded in storage (a contact's pings cost no write) */
+  private contactRooms = new Set<number>();
 
   private get presenceTtlMs(): number {
     const configured = Number(this.env.PRESENCE_TTL_SECONDS);
@@ -183,6 +193,35 @@ export class AccountFeed extends DurableObject<Env> {
   }
 
   /**
+   * The account was suspended or is being deleted: every socket of the feed closes with ACCESS_CHANGED,
+   * nobody stays present, and the answer names every room where a user or a contact has a socket, for
+   * the caller to close them all (src/ports.ts). A check of any user's socket that began before this is
+   * refused.
+   */
+  async everyoneChanged(): Promise<number[]> {
+    this.everyoneRevokedAt = Date.now();
+    for (const socket of this.ctx.getWebSockets()) {
+      try {
+        socket.close(ACCESS_CHANGED.code, ACCESS_CHANGED.reason);
+      } catch {
+        // already closing
+      }
+    }
+    this.presence.clear();
+    this.contacts.clear();
+    this.contactRooms.clear();
+    const [users, contacts] = await Promise.all([
+      this.ctx.storage.list<number[]>({ prefix: ROOMS_PREFIX }),
+      this.ctx.storage.list<true>({ prefix: CONTACT_ROOM_PREFIX }),
+    ]);
+    const rooms = new Set<number>([...[...users.values()].flat(), ...[...contacts.keys()].map((key) => Number(key.slice(CONTACT_ROOM_PREFIX.length)))]);
+    const keys = [...users.keys(), ...contacts.keys()];
+    // storage deletes take at most 128 keys at a time
+    for (let i = 0; i < keys.length; i += 128) await this.ctx.storage.delete(keys.slice(i, i + 128));
+    return [...rooms];
+  }
+
+  /**
    * A user's socket opened in one of the account's conversation rooms, after a check that began at
    * `checkedAt`: remembered, so that a change of the user's access closes it; false when the access
    * changed since the check (the room then refuses the socket).
@@ -223,16 +262,27 @@ export class AccountFeed extends DurableObject<Env> {
     return contacts;
   }
 
-  /** A contact's widget socket opened or pinged in one of the account's rooms; an arrival is told to every socket. */
-  contactSeen(contactId: number) {
+  /**
+   * A contact's widget socket opened or pinged in one of the account's rooms (`conversationId`, its row
+   * id): an arrival is told to every socket, and the room is recorded for `everyoneChanged`.
+   */
+  async contactSeen(contactId: number, conversationId?: number) {
     const arrived = (this.contacts.get(contactId) ?? 0) <= Date.now();
     this.contacts.set(contactId, Date.now() + CONTACT_PRESENCE_TTL_MS);
     if (arrived) this.broadcastPresence();
+    if (conversationId !== undefined && !this.contactRooms.has(conversationId)) {
+      await this.ctx.storage.put(contactRoomKey(conversationId), true);
+      this.contactRooms.add(conversationId);
+    }
   }
 
-  /** A contact's last widget socket in a room closed. */
-  contactLeft(contactId: number) {
+  /** A contact's last widget socket in a room closed (a conversation has one contact: the room has none left). */
+  async contactLeft(contactId: number, conversationId?: number) {
     if (this.contacts.delete(contactId)) this.broadcastPresence();
+    if (conversationId !== undefined) {
+      this.contactRooms.delete(conversationId);
+      await this.ctx.storage.delete(contactRoomKey(conversationId));
+    }
   }
 
   /** The user chose another availability for this account: kept for their presence, and told to every socket. */
@@ -309,7 +359,7 @@ export class AccountFeed extends DurableObject<Env> {
 
   /** Whether the user's access changed after a check that began at `checkedAt`. */
   private revokedSince(userId: number, checkedAt: number): boolean {
-    return (this.revokedAt.get(userId) ?? -Infinity) >= checkedAt;
+    return Math.max(this.revokedAt.get(userId) ?? -Infinity, this.everyoneRevokedAt) >= checkedAt;
   }
 
   /** Conversations waiting in the agent's inboxes can go out now (the queue's consumer hands them out). */

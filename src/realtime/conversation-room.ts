@@ -160,6 +160,11 @@ export class ConversationRoom extends DurableObject<Env> {
     return closeForAccess(this.ctx.getWebSockets("agent"));
   }
 
+  /** The account was suspended or is being deleted (src/ports.ts): every socket, the contact's too, closes with ACCESS_CHANGED. */
+  dropEveryone(): number {
+    return closeForAccess(this.ctx.getWebSockets());
+  }
+
   /**
    * A live ticket opens one socket: its signature is kept here (the ticket names this conversation) until
    * it expires. False when it was spent before.
@@ -199,7 +204,7 @@ export class ConversationRoom extends DurableObject<Env> {
     try {
       const feed = accountFeed(this.env, member.accountId);
       if (member.type === "user") await feed.roomLeft(member.id, member.conversationId);
-      else await (what === "seen" ? feed.contactSeen(member.id) : feed.contactLeft(member.id));
+      else await (what === "seen" ? feed.contactSeen(member.id, member.conversationId) : feed.contactLeft(member.id, member.conversationId));
     } catch (error) {
       // presence is a hint: a feed that cannot be reached costs an agent a green dot, never the socket; a
       // room it does not forget is only closed once more, for nothing, when the user's access changes

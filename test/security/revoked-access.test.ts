@@ -346,3 +346,108 @@ describe("smaller ones: live tickets and idle /cable connections", () => {
     SUBSCRIBE_WITHIN_MS + 15_000,
   );
 });
+
+/** A contact's socket in its conversation's room, opened as the widget does (the contact inbox's pubsub_token). */
+async function contactRoomSocket(c: { path: string; pubsubToken: string }) {
+  const res = await exports.default.fetch(new Request(`https://desk.test${c.path}/live?pubsub_token=${c.pubsubToken}`, { headers: { upgrade: "websocket" } }));
+  if (!res.webSocket) return { status: res.status, socket: null };
+  const socket = watch(res.webSocket);
+  await socket.next((f) => f.event === "room.joined");
+  return { status: res.status, socket };
+}
+
+/** Whether the user's RoomChannel subscription is confirmed on a new connection (the connection is closed after). */
+async function subscribes(person: { id: number; key: string }, token: string, accountId: number): Promise<boolean> {
+  const cable = await openCable();
+  const identifier = JSON.stringify({ channel: "RoomChannel", pubsub_token: token, account_id: accountId, user_id: person.id });
+  cable.send({ command: "subscribe", identifier });
+  const answer = await cable.next((f) => f.identifier === identifier && (f.type === "confirm_subscription" || f.type === "reject_subscription"));
+  cable.close();
+  return answer.type === "confirm_subscription";
+}
+
+/**
+ * An account with every kind of live connection open: the administrator's and the agent's `/cable`
+ * subscriptions, the agent's room socket (a live ticket) and the visitor's room socket (the widget's).
+ */
+async function liveAccount(name: string) {
+  const w = await widgetWorld(name);
+  await patch(`${w.base}/inboxes/${w.inbox.id}`, w.admin.key, { enable_auto_assignment: false });
+  const c = await visitorConversation(w.inbox, { name: "Vera" });
+  const tokens = { admin: await pubsubToken(w.admin.key), agent: await pubsubToken(w.agent.key) };
+  const [adminFeed, agentFeed, agentRoom, contact] = await Promise.all([
+    feedSocket(w.admin, w.accountId),
+    feedSocket(w.agent, w.accountId),
+    roomSocket(w.base, w.agent.key, c.displayId),
+    contactRoomSocket(c),
+  ]);
+  const contactRoom = contact.socket!;
+  expect((await post(`${w.base}/conversations/${c.displayId}/messages`, w.admin.key, { content: "before the suspension" })).status).toBe(200);
+  await Promise.all([
+    adminFeed.next((f) => f.message?.data?.content === "before the suspension"),
+    agentFeed.next((f) => f.message?.data?.content === "before the suspension"),
+    agentRoom.next((f) => f.data?.content === "before the suspension"),
+    contactRoom.next((f) => f.data?.content === "before the suspension"),
+  ]);
+  return { w, c, tokens, feeds: [adminFeed, agentFeed], rooms: [agentRoom, contactRoom] };
+}
+
+type LiveAccount = Awaited<ReturnType<typeof liveAccount>>;
+
+/** Every live connection of the account was told why and closed, and nothing of the account remains live. */
+async function expectAllClosed({ w, feeds, rooms }: LiveAccount) {
+  for (const feed of feeds) {
+    expect(await feed.closed).toEqual({ code: 4003, reason: "access changed" });
+    expect(feed.frames.filter((f) => f.type === "disconnect")).toEqual([{ type: "disconnect", reason: "access_changed", reconnect: true }]);
+  }
+  for (const room of rooms) expect(await room.closed).toEqual({ code: 4003, reason: "access changed" });
+  const feed = accountFeed(env, w.accountId);
+  expect(await feed.listeningUsers()).toEqual([]);
+  expect(await feed.onlineUsers()).toEqual({});
+  expect(await feed.onlineContacts()).toEqual({});
+}
+
+describe("issue 31: an account suspended or deleted ends every live connection of the account", () => {
+  it("closes every agent's /cable subscription and room socket and the visitor's room socket at a suspension, refuses them while suspended, and lets them back once active", async () => {
+    const live = await liveAccount("Suspended live");
+    const { w, c, tokens } = live;
+    expect((await patch(`/platform/api/v1/accounts/${w.accountId}`, w.platformKey, { status: "suspended" })).status).toBe(200);
+    await expectAllClosed(live);
+    // nothing opens again while the account is suspended: subscriptions, tickets, the visitor's room
+    expect(await subscribes(w.agent, tokens.agent, w.accountId)).toBe(false);
+    expect(await subscribes(w.admin, tokens.admin, w.accountId)).toBe(false);
+    expect((await post(`${w.base}/conversations/${c.displayId}/live_ticket`, w.agent.key)).status).toBe(403);
+    expect((await contactRoomSocket(c)).status).toBe(404);
+    // a subscription or room socket whose check began before the suspension is refused by the feed
+    const conversationId = await conversationRowId(w.accountId, c.displayId);
+    expect(await accountFeed(env, w.accountId).roomJoined(w.agent.id, conversationId, Date.now() - 1_000)).toBe(false);
+
+    expect((await patch(`/platform/api/v1/accounts/${w.accountId}`, w.platformKey, { status: "active" })).status).toBe(200);
+    expect(await subscribes(w.admin, tokens.admin, w.accountId)).toBe(true);
+    const [agentFeed, agentRoom, contact] = await Promise.all([feedSocket(w.agent, w.accountId), roomSocket(w.base, w.agent.key, c.displayId), contactRoomSocket(c)]);
+    expect((await post(`${w.base}/conversations/${c.displayId}/messages`, w.admin.key, { content: "after the reactivation" })).status).toBe(200);
+    await Promise.all([
+      agentFeed.next((f) => f.message?.data?.content === "after the reactivation"),
+      agentRoom.next((f) => f.data?.content === "after the reactivation"),
+      contact.socket!.next((f) => f.data?.content === "after the reactivation"),
+    ]);
+    for (const socket of [agentFeed, agentRoom, contact.socket!]) socket.close();
+  });
+
+  it("closes nothing of another account at a suspension", async () => {
+    const other = await liveAccount("Not suspended");
+    const live = await liveAccount("Suspended beside");
+    expect((await patch(`/platform/api/v1/accounts/${live.w.accountId}`, live.w.platformKey, { status: "suspended" })).status).toBe(200);
+    await expectAllClosed(live);
+    expect((await post(`${other.w.base}/conversations/${other.c.displayId}/messages`, other.w.admin.key, { content: "still live" })).status).toBe(200);
+    await Promise.all([...other.feeds.map((s) => s.next((f) => f.message?.data?.content === "still live")), ...other.rooms.map((s) => s.next((f) => f.data?.content === "still live"))]);
+    for (const socket of [...other.feeds, ...other.rooms]) socket.close();
+  });
+
+  it("closes every live connection of a deleted account", async () => {
+    const live = await liveAccount("Deleted live");
+    expect((await del(`/platform/api/v1/accounts/${live.w.accountId}`, live.w.platformKey)).status).toBe(200);
+    await expectAllClosed(live);
+    expect(await subscribes(live.w.agent, live.tokens.agent, live.w.accountId)).toBe(false);
+  });
+});

@@ -8,6 +8,7 @@ import { databaseSize } from "./shard-stats";
 import { batch, write, writeThenRead } from "../kernel/batch";
 import { unavailable } from "../kernel/errors";
 import { ACCOUNT_STATUS } from "../kernel/enums";
+import { EVERYONE } from "../kernel/ports";
 import { grantStatement } from "./platform-apps";
 import { type AccountRow } from "./rows";
 import type { PlatformScope, TransportScope } from "../kernel/scope";
@@ -118,7 +119,11 @@ export async function finishPlacement(scope: TransportScope, accountId: number, 
   return rows[0];
 }
 
-/** Applies the given fields; `features` are merged into the current flags, the rest replace. */
+/**
+ * Applies the given fields; `features` are merged into the current flags, the rest replace. A suspension
+ * ends every live connection of the account once it has committed (every request and subscription after
+ * it is refused already).
+ */
 export async function updateAccount(scope: TransportScope, account: AccountRow, input: AccountInput): Promise<AccountRow> {
   const { directory: db } = scope;
   const { features, ...fields } = input;
@@ -134,6 +139,7 @@ export async function updateAccount(scope: TransportScope, account: AccountRow, 
       .returning(),
   ]);
   await copyIdentityToShards(scope, [account.id], { userIds: [] });
+  if (account.status !== ACCOUNT_STATUS.suspended && rows[0].status === ACCOUNT_STATUS.suspended) await scope.ports.feed.accessChanged(account.id, EVERYONE);
   return rows[0];
 }
 
@@ -233,6 +239,8 @@ export async function deleteAccount(scope: TransportScope, accountId: number) {
   if (moving.length > 0) throw unavailable(`Account ${accountId} is moving to another database; delete it once the move ends`, "account_moving");
   if (marked.length === 0) return;
   forgetPlacement(accountId);
+  // marked deleting, the account is refused to every request and subscription: its live connections end now
+  await scope.ports.feed.accessChanged(accountId, EVERYONE);
   const shard = marked[0].shard;
   // a shard this deployment lacks fails the delete, which the cron then retries: its rows are never forgotten
   await deleteAccountRows(sameDatabase(scope) ? directory : scope.shards.open(shard), accountId);

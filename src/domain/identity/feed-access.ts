@@ -1,10 +1,11 @@
 /**
  * Who may listen to an account's live feed (ActionCable's RoomChannel): the identifier a client subscribes
  * with names a user, an account and the user's `pubsub_token` (the profile shows it). The token must be
- * that user's and the user a member of that active account; the ids alone prove nothing.
+ * that user's and the user a member of that active account (not one being deleted); the ids alone prove nothing.
  */
-import { and, eq } from "drizzle-orm";
+import { and, eq, ne } from "drizzle-orm";
 import { schema } from "../../db/client";
+import { SHARD_STATUS } from "../../db/shard-status";
 import { batch } from "../kernel/batch";
 import { ACCOUNT_STATUS, AVAILABILITIES, ROLES, enumName } from "../kernel/enums";
 import type { TransportScope } from "../kernel/scope";
@@ -41,7 +42,8 @@ export async function findFeedSubscriber(scope: TransportScope, params: Record<s
       .select({ pubsubToken: users.pubsubToken, role: accountUsers.role, availability: accountUsers.availability })
       .from(users)
       .innerJoin(accountUsers, and(eq(accountUsers.userId, users.id), eq(accountUsers.accountId, accountId)))
-      .innerJoin(accounts, and(eq(accounts.id, accountUsers.accountId), eq(accounts.status, ACCOUNT_STATUS.active)))
+      // an account being deleted keeps its status until its rows are gone
+      .innerJoin(accounts, and(eq(accounts.id, accountUsers.accountId), eq(accounts.status, ACCOUNT_STATUS.active), ne(accounts.shardStatus, SHARD_STATUS.deleting)))
       .where(eq(users.id, userId)),
   ]);
   const row = rows[0];

@@ -52,6 +52,9 @@ export type AssigneeClaim = {
   windowMs: number;
 };
 
+/** Everyone of an account, for `LiveFeed.accessChanged`: its users and its contacts. */
+export const EVERYONE = "everyone";
+
 /** The account's live feed, beyond the committed changes it is sent (src/feed): what it keeps of people. */
 export interface LiveFeed {
   /** A user chose another availability in an account: their presence shows it from now on. */
@@ -67,9 +70,10 @@ export interface LiveFeed {
    * What some users may see in an account changed (a membership, a role, a key, a sign-in ended), after
    * the change has committed: their live sockets in the account (the feed's subscriptions, the
    * conversation rooms they joined) close at once, telling why, and whatever they open again is checked
-   * afresh. Frames are never sent on a socket once this has answered.
+   * afresh. Frames are never sent on a socket once this has answered. EVERYONE (the account suspended or
+   * being deleted) closes every socket of the account, its contacts' room sockets included.
    */
-  accessChanged(accountId: number, userIds: number[]): Promise<void>;
+  accessChanged(accountId: number, userIds: number[] | typeof EVERYONE): Promise<void>;
   /**
    * Who may see one conversation (by row id) may have narrowed (it left a team): the users' sockets in its
    * room close as for `accessChanged`, and those who still see it open them again with a new ticket.
