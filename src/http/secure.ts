@@ -26,6 +26,7 @@ export const requestId = () => honoRequestId({ headerName: "X-Request-Id", limit
  */
 export const SCRIPTED_PAGE_POLICY = "default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; connect-src 'self'; form-action 'none'; base-uri 'none'; frame-ancestors 'none'";
 
+const FRAMED_BY_OTHERS = /frame-ancestors (?!'none'|'self'\s*(;|$))/;
 const JSON_TYPE = /^application\/([\w.-]+\+)?json\b/i;
 const JSON_POLICY = "default-src 'none'; frame-ancestors 'none'";
 
@@ -39,5 +40,8 @@ export const secureHeaders = () => {
         c.res.headers.set("Content-Security-Policy", JSON_POLICY);
       }
     });
+    // A page that names in its own policy who may frame it (the website widget's page) drops
+    // X-Frame-Options, which can only say "this origin" and would contradict it in older browsers.
+    if (FRAMED_BY_OTHERS.test(c.res.headers.get("content-security-policy") ?? "")) c.res.headers.delete("X-Frame-Options");
   });
 };

@@ -160,6 +160,8 @@ const KEYLESS = [
   "GET /docs", // the API reference
   "GET /openapi.json",
   "GET /files/:collection/:account_id/:file_id/:file_name?", // a signed, expiring file URL
+  // the website widget's page: the website token names the inbox, a visitor token (signed) the visitor
+  "GET /widget",
   "GET /widget-demo",
   "GET /widget-demo/app.js",
   "GET /agent-demo",
