@@ -6,7 +6,7 @@
 // - public/packs/: the website widget written here (widget/, docs/widget.md): the loader a host page
 //   embeds (packs/js/sdk.js) and the app of the /widget page (packs/js/widget.js, packs/css/widget.css),
 //   bundled and minified with esbuild.
-import { copyFileSync, mkdirSync, statSync } from "node:fs";
+import { copyFileSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
@@ -49,9 +49,23 @@ export function copyVendorFiles() {
   }
 }
 
+/** Writes `bytes` to `path` unless it holds them already; through a rename, so a server reading it never sees half a file. */
+function replaceFile(path, bytes) {
+  try {
+    if (Buffer.compare(readFileSync(path), bytes) === 0) return;
+  } catch {
+    // not there yet
+  }
+  mkdirSync(dirname(path), { recursive: true });
+  const partial = `${path}.${process.pid}.partial`;
+  writeFileSync(partial, bytes);
+  renameSync(partial, path);
+}
+
 /**
  * Builds public/packs/ from widget/. esbuild is a devDependency: an install without them (`npm install
- * --omit=dev`) skips the build with a note instead of failing, and deploys need a full install.
+ * --omit=dev`) skips the build with a note instead of failing, and deploys need a full install. `npm
+ * start` builds too (several test servers may start at once: files change only when their bytes do).
  */
 export async function buildWidget() {
   let esbuild;
@@ -61,7 +75,7 @@ export async function buildWidget() {
     console.warn("page-assets: esbuild is not installed (devDependency), public/packs/ not built");
     return;
   }
-  await Promise.all(
+  const results = await Promise.all(
     Object.entries(WIDGET_FILES).map(([name, { entry, format }]) =>
       esbuild.build({
         entryPoints: [join(root, entry)],
@@ -75,9 +89,11 @@ export async function buildWidget() {
         loader: { ".css": name.endsWith(".css") ? "css" : "text", ".svg": "text" },
         legalComments: "none",
         logLevel: "warning",
+        write: false,
       }),
     ),
   );
+  for (const { outputFiles } of results) for (const file of outputFiles) replaceFile(file.path, Buffer.from(file.contents));
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {

@@ -20,6 +20,7 @@ import { parseArgs } from "node:util";
 import { LOCAL_APP_NAME, ensureAppKeySql, generateKey, sha256Hex } from "./lib/platform-keys.mjs";
 import { executeSql, migrateLocal, root, wranglerSpawn } from "./lib/wrangler.mjs";
 import { LOCAL_SHARDS, MAX_SHARDS, shardedConfig } from "./lib/shards.mjs";
+import { buildWidget, copyVendorFiles } from "./page-assets.mjs";
 
 const { values: options } = parseArgs({
   options: {
@@ -71,6 +72,11 @@ function localSecret(variable, file) {
   writeFileSync(path, `${secret}\n`, { mode: 0o600 });
   return secret;
 }
+
+// the pages' browser files (public/vendor, public/packs), rebuilt so an edit of widget/ shows on the next
+// start (and in the end-to-end tests, which start the server this way); about half a second
+copyVendorFiles();
+await buildWidget();
 
 console.log(`Applying database migrations to the local directory and ${shards} shards...`);
 migrateLocal(config, persistTo);

@@ -61,7 +61,7 @@ function render(part: Part | "all" = "all") {
     if (!conversation) conversation = createConversationView(channel, config);
     if (main.firstChild !== conversation.element) main.replaceChildren(conversation.element);
     conversation.update();
-    if (part === "screen") conversation.focus();
+    if (part === "screen" && state.open) conversation.focus();
     return;
   }
   if (part === "typing") return;
@@ -75,9 +75,10 @@ function render(part: Part | "all" = "all") {
   } else if (screen === "unread") {
     const preview = renderUnread();
     main.replaceChildren(preview);
-    requestAnimationFrame(() => unreadHeight(shell));
+    requestAnimationFrame(() => unreadHeight(preview));
   }
-  if (part === "screen") (main.querySelector("button, input, textarea, select") as HTMLElement | null)?.focus();
+  // a new screen the visitor opened takes the focus; the preview of a closed widget never does
+  if (part === "screen" && state.open) (main.querySelector("button, input, textarea, select") as HTMLElement | null)?.focus();
 }
 
 onChange(render);

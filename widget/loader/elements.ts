@@ -71,12 +71,17 @@ export function createElements(settings: Settings, src: string): Elements {
   return { style, holder, frame, bubbles, open, close, label, badge };
 }
 
-/** Puts the elements (back) into `body` and the stylesheet into the document's head: after an SPA swapped them out too. */
-export function attach(elements: Elements, body: HTMLElement = document.body) {
+/**
+ * Puts the elements (back) into `body` and the stylesheet into the document's head, after an SPA swapped
+ * them out too. Answers whether the frame moved: a moved iframe loads its page again.
+ */
+export function attach(elements: Elements, body: HTMLElement = document.body): boolean {
   const head = body.ownerDocument.head ?? body;
   if (!elements.style.isConnected || elements.style.ownerDocument !== body.ownerDocument) head.appendChild(elements.style);
-  if (elements.holder.parentNode !== body) body.appendChild(elements.holder);
   if (elements.bubbles.parentNode !== body) body.appendChild(elements.bubbles);
+  if (elements.holder.parentNode === body) return false;
+  body.appendChild(elements.holder);
+  return true;
 }
 
 /** The launcher's accessible name and, on the expanded bubble, its text. */

@@ -36,8 +36,12 @@ function run({ websiteToken, baseUrl }: { websiteToken: string; baseUrl: string 
   const elements: Elements = createElements(settings, query(token ? `&cw_conversation=${encodeURIComponent(token)}` : ""));
   let bubbleLabel = settings.launcherTitle;
   let sound: HTMLAudioElement | undefined;
+  // calls made while the frame (re)loads wait for its `loaded`, instead of going to a page about to be replaced
+  let frameReady = false;
+  let waiting: FrameMessage[] = [];
 
-  const send = (event: string, payload: FrameMessage = {}) => elements.frame.contentWindow?.postMessage(encode({ event, ...payload }), origin);
+  const post = (message: FrameMessage) => elements.frame.contentWindow?.postMessage(encode(message), origin);
+  const send = (event: string, payload: FrameMessage = {}) => (frameReady ? post({ event, ...payload }) : waiting.push({ event, ...payload }));
   const dispatch = (name: string, detail?: unknown) => window.dispatchEvent(new CustomEvent(name, { detail }));
 
   function setOpen(next?: boolean) {
@@ -157,6 +161,8 @@ function run({ websiteToken, baseUrl }: { websiteToken: string; baseUrl: string 
       removeCookie(userCookie, baseDomain);
       delete ($chatwoot as Partial<typeof $chatwoot>).user;
       delete ($chatwoot as Partial<typeof $chatwoot>).identifier;
+      frameReady = false;
+      waiting = [];
       elements.frame.src = query("");
       $chatwoot.resetTriggered = true;
     },
@@ -174,7 +180,9 @@ function run({ websiteToken, baseUrl }: { websiteToken: string; baseUrl: string 
     loaded(message) {
       const config = (message.config ?? {}) as { authToken?: string; channelConfig?: { widgetColor?: string } };
       if (config.authToken) writeCookie("cw_conversation", config.authToken, baseDomain);
+      const firstLoad = !$chatwoot.hasLoaded;
       $chatwoot.hasLoaded = true;
+      frameReady = true;
       send("config-set", configFor(settings, readCookie("cw_snooze_campaigns_till")));
       elements.frame.style.visibility = "";
       const color = config.channelConfig?.widgetColor;
@@ -184,11 +192,16 @@ function run({ websiteToken, baseUrl }: { websiteToken: string; baseUrl: string 
       }
       sendMobile();
       sendUrl();
-      if ($chatwoot.user) send("set-user", { identifier: $chatwoot.identifier, user: $chatwoot.user });
-      // a frame that reloaded (reset, or moved by a page swap) learns that it is open
+      const queued = waiting;
+      waiting = [];
+      // setUser before the frame was ready, or a frame that loaded again (moved by a page swap): the visitor again
+      if ($chatwoot.user && !queued.some((m) => m.event === "set-user")) send("set-user", { identifier: $chatwoot.identifier, user: $chatwoot.user });
+      queued.forEach(post);
+      // a frame that loaded again learns that it is open
       if ($chatwoot.isOpen) send("toggle-open", { isOpen: true });
+      // ready once per page, as a page waits for it once; not after reset (Chatwoot's loader does the same)
       if ($chatwoot.resetTriggered) $chatwoot.resetTriggered = false;
-      else dispatch("chatwoot:ready");
+      else if (firstLoad) dispatch("chatwoot:ready");
     },
     setAuthCookie(message) {
       const token = (message.data as { widgetAuthToken?: string } | undefined)?.widgetAuthToken;
@@ -254,8 +267,8 @@ function run({ websiteToken, baseUrl }: { websiteToken: string; baseUrl: string 
   setLabel(elements, bubbleLabel || "Chat");
 
   const reattach = (body?: HTMLElement) => {
-    if (body) attach(elements, body);
-    else if (document.body) attach(elements);
+    const moved = body ? attach(elements, body) : document.body ? attach(elements) : false;
+    if (moved) frameReady = false;
   };
   if (document.body) attach(elements);
   else document.addEventListener("DOMContentLoaded", () => attach(elements));
