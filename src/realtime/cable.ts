@@ -3,20 +3,20 @@
  * Chatwoot's dashboard and apps speak it through `@rails/actioncable`.
  *
  * A connection names no account until it subscribes (`{channel: "RoomChannel", pubsub_token, account_id,
- * user_id}`), so it cannot be handed to the account's feed at the upgrade: the Worker holds the client's
+ * user_id}` from an agent's app, `{channel: "RoomChannel", pubsub_token}` from a visitor's widget), so it cannot be handed to the account's feed at the upgrade: the Worker holds the client's
  * socket, answers `welcome`, authenticates each subscription, and for each one it confirms opens a socket
  * to the account's feed (src/realtime/account-feed.ts), which confirms it, pings it and sends it its frames
  * already wrapped with the subscription's identifier; the Worker relays them unchanged. A client's
  * `perform` (`command: "message"`) goes to its subscription's feed; `unsubscribe` closes that socket.
  * Holding the client's socket costs the Worker memory, not CPU: it only relays.
  */
-import { ACCESS_CHANGED, FEED_MEMBER_HEADER, type FeedMember, accountFeed } from "./account-feed";
+import { ACCESS_CHANGED, FEED_MEMBER_HEADER, type FeedMember, type Subscriber, accountFeed } from "./account-feed";
 import { isWebSocketUpgrade, upgradeRequired } from "./join";
 
 export const CABLE_PROTOCOL = "actioncable-v1-json";
 
-/** Who a subscription's identifier proves to be, or null (the subscription is rejected). */
-export type AuthorizeSubscription = (params: Record<string, unknown>) => Promise<Omit<FeedMember, "identifier" | "checkedAt"> | null>;
+/** Who a subscription's identifier proves to be (a user, or a visitor's contact inbox), or null (the subscription is rejected). */
+export type AuthorizeSubscription = (params: Record<string, unknown>) => Promise<Subscriber | null>;
 
 type Command = { command?: unknown; identifier?: unknown; data?: unknown };
 
@@ -110,7 +110,8 @@ class CableConnection {
       const member = await this.authorize(parseIdentifier(identifier));
       if (!member) return this.refuse(identifier);
       if (this.closed) return this.send({ identifier, type: "reject_subscription" });
-      const headers = { upgrade: "websocket", [FEED_MEMBER_HEADER]: JSON.stringify({ ...member, identifier, checkedAt } satisfies FeedMember) };
+      const feedMember: FeedMember = { ...member, identifier, checkedAt };
+      const headers = { upgrade: "websocket", [FEED_MEMBER_HEADER]: JSON.stringify(feedMember) };
       const answer = await accountFeed(this.env, member.accountId).fetch("https://feed/subscribe", { headers });
       const feed = answer.webSocket;
       if (!feed) return this.send({ identifier, type: "reject_subscription" });
