@@ -84,7 +84,7 @@ export const api = {
     form.append("message[timestamp]", new Date().toString());
     return call<Message>("POST", "messages", form, {}, true);
   },
-  updateMessage: (id: number, body: { contact?: { email: string }; message: { submitted_values: unknown } }) => call<unknown>("PATCH", `messages/${id}`, body),
+  updateMessage: (id: number, body: { contact?: { email: string }; message?: { submitted_values: unknown } }) => call<unknown>("PATCH", `messages/${id}`, body),
   typing: (on: boolean) => call<unknown>("POST", "conversations/toggle_typing", { typing_status: on ? "on" : "off" }),
   lastSeen: () => call<unknown>("POST", "conversations/update_last_seen", { contact_last_seen_at: Math.floor(Date.now() / 1000) }),
   end: () => call<unknown>("GET", "conversations/toggle_status"),

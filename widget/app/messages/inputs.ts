@@ -33,7 +33,7 @@ export function renderEmailCollect(message: Message): HTMLElement {
         }
         button.disabled = true;
         try {
-          await api.updateMessage(message.id, { contact: { email }, message: { submitted_values: { email } } });
+          await api.updateMessage(message.id, { contact: { email } });
           message.content_attributes = { ...message.content_attributes, submitted_email: email };
           form.replaceWith(renderEmailCollect(message));
           loadContact();
