@@ -61,7 +61,7 @@ describe("GET /widget", () => {
     const forged = await sign({ ...tokenPayload(first.authToken) }, "not-the-secret", "HS256");
     const fresh = pageGlobals((await loadPage(`website_token=${site.token}&cw_conversation=${forged}`)).body);
     expect(fresh.chatwootPubsubToken).not.toBe(first.chatwootPubsubToken);
-    const expired = await sign({ ...tokenPayload(first.authToken), exp: Math.floor(Date.now() / 1000) - 1 }, env.WIDGET_TOKEN_SECRET as string, "HS256");
+    const expired = await sign({ ...tokenPayload(first.authToken), exp: Math.floor(Date.now() / 1000) - 1 }, env.WIDGET_TOKEN_SECRET, "HS256");
     expect(pageGlobals((await loadPage(`website_token=${site.token}&cw_conversation=${expired}`)).body).chatwootPubsubToken).not.toBe(first.chatwootPubsubToken);
     const garbage = await loadPage(`website_token=${site.token}&cw_conversation=not.a.jwt`);
     expect(garbage.status).toBe(200);

@@ -10,7 +10,7 @@ import type { ContactInboxRow } from "../contacts/rows";
 import { invalidField } from "../kernel/errors";
 import { type TransportScope, systemScope } from "../kernel/scope";
 import { type ContactChain, contactScope, findContactChain, findPublicInbox } from "./chain";
-import { checkIdentifierHash, checkSameIdentifier, requireIdentifierProof } from "./identity";
+import { checkIdentifierHash, checkSameIdentifier } from "./identity";
 import { checkPublicAttributes } from "./attributes";
 import { CLAIMED, type PublicContact } from "./rows";
 import { batch } from "../kernel/batch";
@@ -67,9 +67,10 @@ const markVerified = (db: Database, contactInbox: ContactInboxRow) =>
 export async function createPublicContact(transport: TransportScope, identifier: string, input: PublicContactInput): Promise<PublicContact> {
   const { db } = transport;
   const { inbox } = await findPublicInbox(transport, identifier);
-  requireIdentifierProof(input.identifier, null, input.identifierHash);
   const verified = await checkIdentifierHash(inbox, input.identifier, input.identifierHash);
   const proven = verified && input.identifier ? input.identifier : null;
+  // without its hash (the inbox does not demand one) an identifier is only the new contact's claim
+  const unproven = !verified && input.identifier ? input.identifier : null;
   checkPublicAttributes({ custom_attributes: input.customAttributes, additional_attributes: input.additionalAttributes });
   const scope = systemScope(transport, inbox.accountId);
   const [existing, existingContacts, byIdentifier, taken] = await batch(db, [
@@ -99,7 +100,7 @@ export async function createPublicContact(transport: TransportScope, identifier:
   }
 
   const free = <K extends "email" | "phoneNumber">(key: K) => (input[key] && !taken.some((t) => t[key] === input[key]) ? input[key] : null);
-  const claims = claimsOf(input, taken);
+  const claims: Record<string, string | null> = { ...claimsOf(input, taken), ...(unproven && { [CLAIMED.identifier]: unproven }) };
   await createContact(scope, {
     name: input.name || randomHandle(),
     email: free("email"),
@@ -126,7 +127,8 @@ export async function showPublicContact(transport: TransportScope, identifier: s
 /**
  * PATCH .../contacts/{source_id}: the site tells what it knows of its visitor. An identifier may be set
  * once, with its identifier_hash; changing or clearing an existing one is a 422 (Chatwoot: "identifier
- * cannot change here"). An identifier another contact holds is a 422 `taken` (Chatwoot merges the two
+ * cannot change here"). Without its hash, where the inbox does not demand one, it is kept as the
+ * visitor's claim (rows.ts `CLAIMED`), which a later one replaces. An identifier another contact holds is a 422 `taken` (Chatwoot merges the two
  * contacts), so the visitor's record never reaches another one; an e-mail or phone number another
  * contact holds becomes the visitor's claim, as on create (a 422 would tell that it is a customer's).
  */
@@ -137,9 +139,10 @@ export async function updatePublicContact(transport: TransportScope, identifier:
   if (input.identifier !== undefined && stored && input.identifier !== stored) {
     throw invalidField("identifier", "cannot be changed through the public API", "immutable");
   }
-  requireIdentifierProof(input.identifier, stored, input.identifierHash);
   const claimed = input.identifier ?? stored;
   const verified = await checkIdentifierHash(chain.inbox, claimed, input.identifierHash);
+  // a new identifier without its hash (the inbox does not demand one) is the visitor's claim, not its identifier
+  const unproven = input.identifier !== undefined && input.identifier !== stored && !verified;
   checkPublicAttributes({
     custom_attributes: input.customAttributes && { ...chain.contact.customAttributes, ...input.customAttributes },
     additional_attributes: input.additionalAttributes && { ...chain.contact.additionalAttributes, ...input.additionalAttributes },
@@ -148,6 +151,13 @@ export async function updatePublicContact(transport: TransportScope, identifier:
   const [taken] = await batch(db, [uniquenessQuery(scope, { email: input.email, phoneNumber: input.phoneNumber }, chain.contact.id)]);
   const claims = claimsOf(input, taken, chain.contact.additionalAttributes);
   const { sourceId: _source, identifierHash: _hash, ...fields } = input;
+  const earlierClaim = chain.contact.additionalAttributes[CLAIMED.identifier];
+  if (unproven) {
+    delete fields.identifier;
+    claims[CLAIMED.identifier] = input.identifier || null;
+  } else if (verified && input.identifier && earlierClaim !== undefined) {
+    claims[CLAIMED.identifier] = null; // proven now: the identifier replaces the claim
+  }
   for (const key of CLAIMABLE) if (typeof claims[CLAIMED[key]] === "string") delete fields[key];
   if (Object.keys(claims).length > 0) fields.additionalAttributes = { ...fields.additionalAttributes, ...claims };
   // verified only for an identifier the contact holds once this write is done (a taken one is refused)
