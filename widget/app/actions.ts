@@ -13,7 +13,15 @@ export async function loadAll() {
   await Promise.all([loadConversation(), loadAgents(), loadContact()]);
 }
 
-export async function loadConversation() {
+let loading: Promise<void> | null = null;
+
+/** The visitor's current conversation and its latest page of messages; calls while one is on its way share it. */
+export function loadConversation(): Promise<void> {
+  loading ??= fetchConversation().finally(() => (loading = null));
+  return loading;
+}
+
+async function fetchConversation() {
   const conversation = await api.conversation().catch(() => ({}));
   state.conversation = "id" in conversation ? (conversation as Conversation) : null;
   state.lastSeen = state.conversation?.contact_last_seen_at ?? state.lastSeen;
@@ -154,7 +162,7 @@ export const canReply = () =>
   !state.conversation || state.conversation.status !== "resolved" || (window.chatwootWebChannel?.allowMessagesAfterResolved ?? false);
 
 /** setUser from the host page: a new visitor token when the identifier changed; failures become chatwoot:error. */
-export async function setUser(identifier: unknown, user: Record<string, unknown> = {}) {
+export async function setUser(identifier: unknown, user: Record<string, unknown> = {}, renewed: () => Promise<void> = async () => undefined) {
   const { additional_attributes, custom_attributes, ...fields } = user;
   try {
     const contact = await api.setUser({
@@ -167,7 +175,7 @@ export async function setUser(identifier: unknown, user: Record<string, unknown>
       setAuthToken(contact.widget_auth_token);
       toHost({ event: "setAuthCookie", data: { widgetAuthToken: contact.widget_auth_token } });
       state.messages = [];
-      await loadConversation();
+      await Promise.all([loadConversation(), renewed()]);
     }
     state.contact = contact;
     changed("contact");

@@ -100,4 +100,6 @@ export const api = {
   addLabel: (label: string) => call<unknown>("POST", "labels", { label }),
   removeLabel: (label: string) => call<unknown>("DELETE", `labels/${encodeURIComponent(label)}`),
   agents: () => call<{ payload: Agent[] }>("GET", "inbox_members"),
+  /** The widget's configuration and the visitor's contact, with the pubsub_token of its live stream. */
+  config: () => call<{ contact?: { pubsub_token?: string } }>("POST", "config"),
 };

@@ -7,8 +7,10 @@ import { createConsumer } from "@rails/actioncable";
 
 export type CableEvent = { event: string; data: any };
 
-export function openCable(pubsubToken: string, receive: (event: CableEvent) => void, reconnected: () => void) {
-  if (!pubsubToken) return;
+export type Cable = { close(): void };
+
+export function openCable(pubsubToken: string, receive: (event: CableEvent) => void, reconnected: () => void): Cable {
+  if (!pubsubToken) return { close() {} };
   const consumer = createConsumer("/cable");
   let wasConnected = false;
   const subscription = consumer.subscriptions.create(
@@ -23,5 +25,12 @@ export function openCable(pubsubToken: string, receive: (event: CableEvent) => v
       },
     },
   );
-  setInterval(() => subscription.perform("update_presence"), 20_000);
+  const presence = setInterval(() => subscription.perform("update_presence"), 20_000);
+  return {
+    close() {
+      clearInterval(presence);
+      subscription.unsubscribe();
+      consumer.disconnect();
+    },
+  };
 }

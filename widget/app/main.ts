@@ -91,6 +91,13 @@ function redraw() {
 
 const SETTINGS = Object.keys(state.settings) as (keyof typeof state.settings)[];
 
+/**
+ * The page's calls one after another, in the order it made them: setUser may make the visitor another
+ * contact (a new token), and a setCustomAttributes right after it must reach that contact, not the old one.
+ */
+let pageCalls: Promise<unknown> = Promise.resolve();
+const inOrder = (work: () => Promise<unknown>) => (pageCalls = pageCalls.then(work).catch(() => undefined));
+
 /** The loader's messages (widget/shared/protocol.ts; Chatwoot's widget answers the same ones). */
 const fromHost: Record<string, (message: FrameMessage) => void> = {
   "config-set"(message) {
@@ -125,27 +132,27 @@ const fromHost: Record<string, (message: FrameMessage) => void> = {
   "push-event"(message) {
     if (message.eventName === "webwidget.triggered" && state.screen !== "unread") api.event("webwidget.triggered").catch(() => undefined);
   },
-  "set-user": (message) => setUser(message.identifier, (message.user ?? {}) as Record<string, unknown>),
+  "set-user": (message) => inOrder(() => setUser(message.identifier, (message.user ?? {}) as Record<string, unknown>, reopenCable)),
   "set-custom-attributes"(message) {
     const attributes = message.customAttributes as Record<string, unknown> | undefined;
-    if (attributes && Object.keys(attributes).length) api.updateContact({ custom_attributes: attributes }).catch(() => undefined);
+    if (attributes && Object.keys(attributes).length) inOrder(() => api.updateContact({ custom_attributes: attributes }));
   },
   "delete-custom-attribute"(message) {
-    if (typeof message.customAttribute === "string") api.deleteContactAttribute(message.customAttribute).catch(() => undefined);
+    if (typeof message.customAttribute === "string") inOrder(() => api.deleteContactAttribute(message.customAttribute as string));
   },
   "set-conversation-custom-attributes"(message) {
     // the React Native wrapper names the field conversationCustomAttributes
     const attributes = (message.customAttributes ?? message.conversationCustomAttributes) as Record<string, unknown> | undefined;
-    if (attributes && Object.keys(attributes).length) api.setConversationAttributes(attributes).catch(() => undefined);
+    if (attributes && Object.keys(attributes).length) inOrder(() => api.setConversationAttributes(attributes));
   },
   "delete-conversation-custom-attribute"(message) {
-    if (typeof message.customAttribute === "string") api.deleteConversationAttribute(message.customAttribute).catch(() => undefined);
+    if (typeof message.customAttribute === "string") inOrder(() => api.deleteConversationAttribute(message.customAttribute as string));
   },
   "set-label"(message) {
-    if (typeof message.label === "string" && message.label) api.addLabel(message.label).catch(() => undefined);
+    if (typeof message.label === "string" && message.label) inOrder(() => api.addLabel(message.label as string));
   },
   "remove-label"(message) {
-    if (typeof message.label === "string" && message.label) api.removeLabel(message.label).catch(() => undefined);
+    if (typeof message.label === "string" && message.label) inOrder(() => api.removeLabel(message.label as string));
   },
   "sdk-set-bubble-visibility"(message) {
     state.settings.hideMessageBubble = Boolean(message.hideMessageBubble);
@@ -175,4 +182,13 @@ loadAll().then(() => {
     changed("screen");
   }
 });
-openCable(globals.chatwootPubsubToken, receive, () => catchUp().catch(() => undefined));
+const reconnected = () => catchUp().catch(() => undefined);
+let cable = openCable(globals.chatwootPubsubToken, receive, reconnected);
+
+/** After setUser made the visitor another contact: that contact's live stream (its pubsub_token, from /config). */
+async function reopenCable() {
+  const pubsubToken = (await api.config()).contact?.pubsub_token;
+  if (!pubsubToken) return;
+  cable.close();
+  cable = openCable(pubsubToken, receive, reconnected);
+}

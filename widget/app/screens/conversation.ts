@@ -18,6 +18,13 @@ export type ConversationView = { element: HTMLElement; update(): void; focus(): 
 const day = (seconds: number) =>
   new Date(seconds * 1000).toLocaleDateString(currentLocale().replace("_", "-"), { weekday: "short", day: "numeric", month: "short" });
 
+/**
+ * What a message's element shows: a copy of the same message from the live stream (other timestamps,
+ * status, push fields) keeps its element, so a visitor's rating or half-typed e-mail is not thrown away.
+ */
+const drawnKey = (m: Message) =>
+  JSON.stringify([m.content, m.content_type, m.content_attributes, m.attachments, m.pending, m.message_type, m.created_at, m.sender?.name, m.sender?.available_name, m.sender?.avatar_url]);
+
 export function createConversationView(channel: Channel, config: GlobalConfig): ConversationView {
   const drawn = new Map<number, { key: string; element: HTMLElement }>();
   const older = h("button", { type: "button", class: "cw-link-button cw-older", onclick: () => loadOlder() }, t("loadOlder"));
@@ -34,7 +41,7 @@ export function createConversationView(channel: Channel, config: GlobalConfig): 
   const element = h("section", { class: "cw-conversation" }, scroller, composer, ended);
 
   function drawMessage(message: Message): HTMLElement {
-    const key = JSON.stringify(message);
+    const key = drawnKey(message);
     const known = drawn.get(message.id);
     if (known && known.key === key) return known.element;
     const fresh = renderMessage(message);
