@@ -9,10 +9,10 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { type AccountFeed, accountFeed } from "../../src/realtime/account-feed";
-import { del, patch, post } from "../support/http";
+import { call, del, patch, post } from "../support/http";
 import { createWorld } from "../support/world";
 import { addInboxMember } from "../support/fixtures";
-import { type PublicInbox, publicInbox, visitor, visitorConversation } from "../public/widget-support";
+import { type PublicInbox, hmacHex, publicInbox, visitor, visitorConversation } from "../public/widget-support";
 import { type Listener, listen, pubsubToken, settle, subscribe } from "../feed/cable-support";
 
 /** An account with a website inbox whose member is the agent (auto-assignment off: assignments are made by hand). */
@@ -86,6 +86,36 @@ describe("the visitor's subscription", () => {
     const again = listen({ pubsub_token: c.pubsubToken });
     expect(await again.outcome).toBe("rejected");
     again.close();
+  });
+
+  it("ends when the contact is merged into another, and comes back as the contact it was merged into", async () => {
+    const w = await streamWorld("Stream merged");
+    const { c, stream } = await listeningVisitor(w.inbox);
+    const base = await visitor(w.inbox);
+    const feed = accountFeed(env, w.accountId);
+    const socketsOf = (contactId: number) => runInDurableObject(feed, (instance: AccountFeed) => instance.ctx.getWebSockets(`contact:${contactId}`).length);
+    expect(await socketsOf(c.contactId)).toBe(1);
+    const merged = await post(`${w.base}/actions/contact_merge`, w.admin.key, { base_contact_id: base.contactId, mergee_contact_id: c.contactId });
+    expect(merged.status).toBe(200);
+    expect(await socketsOf(c.contactId)).toBe(0);
+    stream.close();
+    // subscribing again (as @rails/actioncable does once its monitor finds the connection closed): the
+    // same contact inbox, now the base contact's
+    const again = await visitorStream(c.pubsubToken);
+    expect(await socketsOf(base.contactId)).toBe(1);
+    await post(`${w.base}/conversations/${c.displayId}/messages`, w.agent.key, { content: "still here" });
+    expect(created(again, "still here")).toHaveLength(1);
+    again.close();
+  });
+
+  it("is rejected once the account is suspended", async () => {
+    const w = await streamWorld("Stream suspended");
+    const v = await visitor(w.inbox);
+    const suspended = await call("PATCH", `/platform/api/v1/accounts/${w.accountId}`, { key: w.platformKey, body: { status: "suspended" } });
+    expect(suspended.status).toBe(200);
+    const l = listen({ pubsub_token: v.pubsubToken });
+    expect(await l.outcome).toBe("rejected");
+    l.close();
   });
 
   it("stops with its inbox: a deleted inbox's visitor is rejected", async () => {
@@ -165,6 +195,25 @@ describe("the frames a visitor hears", () => {
     const heard = stream.messages.filter((m) => m.event !== "presence.update");
     expect(heard.map((m) => m.data.conversation_id ?? m.data.id ?? m.data.conversation?.id)).toEqual(heard.map(() => mine.body.id));
     stream.close();
+  });
+});
+
+describe("a verified contact's visitors", () => {
+  it("hear the contact's conversations of the inbox on every verified device, and an unverified one hears only its own", async () => {
+    const w = await streamWorld("Stream verified");
+    const hash = await hmacHex(w.inbox.hmacToken, "vip-7");
+    const phone = await visitorConversation(w.inbox, { identifier: "vip-7", identifier_hash: hash });
+    const laptop = await visitor(w.inbox, { identifier: "vip-7", identifier_hash: hash });
+    expect(laptop.contactId).toBe(phone.contactId);
+    const stranger = await visitor(w.inbox);
+    const [onPhone, onLaptop, onStranger] = await Promise.all([phone, laptop, stranger].map((v) => visitorStream(v.pubsubToken)));
+    const res = await post(`${w.base}/conversations/${phone.displayId}/messages`, w.agent.key, { content: "to every device" });
+    expect(res.status).toBe(200);
+    expect(created(onPhone, "to every device")).toHaveLength(1);
+    expect(created(onLaptop, "to every device")).toHaveLength(1);
+    await settle();
+    expect(created(onStranger, "to every device")).toEqual([]);
+    for (const l of [onPhone, onLaptop, onStranger]) l.close();
   });
 });
 
