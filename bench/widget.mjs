@@ -150,14 +150,14 @@ async function visitorSays(page, frame, text) {
   await page.click(".woot-widget-bubble:not(.woot--close)");
   await frame.waitForFunction(
     () => {
-      const box = document.querySelector("textarea");
+      const box = document.querySelector("textarea.cw-composer__input");
       if (box && box.offsetParent !== null) return true;
-      [...document.querySelectorAll("button")].find((b) => /^(Start|Continue) conversation$/i.test(b.textContent?.trim() ?? ""))?.click();
+      document.querySelector(".cw-home .cw-button--block")?.click();
       return false;
     },
     { timeout: WAIT_MS, polling: 100 },
   );
-  const box = await frame.$("textarea");
+  const box = await frame.$("textarea.cw-composer__input");
   await box.type(text);
   await box.press("Enter");
   await whenShown(frame, text);

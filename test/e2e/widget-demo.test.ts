@@ -38,7 +38,9 @@ describe("/widget-demo", () => {
     await page.type("#key", key);
     await page.type("#visitor-name", "Vera Visitor");
     await page.click("#start");
-    await page.waitForSelector("body[data-ready=true]", { timeout: 15_000 });
+    await page.waitForSelector("body[data-ready=true]", { timeout: 30_000 }).catch(async (error) => {
+      throw new Error(`the demo did not start: ${await text(page, "status")}`, { cause: error });
+    });
 
     // the page made its website inbox, and the loader came from the snippet's base
     const inboxes = await must(call(e2e.server.base, "GET", `/api/v1/accounts/${accountId}/inboxes`, key), "inboxes");
@@ -48,9 +50,13 @@ describe("/widget-demo", () => {
     expect(new URL(frame.url()).origin).toBe(e2e.server.base);
     expect(await page.$eval("script[src$='/packs/js/sdk.js']", (s) => (s as HTMLScriptElement).src)).toBe(`${e2e.server.base}/packs/js/sdk.js`);
 
-    // visitor -> agent: typing, then the message, on the agent's side
+    // visitor -> agent: the first message starts the conversation the agent's side follows
     await openWidget(page);
     const box = await composer(frame);
+    await box.type("Hello!");
+    await box.press("Enter");
+    await waitForText(page, "Vera Visitor: Hello!");
+    // then typing, and the next message, on the agent's side
     await box.type("Where is my ord");
     await page.waitForFunction(() => (document.getElementById("agent-typing")?.textContent ?? "").includes("is typing"), { timeout: 5000 });
     await box.type("er?");

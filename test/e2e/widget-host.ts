@@ -195,15 +195,14 @@ export async function openWidget(page: Page) {
 export async function composer(frame: Frame, timeout = 15_000) {
   await frame.waitForFunction(
     () => {
-      const box = document.querySelector("textarea");
+      const box = document.querySelector<HTMLTextAreaElement>("textarea.cw-composer__input");
       if (box && box.offsetParent !== null) return true;
-      const start = [...document.querySelectorAll("button")].find((b) => /^(Start|Continue) conversation$/i.test(b.textContent?.trim() ?? ""));
-      start?.click();
+      document.querySelector<HTMLButtonElement>(".cw-home .cw-button--block")?.click();
       return false;
     },
     { timeout, polling: 100 },
   );
-  return (await frame.$("textarea"))!;
+  return (await frame.$("textarea.cw-composer__input"))!;
 }
 
 /** Types `text` into the widget's composer and sends it with Enter. */
@@ -211,4 +210,15 @@ export async function sendFromWidget(frame: Frame, text: string) {
   const box = await composer(frame);
   await box.type(text);
   await box.press("Enter");
+}
+
+/** Polls `read` until `done` holds for its answer (a write the widget shows before the server has it). */
+export async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeout = 10_000): Promise<T> {
+  const until = Date.now() + timeout;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > until) throw new Error(`still not there after ${timeout} ms: ${JSON.stringify(value)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }
