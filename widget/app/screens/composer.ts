@@ -110,6 +110,8 @@ export function renderComposer(channel: Channel, config: GlobalConfig): HTMLElem
     }
     panel.addEventListener("keydown", (event) => {
       if (event.key === "Escape") {
+        // the picker closes, not the widget (main.ts closes it on an Escape nobody took)
+        event.preventDefault();
         show(false);
         toggle.focus();
       }

@@ -13,10 +13,14 @@ import { notice } from "../notice";
 import { changed, state } from "../state";
 import { currentLocale, t, type TextKey } from "../../i18n";
 
-export const replyTimeText = (channel: Channel) => {
-  const key = `replyTime_${channel.replyTime}` as TextKey;
-  return t(key in { replyTime_in_a_few_minutes: 1, replyTime_in_a_few_hours: 1, replyTime_in_a_day: 1 } ? key : "replyTime_in_a_few_minutes");
+const REPLY_TIMES: Record<string, TextKey> = {
+  in_a_few_minutes: "replyTime_in_a_few_minutes",
+  in_a_few_hours: "replyTime_in_a_few_hours",
+  in_a_day: "replyTime_in_a_day",
 };
+
+/** "Typically replies in …" for the inbox's reply time (an unknown value reads as minutes). */
+export const replyTimeText = (channel: Channel) => t(REPLY_TIMES[channel.replyTime] ?? "replyTime_in_a_few_minutes");
 
 export function closeWidget() {
   if (inReactNative()) toHost({ type: "close-widget" });
@@ -70,6 +74,7 @@ function menu(channel: Channel): HTMLElement | null {
     const buttons = [...list.querySelectorAll("button")];
     const at = buttons.indexOf(document.activeElement as HTMLButtonElement);
     if (event.key === "Escape") {
+      event.preventDefault();
       show(false);
       toggle.focus();
     } else if (event.key === "ArrowDown" || event.key === "ArrowUp") {
