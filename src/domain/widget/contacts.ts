@@ -7,6 +7,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { type Database, type Statement, schema } from "../../db/client";
 import { contactInboxInsert, createContact, newSourceId, uniquenessQuery, updateContact, type ContactInput } from "../contacts/contacts";
 import type { ContactInboxRow } from "../contacts/rows";
+import type { InboxRow } from "../inboxes/rows";
 import { invalidField } from "../kernel/errors";
 import { type TransportScope, systemScope } from "../kernel/scope";
 import { type ContactChain, contactScope, findContactChain, findPublicInbox } from "./chain";
@@ -117,6 +118,17 @@ export async function createPublicContact(transport: TransportScope, identifier:
   return toPublic(await findContactChain(transport, identifier, sourceId));
 }
 
+/**
+ * The website widget's anonymous visitor (a /widget page load without a token): a new contact with a
+ * random handle and its contact inbox, whatever the inbox's identity setting, as Chatwoot's page makes
+ * one; the visitor proves an identity later, with set_user.
+ */
+export async function createAnonymousVisitor(transport: TransportScope, inbox: InboxRow): Promise<string> {
+  const sourceId = newSourceId(undefined);
+  await createContact(systemScope(transport, inbox.accountId), { name: randomHandle(), inboxId: inbox.id, sourceId, hmacVerified: false });
+  return sourceId;
+}
+
 /** GET .../contacts/{source_id}; with identifier_hash (or a mandatory one) it proves the stored identifier. */
 export async function showPublicContact(transport: TransportScope, identifier: string, sourceId: string, identifierHash?: string): Promise<PublicContact> {
   const chain = await findContactChain(transport, identifier, sourceId);
@@ -132,7 +144,18 @@ export async function showPublicContact(transport: TransportScope, identifier: s
  * contacts), so the visitor's record never reaches another one; an e-mail or phone number another
  * contact holds becomes the visitor's claim, as on create (a 422 would tell that it is a customer's).
  */
-export async function updatePublicContact(transport: TransportScope, identifier: string, sourceId: string, input: PublicContactInput): Promise<PublicContact> {
+export async function updatePublicContact(
+  transport: TransportScope,
+  identifier: string,
+  sourceId: string,
+  input: PublicContactInput,
+  /**
+   * "always": a mandatory inbox wants the hash with every update (the public API's contact routes);
+   * "when_identifying": only with an identifier or a hash (the widget's pre-chat form and e-mail
+   * answers, which Chatwoot writes without one; the visitor's signed token names the contact).
+   */
+  proof: "always" | "when_identifying" = "always",
+): Promise<PublicContact> {
   const { db } = transport;
   const chain = await findContactChain(transport, identifier, sourceId);
   const stored = chain.contact.identifier;
@@ -140,7 +163,8 @@ export async function updatePublicContact(transport: TransportScope, identifier:
     throw invalidField("identifier", "cannot be changed through the public API", "immutable");
   }
   const claimed = input.identifier ?? stored;
-  const verified = await checkIdentifierHash(chain.inbox, claimed, input.identifierHash);
+  const identifying = proof === "always" || input.identifier !== undefined || input.identifierHash !== undefined;
+  const verified = identifying && (await checkIdentifierHash(chain.inbox, claimed, input.identifierHash));
   // a new identifier without its hash (the inbox does not demand one) is the visitor's claim, not its identifier
   const unproven = input.identifier !== undefined && input.identifier !== stored && !verified;
   checkPublicAttributes({

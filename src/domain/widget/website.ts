@@ -14,7 +14,7 @@ import { batch } from "../kernel/batch";
 import type { InboxRow, WidgetChannelRow } from "../inboxes/rows";
 import { WIDGET_CHANNEL } from "../inboxes/inboxes";
 import { type ContactChain, findContactChain } from "./chain";
-import { createPublicContact } from "./contacts";
+import { createAnonymousVisitor } from "./contacts";
 
 const { accounts, inboxes, webWidgetChannels, agentBotInboxes, agentBots, portals } = schema;
 
@@ -81,8 +81,8 @@ export async function openWebsiteVisitor(transport: TransportScope, token: strin
   const website = await findWebsite(transport, token);
   const known = await claimedVisitor(transport, website, claim);
   if (known) return { website, chain: known, created: false };
-  const made = await createPublicContact(transport, token, {});
-  return { website, chain: await findContactChain(transport, token, made.sourceId), created: true };
+  const sourceId = await createAnonymousVisitor(transport, website.inbox);
+  return { website, chain: await findContactChain(transport, token, sourceId), created: true };
 }
 
 /** `/api/v1/widget/*`: the visitor of a valid token of this inbox; anything else is Chatwoot's 404. */

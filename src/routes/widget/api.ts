@@ -231,7 +231,7 @@ export const widgetApi = new Hono<AppEnv>()
         phoneNumber: contact.phone_number,
         name: named ? contact.name || contact.email?.split("@")[0] : undefined,
         customAttributes: contact.custom_attributes,
-      });
+      }, "when_identifying");
       visitor = chainOf(chain, updated);
     }
     const opened = await openVisit(scope, visitor, { context: visitContext(c, message), customAttributes: custom_attributes });
@@ -293,7 +293,7 @@ export const widgetApi = new Hono<AppEnv>()
     let visitor = chain;
     if (contact?.email) {
       await submitEmailAnswer(scope, conversation, c.req.valid("param").id, contact.email);
-      visitor = chainOf(chain, await updatePublicContact(scope, chain.inbox.identifier, chain.contactInbox.sourceId, { email: contact.email }));
+      visitor = chainOf(chain, await updatePublicContact(scope, chain.inbox.identifier, chain.contactInbox.sourceId, { email: contact.email }, "when_identifying"));
     } else if (message) {
       await submitMessageValues(scope, conversation, c.req.valid("param").id, message.submitted_values);
     } else {
