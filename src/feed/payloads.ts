@@ -9,7 +9,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import { type Database, schema } from "../db/client";
 import { batch } from "../domain/kernel/batch";
-import type { OutboxRow } from "../domain/kernel/outbox";
+import type { ChangedAttributes, OutboxRow } from "../domain/kernel/outbox";
 import { type ConversationRecord, loadConversationRecords, senderOf, senderQueries, unreadCountsQuery } from "../domain/conversations/loader";
 import { usersAsAgentsQuery } from "../domain/people/agents";
 import { conversationView } from "../views/conversations";
@@ -70,7 +70,22 @@ export async function messagePayload(db: Database, row: OutboxRow, audience: Aud
     lastActivityAt: conversation.lastActivityAt,
     sourceId: contactInboxRows[0]?.sourceId ?? null,
   };
-  return { data: messageView({ message, sender }, context), userIds: userIdsOf(audienceRows), contactInboxIds: contactInboxIdsOf(visitorRows) };
+  const changes = previousChanges(row.data.changed_attributes);
+  return { data: { ...messageView({ message, sender }, context), ...changes }, userIds: userIdsOf(audienceRows), contactInboxIds: contactInboxIdsOf(visitorRows) };
+}
+
+/**
+ * An update's `previous_changes` as Chatwoot's message push data has it, `{attribute: [before, after]}`
+ * (the widget raises `chatwoot:on-message` when `content_attributes` gained `submitted_values`), from the
+ * outbox row's `changed_attributes`; nothing for a row without them.
+ */
+function previousChanges(changed: unknown): { previous_changes?: Record<string, [unknown, unknown]> } {
+  if (!Array.isArray(changed) || changed.length === 0) return {};
+  const pairs: Record<string, [unknown, unknown]> = {};
+  for (const entry of changed as ChangedAttributes) {
+    for (const [attribute, { previous_value, current_value }] of Object.entries(entry)) pairs[attribute] = [previous_value, current_value];
+  }
+  return { previous_changes: pairs };
 }
 
 /** conversation.* and assignee.changed / team.changed: the conversation's push data (with what changed, when known). */

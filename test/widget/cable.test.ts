@@ -93,7 +93,8 @@ describe("the visitor's subscription", () => {
     const { c, stream } = await listeningVisitor(w.inbox);
     const base = await visitor(w.inbox);
     const feed = accountFeed(env, w.accountId);
-    const socketsOf = (contactId: number) => runInDurableObject(feed, (instance: AccountFeed) => instance.ctx.getWebSockets(`contact:${contactId}`).length);
+    const socketsOf = (contactId: number) =>
+      runInDurableObject(feed, (instance: AccountFeed) => (instance as unknown as { ctx: DurableObjectState }).ctx.getWebSockets(`contact:${contactId}`).length);
     expect(await socketsOf(c.contactId)).toBe(1);
     const merged = await post(`${w.base}/actions/contact_merge`, w.admin.key, { base_contact_id: base.contactId, mergee_contact_id: c.contactId });
     expect(merged.status).toBe(200);
@@ -170,6 +171,22 @@ describe("the frames a visitor hears", () => {
     await admin.next((m) => m.event === "message.created" && m.data.message_type === 2 && m.data.conversation_id === c.displayId);
     expect(stream.messages.filter((m) => m.event === "message.created" && m.data.message_type === 2)).toEqual([]);
     for (const l of [stream, admin]) l.close();
+  });
+
+  it("hears the answer to an options message as message.updated with previous_changes, as the widget reads it", async () => {
+    const w = await streamWorld("Stream answered");
+    const { c, stream } = await listeningVisitor(w.inbox);
+    const items = [{ title: "Yes", value: "yes" }, { title: "No", value: "no" }];
+    const asked = await post(`${w.base}/conversations/${c.displayId}/messages`, w.agent.key, { content: "Happy?", content_type: "input_select", content_attributes: { items } });
+    expect(asked.status).toBe(200);
+    const answered = await patch(`${c.path}/messages/${asked.body.id}`, null, { submitted_values: [{ title: "Yes", value: "yes" }] });
+    expect(answered.status).toBe(200);
+    const frame = stream.messages.find((m) => m.event === "message.updated" && m.data.id === asked.body.id);
+    expect(frame?.data.content_attributes.submitted_values).toEqual([{ title: "Yes", value: "yes" }]);
+    const [before, after] = frame!.data.previous_changes.content_attributes;
+    expect(before).not.toHaveProperty("submitted_values");
+    expect(after.submitted_values).toEqual([{ title: "Yes", value: "yes" }]);
+    stream.close();
   });
 
   it("hears a conversation created for it, and nothing of another visitor's or another inbox's conversations", async () => {
