@@ -175,6 +175,9 @@ export async function setUser(identifier: unknown, user: Record<string, unknown>
       setAuthToken(contact.widget_auth_token);
       toHost({ event: "setAuthCookie", data: { widgetAuthToken: contact.widget_auth_token } });
       state.messages = [];
+      // a load still running began with the old token (setUser on chatwoot:ready meets the frame's first
+      // load): wait for it, then load the new visitor's conversation rather than reuse the old one's
+      await loading?.catch(() => undefined);
       await Promise.all([loadConversation(), renewed()]);
     }
     state.contact = contact;
