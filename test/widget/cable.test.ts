@@ -12,6 +12,7 @@ import { type AccountFeed, accountFeed } from "../../src/realtime/account-feed";
 import { call, del, patch, post } from "../support/http";
 import { createWorld } from "../support/world";
 import { addInboxMember } from "../support/fixtures";
+import { shardOf } from "../support/databases";
 import { type PublicInbox, hmacHex, publicInbox, visitor, visitorConversation } from "../public/widget-support";
 import { type Listener, listen, pubsubToken, settle, subscribe } from "../feed/cable-support";
 
@@ -240,6 +241,16 @@ describe("typing and presence", () => {
     const agent = await subscribe(w.agent, w.accountId);
     const { c, stream } = await listeningVisitor(w.inbox);
     const typing = `${w.base}/conversations/${c.displayId}/toggle_typing_status`;
+    // what typing could write: an outbox row, the conversation's row, any of the account's messages
+    const shard = await shardOf(w.accountId);
+    const written = () =>
+      shard
+        .prepare(
+          "SELECT (SELECT count(*) FROM event_outbox WHERE account_id = ?1) AS events, (SELECT max(updated_at) FROM conversations WHERE account_id = ?1) AS conversations, (SELECT count(*) FROM messages WHERE account_id = ?1) AS messages",
+        )
+        .bind(w.accountId)
+        .first();
+    const before = await written();
 
     expect((await post(typing, w.agent.key, { typing_status: "on", is_private: true })).status).toBe(200);
     expect((await post(typing, w.agent.key, { typing_status: "off", is_private: true })).status).toBe(200);
@@ -257,6 +268,8 @@ describe("typing and presence", () => {
     await post(`${c.path}/toggle_typing`, null, { typing_status: "off" });
     await settle();
     expect(stream.messages.filter((m) => m.event.startsWith("conversation.typing") && m.data.user?.type === "contact")).toEqual([]);
+    // typing lives in the room's memory: both ways, nothing was written to D1
+    expect(await written()).toEqual(before);
     for (const l of [stream, agent]) l.close();
   });
 
