@@ -23,13 +23,16 @@ export function loadConversation(): Promise<void> {
 
 async function fetchConversation() {
   const conversation = await api.conversation().catch(() => ({}));
+  const before = state.conversation?.id;
   state.conversation = "id" in conversation ? (conversation as Conversation) : null;
   state.lastSeen = state.conversation?.contact_last_seen_at ?? state.lastSeen;
+  // another conversation than the one on screen: its messages replace the old ones
+  if (before !== undefined && before !== state.conversation?.id) state.messages = [];
   changed("conversation");
   if (!state.conversation) return;
   const { payload, meta } = await api.messages();
   if (typeof meta?.contact_last_seen_at === "number") state.lastSeen = meta.contact_last_seen_at;
-  state.messages = [];
+  // merged, not replaced: messages the live stream brought while this page was on its way stay
   state.hasOlder = payload.length >= PAGE;
   mergeMessages(payload);
   notifyUnread();

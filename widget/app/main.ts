@@ -50,11 +50,22 @@ function branding() {
   return [url ? h("a", { href: url, target: "_blank", rel: "noopener noreferrer" }, text) : h("span", {}, text)];
 }
 
+/**
+ * Puts `next` in `slot` unless what is there already looks the same: presence and contact updates come
+ * often, and a screen drawn again under the visitor's pointer would swallow a click or an open menu.
+ */
+function swap(slot: HTMLElement, next: HTMLElement | string) {
+  const current = slot.firstElementChild;
+  if (typeof next !== "string" && current && current.outerHTML === next.outerHTML) return false;
+  slot.replaceChildren(next);
+  return true;
+}
+
 function render(part: Part | "all" = "all") {
   const screen = state.screen;
   shell.classList.toggle("is-unread", screen === "unread");
   if (part === "all" || part === "screen" || part === "agents" || part === "conversation" || part === "contact") {
-    header.replaceChildren(screen === "unread" ? "" : renderHeader(channel));
+    swap(header, screen === "unread" ? "" : renderHeader(channel));
     footer.replaceChildren(...branding());
   }
   if (screen === "messages") {
@@ -68,8 +79,7 @@ function render(part: Part | "all" = "all") {
   if (screen === "home") {
     // drawn again as agents come and go: a visitor on its button keeps the focus there
     const focused = main.contains(document.activeElement);
-    main.replaceChildren(renderHome(channel));
-    if (focused) (main.querySelector("button") as HTMLElement | null)?.focus();
+    if (swap(main, renderHome(channel)) && focused) (main.querySelector("button") as HTMLElement | null)?.focus();
   } else if (screen === "prechat") {
     if (part === "all" || part === "screen") main.replaceChildren(renderPreChat(channel));
   } else if (screen === "unread") {
