@@ -186,8 +186,8 @@ document.addEventListener("visibilitychange", () => {
 render("all");
 toHost({ event: "loaded", config: { authToken: globals.authToken, channelConfig: channel } });
 loadAll().then(() => {
-  // a window of its own opens on the conversation when there is one
-  if (!inFrame && state.messages.length) {
+  // an open widget (a window of its own always is) shows the conversation when there is one
+  if (state.open && state.screen === "home" && state.messages.length) {
     state.screen = "messages";
     changed("screen");
   }
