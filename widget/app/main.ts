@@ -81,7 +81,8 @@ function render(part: Part | "all" = "all") {
     const focused = main.contains(document.activeElement);
     if (swap(main, renderHome(channel)) && focused) (main.querySelector("button") as HTMLElement | null)?.focus();
   } else if (screen === "prechat") {
-    if (part === "all" || part === "screen") main.replaceChildren(renderPreChat(channel));
+    // drawn again when the contact arrives (fields it already has are not asked), unless the visitor is filling it in
+    if (part === "all" || part === "screen" || (part === "contact" && !main.contains(document.activeElement))) main.replaceChildren(renderPreChat(channel));
   } else if (screen === "unread") {
     const preview = renderUnread();
     main.replaceChildren(preview);
