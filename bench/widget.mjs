@@ -8,7 +8,7 @@
 //   (a) the bytes a visitor downloads: the loader (/packs/js/sdk.js) and the widget (/packs/js/widget.js
 //       and /packs/css/widget.css), raw and gzip, against the budgets (6 KB and 40 KB gzip);
 //   (b) from the snippet to the bubble on screen, and to the widget's frame loaded (`chatwoot:ready`),
-//       for a first-time visitor (a fresh browser context each load: no cookie, no cache);
+//       for a first-time visitor (cookies cleared and the cache off for each load);
 //   (c) from a click on the bubble to the conversation on screen (a returning visitor's last message);
 //   (d) from an agent's reply (account API) to its frame on the widget's socket, and to the reply on the
 //       widget's screen.
@@ -91,16 +91,22 @@ ${snippet}</body></html>`;
   return { url: `http://localhost:${http.address().port}/`, close: () => new Promise((r) => http.close(r)) };
 }
 
-/** (b) A first-time visitor: a fresh context (no cookie, no cache), the page, the bubble, the frame ready. */
+/**
+ * (b) A first-time visitor: no cookie (the browser's cookies cleared) and no cache, then the page, the
+ * bubble and the frame ready. A page of the default context: @sparticuz/chromium runs as one process,
+ * which does not survive closing extra browser contexts.
+ */
 async function firstVisit() {
-  const context = await browser.createBrowserContext();
+  const page = await browser.newPage();
   try {
-    const page = await context.newPage();
+    const cdp = await page.createCDPSession();
+    await cdp.send("Network.clearBrowserCookies");
+    await page.setCacheEnabled(false);
     await page.goto(host.url);
     await page.waitForFunction(() => window.__bubbleAt && window.__readyAt, { timeout: WAIT_MS, polling: 20 });
     return await page.evaluate(() => ({ bubble: window.__bubbleAt - window.__snippetAt, ready: window.__readyAt - window.__snippetAt }));
   } finally {
-    await context.close();
+    await page.close();
   }
 }
 
@@ -120,23 +126,28 @@ const STAMP_SOCKET_FRAMES = () => {
   };
 };
 
-/** Resolves in the widget's frame the epoch time at which `text` is first on its screen. */
-function whenShown(frame, text) {
+/**
+ * Resolves in the widget's frame the epoch time at which `text` is first on its screen; with `viaHome`,
+ * the home screen's button is pressed when it shows (the way from the home screen to the conversation).
+ */
+function whenShown(frame, text, viaHome = false) {
   return frame.evaluate(
-    (t, wait) =>
+    (t, wait, home) =>
       new Promise((resolve, reject) => {
         const now = () => performance.timeOrigin + performance.now();
         if (document.body.innerText.includes(t)) return resolve(now());
         const observer = new MutationObserver(() => {
+          if (home && document.body.innerText) document.querySelector(".cw-home .cw-button--block")?.click();
           if (!document.body.innerText.includes(t)) return;
           observer.disconnect();
           resolve(now());
         });
-        observer.observe(document.body, { childList: true, subtree: true, characterData: true });
+        observer.observe(document.body, { childList: true, subtree: true, characterData: true, attributes: true });
         setTimeout(() => reject(new Error(`"${t}" not shown within ${wait} ms`)), wait);
       }),
     text,
     WAIT_MS,
+    viaHome,
   );
 }
 
@@ -163,12 +174,20 @@ async function visitorSays(page, frame, text) {
   await whenShown(frame, text);
 }
 
-/** (c) A returning visitor (the conversation exists): reload, then bubble click -> the last message on screen. */
+/**
+ * (c) A returning visitor (the conversation exists): reload, wait until the widget has its history (as a
+ * visitor who clicks a moment after the page shows), then bubble click -> the last message on screen,
+ * through the home screen's button when the widget shows its home screen first.
+ */
 async function openToConversation(page, lastMessage) {
   await page.reload();
   await page.waitForFunction(() => window.__readyAt, { timeout: WAIT_MS, polling: 20 });
   const frame = await widgetFrame(page);
-  const shown = whenShown(frame, lastMessage);
+  await frame.waitForFunction(
+    () => /Continue conversation/.test(document.querySelector(".cw-home .cw-button--block")?.textContent ?? "") || (document.querySelector(".cw-messages")?.children.length ?? 0) > 0,
+    { timeout: WAIT_MS, polling: 20 },
+  );
+  const shown = whenShown(frame, lastMessage, true);
   const clickedAt = await page.evaluate(() => {
     const at = performance.timeOrigin + performance.now();
     document.querySelector(".woot-widget-bubble:not(.woot--close)").click();

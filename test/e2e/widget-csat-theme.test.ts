@@ -7,7 +7,7 @@
 import type { Frame } from "puppeteer-core";
 import { describe, expect, it } from "vitest";
 import { serverAndBrowser } from "./browser";
-import { RECORD_EVENTS, eventually, hostSite, openWidget, sendFromWidget, shopPage, waitForText, websiteInbox, widgetFrame } from "./widget-host";
+import { RECORD_EVENTS, composer, eventually, historyLoaded, hostSite, openWidget, sendFromWidget, shopPage, waitForText, websiteInbox, widgetFrame } from "./widget-host";
 
 const e2e = serverAndBrowser();
 const site = hostSite();
@@ -33,9 +33,12 @@ describe("the widget at the end of a conversation, and in the dark", () => {
     await inbox.api("POST", `/conversations/${conversation.id}/toggle_status`, { status: "resolved" });
 
     await waitForText(frame, "Rate your conversation");
+    // a person reads the question first; the frames of the resolve (status, survey) have arrived by then
+    await new Promise((r) => setTimeout(r, 1000));
     const five = await frame.waitForSelector('[role="radio"][aria-label="Rating 5 of 5"]', { timeout: 10_000 });
     await five!.click();
     await frame.type('textarea[aria-label="Tell us more (optional)"]', "Quick and friendly");
+    await frame.waitForFunction(() => document.querySelector<HTMLTextAreaElement>('textarea[aria-label="Tell us more (optional)"]')?.value === "Quick and friendly", { timeout: 5000 });
     await frame.click(".cw-csat button[type=submit]");
     await waitForText(frame, "Thank you for your feedback");
 
@@ -50,7 +53,9 @@ describe("the widget at the end of a conversation, and in the dark", () => {
     // the answer stays answered after a reload
     await page.reload();
     const again = await widgetFrame(page);
+    await historyLoaded(again);
     await openWidget(page);
+    await composer(again);
     await waitForText(again, "Thank you for your feedback");
   });
 

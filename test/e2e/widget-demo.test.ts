@@ -57,7 +57,7 @@ describe("/widget-demo", () => {
     await box.press("Enter");
     await waitForText(page, "Vera Visitor: Hello!");
     // then typing, and the next message, on the agent's side
-    await box.type("Where is my ord");
+    await box.type("Where is my ord", { delay: 60 }); // as a person types
     await page.waitForFunction(() => (document.getElementById("agent-typing")?.textContent ?? "").includes("is typing"), { timeout: 5000 });
     await box.type("er?");
     await box.press("Enter");

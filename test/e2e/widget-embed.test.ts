@@ -8,7 +8,7 @@
 import type { Page } from "puppeteer-core";
 import { describe, expect, it } from "vitest";
 import { serverAndBrowser } from "./browser";
-import { RECORD_EVENTS, accountFeed, composer, eventually, hostSite, openWidget, sendFromWidget, shopPage, waitForText, websiteInbox, widgetFrame } from "./widget-host";
+import { RECORD_EVENTS, accountFeed, composer, eventually, historyLoaded, hostSite, openWidget, sendFromWidget, shopPage, waitForText, websiteInbox, widgetFrame } from "./widget-host";
 
 const e2e = serverAndBrowser();
 const site = hostSite();
@@ -68,7 +68,7 @@ describe("the snippet on a customer's page", () => {
 
       // the visitor's typing reaches the agent's feed
       const box = await composer(frame);
-      await box.type("Also a bag");
+      await box.type("Also a bag of rolls", { delay: 60 }); // as a person types
       await feed.next("conversation.typing_on", (d) => d.conversation?.id === conversationId);
 
       // the agent's typing and reply reach the widget
@@ -102,6 +102,7 @@ describe("the snippet on a customer's page", () => {
 
     await page.reload();
     frame = await widgetFrame(page);
+    await historyLoaded(frame);
     expect(new URL(frame.url()).searchParams.get("cw_conversation")).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
     await openWidget(page);
     await composer(frame);

@@ -222,3 +222,14 @@ export async function eventually<T>(read: () => Promise<T>, done: (value: T) => 
     await new Promise((r) => setTimeout(r, 100));
   }
 }
+
+/**
+ * Waits until the widget has a returning visitor's history: its home screen offers to continue the
+ * conversation, or the conversation is on screen. A visitor who opens the widget before that lands on the
+ * home screen of a visitor without a conversation.
+ */
+export const historyLoaded = (frame: Frame) =>
+  frame.waitForFunction(
+    () => /Continue conversation/.test(document.querySelector(".cw-home .cw-button--block")?.textContent ?? "") || (document.querySelector(".cw-messages")?.children.length ?? 0) > 0,
+    { timeout: 20_000, polling: 100 },
+  );

@@ -53,8 +53,18 @@ describe("window.$chatwoot and the visitor's identity", () => {
     await page.evaluate(() => (window as any).$chatwoot.reset());
     const fresh = await widgetFrame(page);
     await page.waitForFunction(() => /cw_conversation=/.test(document.cookie), { timeout: 20_000 });
-    await page.waitForFunction(() => (window as any).$chatwoot.hasLoaded !== false, { timeout: 20_000 });
+    // the customer's token comes back with set_user, and the widget loads its history again
+    let renewed = false;
+    const history = page.waitForResponse(
+      (r) => {
+        const path = new URL(r.url()).pathname;
+        if (path === "/api/v1/widget/contact/set_user") renewed = true;
+        return renewed && path === "/api/v1/widget/messages" && r.request().method() === "GET";
+      },
+      { timeout: 20_000 },
+    );
     await signIn();
+    await history;
     await openWidget(page);
     await composer(fresh);
     await waitForText(fresh, "It ships tomorrow, Casey.");
