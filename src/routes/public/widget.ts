@@ -72,7 +72,8 @@ type ContactBody = {
   source_id?: string;
 };
 
-const contactInput = (body: ContactBody): PublicContactInput => ({
+/** A contact body (the public API's, the website widget's) as the domain's input. */
+export const contactInput = (body: ContactBody): PublicContactInput => ({
   name: body.name,
   email: body.email,
   phoneNumber: body.phone_number,

@@ -94,7 +94,7 @@ import {
   widgetMessageView,
   widgetMessagesView,
 } from "../../views/widget-api";
-import { checkingHash } from "../public/widget";
+import { checkingHash, contactInput } from "../public/widget";
 
 const NO_VISITOR = Symbol("widgetNoVisitor");
 
@@ -178,32 +178,14 @@ export const widgetApi = new Hono<AppEnv>()
   .patch("/contact", doc({ summary: "Update the visitor's contact (the public contact rules)", response: WidgetContactUpdated }), rateLimited("public_update"), validate("query", WidgetQuery), validate("json", WidgetContactUpdate), async (c) => {
     const { chain } = await visitOf(c);
     const body = c.req.valid("json");
-    const input = {
-      name: body.name,
-      email: body.email,
-      phoneNumber: body.phone_number,
-      identifier: body.identifier,
-      identifierHash: body.identifier_hash,
-      avatarUrl: body.avatar_url,
-      additionalAttributes: body.additional_attributes,
-      customAttributes: body.custom_attributes,
-    };
+    const input = contactInput(body);
     const updated = await checkingHash(c, body.identifier_hash, () => updatePublicContact(publicScope(c), chain.inbox.identifier, chain.contactInbox.sourceId, input));
     return c.json(widgetContactUpdatedView(chainOf(chain, updated)));
   })
   .patch("/contact/set_user", doc({ summary: "Tell who the visitor is (setUser); a new widget_auth_token when the visitor became another contact", response: WidgetContactUpdated }), rateLimited("public_update"), validate("query", WidgetQuery), validate("json", WidgetSetUser), async (c) => {
     const { website, chain } = await visitOf(c);
     const body = c.req.valid("json");
-    const input = {
-      name: body.name,
-      email: body.email,
-      phoneNumber: body.phone_number,
-      identifier: body.identifier,
-      identifierHash: body.identifier_hash,
-      avatarUrl: body.avatar_url,
-      additionalAttributes: body.additional_attributes,
-      customAttributes: body.custom_attributes,
-    };
+    const input = contactInput(body);
     const result = await checkingHash(c, body.identifier_hash, () => setWebsiteUser(publicScope(c), website, chain, input));
     const token = result.renewed ? await issueWidgetToken(c.env, { sourceId: result.chain.contactInbox.sourceId, inboxId: website.inbox.id }) : undefined;
     return c.json(widgetContactUpdatedView(result.chain, token));

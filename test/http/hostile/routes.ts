@@ -609,22 +609,24 @@ function siteRoutes(w: World): Route[] {
   ];
 }
 
+/** The fields of a visitor's contact, as the public API and the website widget's API read them. */
+const contactShape = {
+  name: "s",
+  email: "s",
+  phone_number: "s",
+  identifier: "s",
+  identifier_hash: "s",
+  avatar_url: "s",
+  additional_attributes: "o",
+  custom_attributes: "o",
+} as const;
+
 /** The public client API (no key) and the agents' live-room socket. */
 function widgetRoutes(w: World): Route[] {
   const inbox = "/public/api/v1/inboxes/:inbox_identifier";
   const contact = `${inbox}/contacts/:contact_identifier`;
   const conversation = `${contact}/conversations/:conversation_id`;
   const ids = { inbox_identifier: w.inbox.inbox_identifier, contact_identifier: w.visitor.source_id, conversation_id: w.visitorConversation.id };
-  const contactShape = {
-    name: "s",
-    email: "s",
-    phone_number: "s",
-    identifier: "s",
-    identifier_hash: "s",
-    avatar_url: "s",
-    additional_attributes: "o",
-    custom_attributes: "o",
-  } as const;
   const own = (path: string, params: Record<string, string | number>) => Object.fromEntries(Object.entries(params).filter(([name]) => path.includes(`:${name}`)));
   const pr = (method: Route["method"], path: string, extra: Partial<Route> = {}): Route => ({ method, path, key: null, ...extra, params: own(path, extra.params ?? ids) });
   return [
@@ -702,16 +704,6 @@ function widgetRoutes(w: World): Route[] {
  * it is sent as one fixed label rather than walked as an id.
  */
 function websiteWidgetRoutes(w: World): Route[] {
-  const contactShape = {
-    name: "s",
-    email: "s",
-    phone_number: "s",
-    identifier: "s",
-    identifier_hash: "s",
-    avatar_url: "s",
-    additional_attributes: "o",
-    custom_attributes: "o",
-  } as const;
   const wr = (method: Route["method"], path: string, extra: Partial<Route> = {}): Route => ({
     method,
     path: `/api/v1/widget${path}`,
