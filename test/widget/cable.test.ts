@@ -296,3 +296,80 @@ describe("typing and presence", () => {
     for (const l of [admin, agent]) l.close();
   });
 });
+
+describe("what a visitor's frames show of the agents", () => {
+  it("shows the assignee as the agent's public push data and the team as its id and name, never an agent's e-mail or role", async () => {
+    const w = await streamWorld("Stream assignee");
+    const { c, stream } = await listeningVisitor(w.inbox);
+    const team = await post(`${w.base}/teams`, w.admin.key, { name: "Tier 2", description: "the agents' own notes" });
+    expect(team.status).toBe(200);
+    expect((await post(`${w.base}/teams/${team.body.id}/team_members`, w.admin.key, { user_ids: [w.agent.id] })).status).toBe(200);
+    // one assignment names the team, the next the agent (a request with both sets the agent only)
+    expect((await post(`${w.base}/conversations/${c.displayId}/assignments`, w.admin.key, { team_id: team.body.id })).status).toBe(200);
+    expect((await post(`${w.base}/conversations/${c.displayId}/assignments`, w.admin.key, { assignee_id: w.agent.id })).status).toBe(200);
+    expect((await post(`${w.base}/conversations/${c.displayId}/toggle_typing_status`, w.agent.key, { typing_status: "on" })).status).toBe(200);
+    expect((await post(`${w.base}/conversations/${c.displayId}/messages`, w.agent.key, { content: "on it" })).status).toBe(200);
+    expect((await post(`${w.base}/conversations/${c.displayId}/toggle_status`, w.agent.key, { status: "resolved" })).status).toBe(200);
+    await stream.next((m) => m.event === "conversation.status_changed");
+    const typing = await stream.next((m) => m.event === "conversation.typing_on");
+    const status = stream.messages.find((m) => m.event === "conversation.status_changed")!;
+    const pushed = { id: w.agent.id, name: expect.any(String), available_name: expect.any(String), avatar_url: expect.any(String), type: "user", availability_status: expect.any(String), thumbnail: expect.any(String) };
+    for (const conversation of [typing.data.conversation, status.data]) {
+      expect(conversation.meta.assignee).toEqual(pushed);
+      expect(conversation.meta.team).toEqual({ id: team.body.id, name: team.body.name });
+    }
+    // an e-mail anywhere is the contact's own; no agent's role, confirmation or attributes
+    const agentsOnly = ["role", "confirmed", "custom_attributes", "auto_offline", "allow_auto_assign", "description"];
+    const walk = (value: unknown, path: string[]): void => {
+      if (Array.isArray(value)) return value.forEach((v, i) => walk(v, [...path, String(i)]));
+      if (!value || typeof value !== "object") return;
+      const agents = ["assignee", "team"].includes(path.at(-1)!) || (value as { type?: unknown }).type === "user";
+      for (const [key, v] of Object.entries(value)) {
+        const at = [...path, key].join(".");
+        if (key === "email") expect(path.at(-1), at).toMatch(/^(sender|contact)$/);
+        if (key === "email") expect(agents, at).toBe(false);
+        if (agents) expect(agentsOnly, at).not.toContain(key);
+        walk(v, [...path, key]);
+      }
+    };
+    const frames = stream.messages.filter((m) => m.event !== "presence.update");
+    expect(frames.map((m) => m.event)).toEqual(expect.arrayContaining(["conversation.typing_on", "message.created", "conversation.status_changed"]));
+    for (const m of frames) walk(m.data, [m.event]);
+    expect(JSON.stringify(frames)).not.toContain(w.agent.email);
+    stream.close();
+  });
+});
+
+describe("what a visitor may send", () => {
+  it("has an oversize perform refused, and a burst of update_presence handled a bounded number of times", async () => {
+    const w = await streamWorld("Stream flood");
+    const v = await visitor(w.inbox);
+    const stream = await visitorStream(v.pubsubToken);
+    await stream.next((m) => m.event === "presence.update");
+    const answers = () => stream.messages.filter((m) => m.event === "presence.update").length;
+    const before = answers();
+    stream.perform("update_presence", { filler: "x".repeat(20_000) });
+    await settle(300);
+    expect(answers(), "an oversize perform is not answered").toBe(before);
+    for (let i = 0; i < 50; i++) stream.perform("update_presence");
+    await settle(500);
+    const handled = answers() - before;
+    expect(handled).toBeGreaterThanOrEqual(1);
+    expect(handled).toBeLessThanOrEqual(2);
+    stream.close();
+  });
+
+  it("leaves an agent's update_presence at its usual pace answered each time", async () => {
+    const w = await streamWorld("Stream agent pace");
+    const agent = await subscribe(w.agent, w.accountId);
+    await agent.next((m) => m.event === "presence.update");
+    const before = agent.messages.filter((m) => m.event === "presence.update").length;
+    for (let i = 0; i < 3; i++) {
+      agent.perform("update_presence");
+      await settle(100);
+    }
+    await settle(200);
+    expect(agent.messages.filter((m) => m.event === "presence.update").length - before).toBe(3);
+    agent.close();
+  });
+});
