@@ -21,6 +21,7 @@ export const GENEROUS = {
   RATE_LIMIT_PUBLIC_API: "1000000/60",
   RATE_LIMIT_PUBLIC_CREATE: "1000000/60",
   RATE_LIMIT_PUBLIC_UPDATE: "1000000/60",
+  RATE_LIMIT_WIDGET_PAGE: "1000000/60",
   RATE_LIMIT_SIGN_IN_FAILURES: "1000000/60",
   RATE_LIMIT_TRANSCRIPT_MAIL: "1000000/60",
   RATE_LIMIT_SECRET_FAILURES: "1000000/60",
@@ -31,6 +32,7 @@ export const TIGHT = {
   RATE_LIMIT_PUBLIC_API: "8/2",
   RATE_LIMIT_PUBLIC_CREATE: "3/3",
   RATE_LIMIT_PUBLIC_UPDATE: "3/3",
+  RATE_LIMIT_WIDGET_PAGE: "3/3",
   RATE_LIMIT_SIGN_IN_FAILURES: "3/3",
   RATE_LIMIT_TRANSCRIPT_MAIL: "3/5",
   RATE_LIMIT_SECRET_FAILURES: "3/3",
@@ -102,6 +104,8 @@ export default defineConfig(async () => {
           bindings: {
             TEST_MIGRATIONS: migrations,
             ATTACHMENT_URL_SECRET: "test-attachment-url-secret",
+            // signs the website widget's visitor tokens (a deployment secret; `npm start` keeps one locally)
+            WIDGET_TOKEN_SECRET: "test-widget-token-secret",
             PUSH_RELAY_URL: PUSH_RELAY_TEST_URL,
             PUSH_RELAY_SECRET: PUSH_RELAY_TEST_SECRET,
             // outgoing mail is kept in R2 under outgoing-mail/ (src/email/senders.ts), never sent

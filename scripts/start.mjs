@@ -9,7 +9,8 @@
 // A few things differ from a deployed Worker, on purpose:
 // - WEBHOOK_TARGET_POLICY is "allow-private", so webhooks, API-inbox callbacks and agent bots may call a
 //   receiver on this machine or the local network (a deployed Worker refuses those addresses);
-// - ATTACHMENT_URL_SECRET (a secret when deployed) is generated once and kept beside the local data;
+// - ATTACHMENT_URL_SECRET and WIDGET_TOKEN_SECRET (secrets when deployed) are generated once and kept
+//   beside the local data;
 // - the rate limits are generous (LOCAL_RATE_LIMITS below), for scripts and test runs against this server;
 // - the minute cron (outbox sweep, due webhook retries, snooze wake-ups, log pruning) is fired by this
 //   script, because `wrangler dev` never fires scheduled handlers by itself.
@@ -19,6 +20,7 @@ import { parseArgs } from "node:util";
 import { LOCAL_APP_NAME, ensureAppKeySql, generateKey, sha256Hex } from "./lib/platform-keys.mjs";
 import { executeSql, migrateLocal, root, wranglerSpawn } from "./lib/wrangler.mjs";
 import { LOCAL_SHARDS, MAX_SHARDS, shardedConfig } from "./lib/shards.mjs";
+import { buildWidget, copyVendorFiles } from "./page-assets.mjs";
 
 const { values: options } = parseArgs({
   options: {
@@ -57,14 +59,24 @@ function platformKey() {
  * generated once and kept beside the local data, so URLs stay valid across restarts.
  */
 function attachmentUrlSecret() {
-  const fromEnv = process.env.ATTACHMENT_URL_SECRET?.trim();
+  return localSecret("ATTACHMENT_URL_SECRET", "edgedesk-attachment-url-secret");
+}
+
+/** A secret from the environment, or generated once and kept in `file` beside the local data. */
+function localSecret(variable, file) {
+  const fromEnv = process.env[variable]?.trim();
   if (fromEnv) return fromEnv;
-  const file = join(persistTo, "edgedesk-attachment-url-secret");
-  if (existsSync(file)) return readFileSync(file, "utf8").trim();
+  const path = join(persistTo, file);
+  if (existsSync(path)) return readFileSync(path, "utf8").trim();
   const secret = generateKey();
-  writeFileSync(file, `${secret}\n`, { mode: 0o600 });
+  writeFileSync(path, `${secret}\n`, { mode: 0o600 });
   return secret;
 }
+
+// the pages' browser files (public/vendor, public/packs), rebuilt so an edit of widget/ shows on the next
+// start (and in the end-to-end tests, which start the server this way); about half a second
+copyVendorFiles();
+await buildWidget();
 
 console.log(`Applying database migrations to the local directory and ${shards} shards...`);
 migrateLocal(config, persistTo);
@@ -79,7 +91,7 @@ const CRON_EVERY_MS = 60_000;
  * Generous limits for local work (scripts, seeding, a test run against this server); a deployed Worker
  * uses wrangler.toml's. Set RATE_LIMIT_<NAME>=<requests>/<seconds> in the environment to try others.
  */
-const LOCAL_RATE_LIMITS = ["ACCOUNT_API", "PLATFORM_API", "PUBLIC_API", "PUBLIC_CREATE", "PUBLIC_UPDATE", "SIGN_IN_FAILURES", "TRANSCRIPT_MAIL", "SECRET_FAILURES"].map(
+const LOCAL_RATE_LIMITS = ["ACCOUNT_API", "PLATFORM_API", "PUBLIC_API", "PUBLIC_CREATE", "PUBLIC_UPDATE", "WIDGET_PAGE", "SIGN_IN_FAILURES", "TRANSCRIPT_MAIL", "SECRET_FAILURES"].map(
   (name) => `RATE_LIMIT_${name}:${process.env[`RATE_LIMIT_${name}`] ?? "100000/60"}`,
 );
 
@@ -111,6 +123,9 @@ const dev = wranglerSpawn([
   // files are kept in the local R2 under --persist-to; their URLs are signed with this key
   "--var",
   `ATTACHMENT_URL_SECRET:${attachmentUrlSecret()}`,
+  // the website widget's visitor tokens stay valid across restarts (docs/widget.md)
+  "--var",
+  `WIDGET_TOKEN_SECRET:${localSecret("WIDGET_TOKEN_SECRET", "edgedesk-widget-token-secret")}`,
   "--var",
   `FILES_BASE_URL:http://localhost:${port}`,
   // exposes /__scheduled, which the cron below calls

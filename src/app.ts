@@ -17,6 +17,8 @@ import { publicApi } from "./routes/public";
 import { reportsV2Api } from "./routes/reports";
 import { agentDemo } from "./demo/agent-demo";
 import { widgetDemo } from "./demo/widget-demo";
+import { widgetPage } from "./routes/widget/page";
+import { widgetApi } from "./routes/widget/api";
 import { csatSurveyPage } from "./pages/csat-survey";
 import { homePage } from "./pages/home";
 import { helpCenterSite } from "./pages/help-center/site";
@@ -60,9 +62,11 @@ app.get("/api", doc({ summary: "Server version and health", response: ServiceSta
 );
 
 app.route("/platform/api/v1", platformApi);
+app.route("/api/v1/widget", widgetApi);
 app.route("/api/v1", applicationApi);
 app.route("/api/v2", reportsV2Api);
 app.route("/public/api/v1", publicApi);
+app.route("/widget", widgetPage);
 app.route("/widget-demo", widgetDemo);
 app.route("/agent-demo", agentDemo);
 app.route("/survey", csatSurveyPage);

@@ -11,6 +11,12 @@ interface Env {
    * tests supply one). Without it, files can be neither uploaded nor served.
    */
   ATTACHMENT_URL_SECRET?: string;
+  /**
+   * Signs the website widget's visitor tokens (HS256 JWTs, README "Website widget"; `wrangler secret put
+   * WIDGET_TOKEN_SECRET`; `npm start` and the tests supply one). Without it `/widget` and
+   * `/api/v1/widget/*` answer 503. A Chatwoot installation's `secret_key_base` keeps its visitors' tokens valid.
+   */
+  WIDGET_TOKEN_SECRET?: string;
   /** Chatwoot's limit for one file, in MB (default 40). */
   MAXIMUM_FILE_UPLOAD_SIZE?: string;
   /**

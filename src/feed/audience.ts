@@ -2,13 +2,14 @@
  * Who receives a feed event, read when its frame is built (one query, in the batch that reads the
  * event's data), so a membership removed a moment ago already counts: the same rule as the
  * conversation lists (src/domain/conversations/access.ts): administrators of the account, and agents who
- * are members of the conversation's inbox or of its team.
+ * are members of the conversation's inbox or of its team; and the visitors whose widget shows the
+ * conversation.
  */
 import { type SQL, and, eq, inArray, or, sql } from "drizzle-orm";
 import { type Database, schema } from "../db/client";
 import { ROLE } from "../domain/kernel/enums";
 
-const { accountUsers, conversations, inboxMembers, teamMembers } = schema;
+const { accountUsers, contactInboxes, conversations, inboxes, inboxMembers, teamMembers } = schema;
 
 /** The users a frame may go to, as one select of `{userId}`: the frame's data is read in the same batch. */
 export type AudienceQuery = ReturnType<typeof audienceWhere>;
@@ -46,4 +47,39 @@ function audienceWhere(db: Database, accountId: number, who: SQL | undefined) {
     .select({ userId: accountUsers.userId })
     .from(accountUsers)
     .where(and(eq(accountUsers.accountId, accountId), who));
+}
+
+/** The visitors a frame may go to (their contact inboxes), as one select of `{contactInboxId}`, read in the batch of the frame's data. */
+export type VisitorQuery = ReturnType<typeof visitorsWhere>;
+
+/**
+ * The visitors who hear a conversation (by row id, or a subquery that answers it): the widget of its
+ * contact inbox, and, once that contact inbox is verified (hmac_verified), the contact's other verified
+ * contact inboxes of the same inbox, which see all of the contact's conversations there (Chatwoot sends to
+ * each of a verified contact's). Nobody once the inbox is deleted.
+ */
+export function conversationVisitors(db: Database, accountId: number, conversationId: number | SQL<number>): VisitorQuery {
+  const own = sql`(SELECT ${conversations.contactInboxId} FROM ${conversations} WHERE ${conversations.id} = ${conversationId} AND ${conversations.accountId} = ${accountId})`;
+  const verified = sql`EXISTS (SELECT 1 FROM ${contactInboxes} AS own WHERE own.id = ${own} AND own.account_id = ${accountId} AND own.hmac_verified = 1
+    AND own.contact_id = ${contactInboxes.contactId} AND own.inbox_id = ${contactInboxes.inboxId})`;
+  return visitorsWhere(
+    db,
+    accountId,
+    and(
+      or(sql`${contactInboxes.id} = ${own}`, and(eq(contactInboxes.hmacVerified, true), verified)),
+      sql`EXISTS (SELECT 1 FROM ${inboxes} WHERE ${inboxes.id} = ${contactInboxes.inboxId} AND ${inboxes.accountId} = ${accountId})`,
+    ),
+  );
+}
+
+/** No visitor: an event no visitor hears, or an account where none listens, costs its batch no read. */
+export function noVisitors(db: Database, accountId: number): VisitorQuery {
+  return visitorsWhere(db, accountId, sql`0`);
+}
+
+function visitorsWhere(db: Database, accountId: number, which: SQL | undefined) {
+  return db
+    .select({ contactInboxId: contactInboxes.id })
+    .from(contactInboxes)
+    .where(and(eq(contactInboxes.accountId, accountId), which));
 }

@@ -7,32 +7,52 @@
  *
  * For each row with an entry in FEED_EVENTS: its data and its audience are read in one batch (the
  * audience is read then, so a membership removed a moment ago already counts; a message's frame costs
- * one round trip), then one call per account hands the frames to the account's feed. A feed that cannot be reached costs its subscribers
+ * one round trip), and, where visitors listen and hear the event, the conversation's visitors in the
+ * same batch: the visitors' frame is cut from the agents' data (src/feed/visitors.ts), with no read of
+ * its own. Then one call per account hands the frames to the account's feed. A feed that cannot be reached costs its subscribers
  * the frames, never the change: failures are logged and swallowed. Rows keep their order within an account.
  */
 import type { Database } from "../db/client";
 import type { OutboxRow } from "../domain/kernel/outbox";
 import { type FeedFrame, accountFeed } from "../realtime/account-feed";
-import { FEED_EVENTS } from "./registry";
+import { noVisitors } from "./audience";
+import { FEED_EVENTS, toVisitors } from "./registry";
 
-async function frameOf(db: Database, row: OutboxRow, listening: ReadonlySet<number>): Promise<FeedFrame | null> {
+/** Who has a socket open on an account's feed: its users, and its visitors by contact inbox. */
+type Listening = { users: ReadonlySet<number>; contactInboxes: ReadonlySet<number> };
+
+/** The frames of one row: the agents', and the visitors' when they hear it and some are listening. */
+async function framesOf(db: Database, row: OutboxRow, listening: Listening): Promise<FeedFrame[]> {
   const entry = FEED_EVENTS[row.eventName];
-  if (!entry) return null;
-  const built = await entry.payload(db, row, entry.audience(db, row));
-  if (!built) return null;
-  const userIds = built.userIds.filter((id) => listening.has(id));
-  if (userIds.length === 0) return null;
+  if (!entry) return [];
+  const visitorEntry = entry.visitors && listening.contactInboxes.size > 0 && (entry.visitors.heard?.(row) ?? true) ? entry.visitors : null;
+  const visitors = visitorEntry ? toVisitors(db, row) : noVisitors(db, row.accountId);
+  const built = await entry.payload(db, row, entry.audience(db, row), visitors);
+  if (!built) return [];
+  const frames: FeedFrame[] = [];
+  const userIds = built.userIds.filter((id) => listening.users.has(id));
   const performer = row.data.performer;
-  return {
-    event: entry.event,
-    data: { ...built.data, account_id: row.accountId, ...(performer ? { performer } : {}) },
-    userIds,
-    except: entry.except?.(row),
-  };
+  if (userIds.length > 0) {
+    frames.push({ event: entry.event, data: { ...built.data, account_id: row.accountId, ...(performer ? { performer } : {}) }, userIds, except: entry.except?.(row) });
+  }
+  const contactInboxIds = (built.contactInboxIds ?? []).filter((id) => listening.contactInboxes.has(id));
+  const shown = visitorEntry && contactInboxIds.length > 0 ? visitorEntry.view(built.data) : null;
+  if (shown) frames.push({ event: entry.event, data: { ...shown, account_id: row.accountId }, userIds: [], contactInboxIds });
+  return frames;
 }
 
-/** Frames ready for one account's feed. */
-export type AccountFrames = { accountId: number; frames: FeedFrame[] };
+/**
+ * The contacts a row says are gone (deleted, or merged into another): their visitors' subscriptions
+ * end, and subscribe again checked afresh.
+ */
+function contactsGoneBy(row: OutboxRow): number[] {
+  if (row.eventName === "contact_deleted") return [row.subjectId];
+  if (row.eventName === "contact_merged" && typeof row.data.mergee_id === "number") return [row.data.mergee_id];
+  return [];
+}
+
+/** Frames ready for one account's feed, and the contacts whose visitors' subscriptions end. */
+export type AccountFrames = { accountId: number; frames: FeedFrame[]; goneContacts: number[] };
 
 /** Whether the feed shows an event of this name. */
 export const shownOnFeed = (row: Pick<OutboxRow, "eventName">) => FEED_EVENTS[row.eventName] !== undefined;
@@ -46,33 +66,38 @@ export async function buildFrames(db: Database, env: Env, rows: OutboxRow[]): Pr
   for (const row of rows) if (shownOnFeed(row)) byAccount.set(row.accountId, [...(byAccount.get(row.accountId) ?? []), row]);
   const built = await Promise.all(
     [...byAccount].map(async ([accountId, accountRows]) => {
+      const goneContacts = accountRows.flatMap(contactsGoneBy);
       try {
-        const listening = new Set(await accountFeed(env, accountId).listeningUsers());
-        if (listening.size === 0) return { accountId, frames: [] };
+        const listeners = await accountFeed(env, accountId).listening();
+        const listening = { users: new Set(listeners.users), contactInboxes: new Set(listeners.contactInboxes) };
+        if (listening.users.size === 0 && listening.contactInboxes.size === 0) return { accountId, frames: [], goneContacts };
         const frames = await Promise.all(
           accountRows.map((row) =>
-            frameOf(db, row, listening).catch((error) => {
+            framesOf(db, row, listening).catch((error) => {
               console.error(JSON.stringify({ level: "error", feed: row.eventName, eventId: row.id, error: String(error) }));
-              return null;
+              return [];
             }),
           ),
         );
-        return { accountId, frames: frames.filter((frame): frame is FeedFrame => frame !== null) };
+        return { accountId, frames: frames.flat(), goneContacts };
       } catch (error) {
         console.error(JSON.stringify({ level: "error", feed: accountId, error: String(error) }));
-        return { accountId, frames: [] };
+        return { accountId, frames: [], goneContacts };
       }
     }),
   );
-  return built.filter((account) => account.frames.length > 0);
+  return built.filter((account) => account.frames.length > 0 || account.goneContacts.length > 0);
 }
 
-/** Hands built frames to their accounts' feeds, one call each. */
+/** Hands built frames to their accounts' feeds, one call each (and one more where contacts went). */
 export async function deliverFrames(env: Env, accounts: AccountFrames[]): Promise<void> {
   await Promise.all(
-    accounts.map(async ({ accountId, frames }) => {
+    accounts.map(async ({ accountId, frames, goneContacts }) => {
       try {
-        await accountFeed(env, accountId).deliver(frames);
+        const feed = accountFeed(env, accountId);
+        if (frames.length > 0) await feed.deliver(frames);
+        // after the frames: a deleted contact's visitor was never sent anything of it, and needs nothing more
+        if (goneContacts.length > 0) await feed.contactsGone(goneContacts);
       } catch (error) {
         console.error(JSON.stringify({ level: "error", feed: accountId, error: String(error) }));
       }

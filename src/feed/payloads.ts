@@ -9,7 +9,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import { type Database, schema } from "../db/client";
 import { batch } from "../domain/kernel/batch";
-import type { OutboxRow } from "../domain/kernel/outbox";
+import type { ChangedAttributes, OutboxRow } from "../domain/kernel/outbox";
 import { type ConversationRecord, loadConversationRecords, senderOf, senderQueries, unreadCountsQuery } from "../domain/conversations/loader";
 import { usersAsAgentsQuery } from "../domain/people/agents";
 import { conversationView } from "../views/conversations";
@@ -17,21 +17,26 @@ import { contactPushView, messageView } from "../views/messages";
 import { agentPushView } from "../views/agents";
 import { notificationFeedData } from "../domain/notifications/notifications";
 import { notificationFeedPayload } from "../views/notifications";
-import type { AudienceQuery } from "./audience";
+import type { AudienceQuery, VisitorQuery } from "./audience";
 
 const { conversations, contactInboxes, messages, contacts, users } = schema;
 
 export type FeedData = Record<string, unknown>;
-/** An event's data, and the users its audience's query found. */
-export type FeedBuilt = { data: FeedData; userIds: number[] };
+/** An event's data, and the users (and the visitors' contact inboxes) its audience's queries found. */
+export type FeedBuilt = { data: FeedData; userIds: number[]; contactInboxIds?: number[] };
 
 const userIdsOf = (rows: Array<{ userId: number }>) => rows.map((r) => r.userId);
+const contactInboxIdsOf = (rows: Array<{ contactInboxId: number }>) => rows.map((r) => r.contactInboxId);
 
-/** The conversation's record, and the audience read with its row. */
-async function conversationRecord(db: Database, accountId: number, conversationId: number, audience: AudienceQuery) {
-  const [rows, audienceRows] = await batch(db, [db.select().from(conversations).where(and(eq(conversations.accountId, accountId), eq(conversations.id, conversationId))), audience]);
+/** The conversation's record, and the audience and visitors read with its row. */
+async function conversationRecord(db: Database, accountId: number, conversationId: number, audience: AudienceQuery, visitors: VisitorQuery) {
+  const [rows, audienceRows, visitorRows] = await batch(db, [
+    db.select().from(conversations).where(and(eq(conversations.accountId, accountId), eq(conversations.id, conversationId))),
+    audience,
+    visitors,
+  ]);
   const record: ConversationRecord | null = rows[0] ? ((await loadConversationRecords(db, accountId, rows))[0] ?? null) : null;
-  return { record, userIds: userIdsOf(audienceRows) };
+  return { record, userIds: userIdsOf(audienceRows), contactInboxIds: contactInboxIdsOf(visitorRows) };
 }
 
 /**
@@ -39,10 +44,10 @@ async function conversationRecord(db: Database, accountId: number, conversationI
  * round trip with what its view shows of the conversation (display id, assignee, unread count, last
  * activity, the contact inbox's source id).
  */
-export async function messagePayload(db: Database, row: OutboxRow, audience: AudienceQuery): Promise<FeedBuilt | null> {
+export async function messagePayload(db: Database, row: OutboxRow, audience: AudienceQuery, visitors: VisitorQuery): Promise<FeedBuilt | null> {
   const { accountId, subjectId } = row;
   const conversationId = sql<number>`(SELECT ${messages.conversationId} FROM ${messages} WHERE ${messages.id} = ${subjectId} AND ${messages.accountId} = ${accountId})`;
-  const [rows, agents, contactRows, bots, conversationRows, contactInboxRows, unread, audienceRows] = await batch(db, [
+  const [rows, agents, contactRows, bots, conversationRows, contactInboxRows, unread, audienceRows, visitorRows] = await batch(db, [
     db.select().from(messages).where(and(eq(messages.accountId, accountId), eq(messages.id, subjectId))),
     ...senderQueries(db, accountId, sql`${subjectId}`),
     db.select().from(conversations).where(and(eq(conversations.accountId, accountId), sql`${conversations.id} = ${conversationId}`)),
@@ -52,6 +57,7 @@ export async function messagePayload(db: Database, row: OutboxRow, audience: Aud
       .where(and(eq(contactInboxes.accountId, accountId), sql`${contactInboxes.id} = (SELECT ${conversations.contactInboxId} FROM ${conversations} WHERE ${conversations.id} = ${conversationId})`)),
     unreadCountsQuery(db, accountId, [conversationId]),
     audience,
+    visitors,
   ]);
   const [message] = rows;
   const [conversation] = conversationRows;
@@ -64,23 +70,38 @@ export async function messagePayload(db: Database, row: OutboxRow, audience: Aud
     lastActivityAt: conversation.lastActivityAt,
     sourceId: contactInboxRows[0]?.sourceId ?? null,
   };
-  return { data: messageView({ message, sender }, context), userIds: userIdsOf(audienceRows) };
+  const changes = previousChanges(row.data.changed_attributes);
+  return { data: { ...messageView({ message, sender }, context), ...changes }, userIds: userIdsOf(audienceRows), contactInboxIds: contactInboxIdsOf(visitorRows) };
+}
+
+/**
+ * An update's `previous_changes` as Chatwoot's message push data has it, `{attribute: [before, after]}`
+ * (the widget raises `chatwoot:on-message` when `content_attributes` gained `submitted_values`), from the
+ * outbox row's `changed_attributes`; nothing for a row without them.
+ */
+function previousChanges(changed: unknown): { previous_changes?: Record<string, [unknown, unknown]> } {
+  if (!Array.isArray(changed) || changed.length === 0) return {};
+  const pairs: Record<string, [unknown, unknown]> = {};
+  for (const entry of changed as ChangedAttributes) {
+    for (const [attribute, { previous_value, current_value }] of Object.entries(entry)) pairs[attribute] = [previous_value, current_value];
+  }
+  return { previous_changes: pairs };
 }
 
 /** conversation.* and assignee.changed / team.changed: the conversation's push data (with what changed, when known). */
-export async function conversationPayload(db: Database, row: OutboxRow, audience: AudienceQuery): Promise<FeedBuilt | null> {
-  const { record, userIds } = await conversationRecord(db, row.accountId, row.subjectId, audience);
+export async function conversationPayload(db: Database, row: OutboxRow, audience: AudienceQuery, visitors: VisitorQuery): Promise<FeedBuilt | null> {
+  const { record, userIds, contactInboxIds } = await conversationRecord(db, row.accountId, row.subjectId, audience, visitors);
   if (!record) return null;
   const changes = row.data.changed_attributes;
-  return { data: { ...conversationView(record), ...(changes !== undefined && { changed_attributes: changes }) }, userIds };
+  return { data: { ...conversationView(record), ...(changes !== undefined && { changed_attributes: changes }) }, userIds, contactInboxIds };
 }
 
 /** conversation.typing_on / _off: `{conversation, user, is_private}`, the typer a user or a contact. */
-export async function typingPayload(db: Database, row: OutboxRow, audience: AudienceQuery): Promise<FeedBuilt | null> {
+export async function typingPayload(db: Database, row: OutboxRow, audience: AudienceQuery, visitors: VisitorQuery): Promise<FeedBuilt | null> {
   const typer = row.data.user as { type?: string; id?: number } | undefined;
   if (!typer || typeof typer.id !== "number") return null;
-  const [{ record, userIds }, [agentRows, contactRows]] = await Promise.all([
-    conversationRecord(db, row.accountId, row.subjectId, audience),
+  const [{ record, userIds, contactInboxIds }, [agentRows, contactRows]] = await Promise.all([
+    conversationRecord(db, row.accountId, row.subjectId, audience, visitors),
     batch(db, [
       usersAsAgentsQuery(db, row.accountId, typer.type === "user" ? eq(users.id, typer.id) : sql`0`),
       db.select().from(contacts).where(and(eq(contacts.accountId, row.accountId), typer.type === "contact" ? eq(contacts.id, typer.id) : sql`0`)),
@@ -88,7 +109,7 @@ export async function typingPayload(db: Database, row: OutboxRow, audience: Audi
   ]);
   if (!record) return null;
   const user = agentRows[0] ? agentPushView(agentRows[0]) : contactRows[0] ? contactPushView(contactRows[0]) : { id: typer.id, type: typer.type };
-  return { data: { conversation: conversationView(record), user, is_private: row.data.is_private === true }, userIds };
+  return { data: { conversation: conversationView(record), user, is_private: row.data.is_private === true }, userIds, contactInboxIds };
 }
 
 /** contact.*: the contact's push data; a deleted contact's was kept in the event when it was deleted. */

@@ -10,13 +10,15 @@
  * where the outbox row's `data.user_id` names the user and `notificationPayload(db, row, audience)` answers
  * `{ data, userIds }` (or null when the subject is gone), running the audience's query in the batch that
  * reads the data, so an audience is found from the row alone. The forwarder (src/feed/forward.ts) adds
- * `account_id`, and `performer` when the row's data names one.
+ * `account_id`, and `performer` when the row's data names one. An entry with `visitors` also reaches the
+ * widgets of the conversation's visitors, with what src/feed/visitors.ts lets them see.
  */
 import { sql } from "drizzle-orm";
 import { type Database, schema } from "../db/client";
 import type { OutboxRow } from "../domain/kernel/outbox";
-import { type AudienceQuery, accountAudience, conversationAudience, userAudience } from "./audience";
+import { type AudienceQuery, type VisitorQuery, accountAudience, conversationAudience, conversationVisitors, userAudience } from "./audience";
 import { type FeedBuilt, contactPayload, conversationPayload, mentionPayload, messagePayload, notificationPayload, typingPayload } from "./payloads";
+import { type VisitorEntry, visitorConversation, visitorMessage, visitorTyping } from "./visitors";
 
 export type FeedEntry = {
   /** Chatwoot's event name on the feed */
@@ -25,24 +27,30 @@ export type FeedEntry = {
    * the event's data and the users the audience's query found (read in one batch with the data), or
    * null when there is nothing true to say any more (its subject is gone)
    */
-  payload: (db: Database, row: OutboxRow, audience: AudienceQuery) => Promise<FeedBuilt | null>;
+  payload: (db: Database, row: OutboxRow, audience: AudienceQuery, visitors: VisitorQuery) => Promise<FeedBuilt | null>;
   /** who may receive it: a query the payload runs with its own reads */
   audience: (db: Database, row: OutboxRow) => AudienceQuery;
   /** a user who never receives it, though in the audience (the typer of a typing event) */
   except?: (row: OutboxRow) => number | undefined;
+  /**
+   * for an event the conversation's visitors hear too (src/feed/visitors.ts): what they are shown; the
+   * payload reads who they are (`conversationVisitors`) in its batch
+   */
+  visitors?: VisitorEntry;
 };
 
 const { messages } = schema;
 
-/** Those who may see the event's conversation: its subject, or its message's. */
-export const toConversation: FeedEntry["audience"] = (db, row) =>
-  conversationAudience(
-    db,
-    row.accountId,
-    row.subjectType === "Message"
-      ? sql<number>`(SELECT ${messages.conversationId} FROM ${messages} WHERE ${messages.id} = ${row.subjectId} AND ${messages.accountId} = ${row.accountId})`
-      : row.subjectId,
-  );
+/** The event's conversation: its subject, or its message's. */
+const conversationOf = (row: OutboxRow) =>
+  row.subjectType === "Message"
+    ? sql<number>`(SELECT ${messages.conversationId} FROM ${messages} WHERE ${messages.id} = ${row.subjectId} AND ${messages.accountId} = ${row.accountId})`
+    : row.subjectId;
+
+/** Those who may see the event's conversation. */
+export const toConversation: FeedEntry["audience"] = (db, row) => conversationAudience(db, row.accountId, conversationOf(row));
+/** The visitors whose widget shows the event's conversation. */
+export const toVisitors = (db: Database, row: OutboxRow): VisitorQuery => conversationVisitors(db, row.accountId, conversationOf(row));
 /** Everyone in the account. */
 export const toAccount: FeedEntry["audience"] = (db, row) => accountAudience(db, row.accountId);
 /** The one user the row's `data[field]` names. */
@@ -56,19 +64,19 @@ const typingUser = (row: OutboxRow) => {
   return user?.type === "user" ? user.id : undefined;
 };
 
-const onConversation = (event: string): FeedEntry => ({ event, payload: conversationPayload, audience: toConversation });
-const onMessage = (event: string): FeedEntry => ({ event, payload: messagePayload, audience: toConversation });
+const onConversation = (event: string, visitors?: VisitorEntry): FeedEntry => ({ event, payload: conversationPayload, audience: toConversation, visitors });
+const onMessage = (event: string, visitors?: VisitorEntry): FeedEntry => ({ event, payload: messagePayload, audience: toConversation, visitors });
 const onContact = (event: string): FeedEntry => ({ event, payload: contactPayload, audience: toAccount });
-const onTyping = (event: string): FeedEntry => ({ event, payload: typingPayload, audience: toConversation, except: typingUser });
+const onTyping = (event: string): FeedEntry => ({ event, payload: typingPayload, audience: toConversation, except: typingUser, visitors: visitorTyping });
 
 export const FEED_EVENTS: Readonly<Record<string, FeedEntry>> = {
-  message_created: onMessage("message.created"),
-  // activity messages have an outbox event of their own, which webhooks and automation do not take
+  message_created: onMessage("message.created", visitorMessage),
+  // activity messages have an outbox event of their own, which webhooks and automation do not take (nor visitors)
   activity_message_created: onMessage("message.created"),
-  message_updated: onMessage("message.updated"),
-  conversation_created: onConversation("conversation.created"),
+  message_updated: onMessage("message.updated", visitorMessage),
+  conversation_created: onConversation("conversation.created", visitorConversation),
   conversation_updated: onConversation("conversation.updated"),
-  conversation_status_changed: onConversation("conversation.status_changed"),
+  conversation_status_changed: onConversation("conversation.status_changed", visitorConversation),
   conversation_read: onConversation("conversation.read"),
   assignee_changed: onConversation("assignee.changed"),
   team_changed: onConversation("team.changed"),

@@ -113,7 +113,8 @@ export const acceptFiles = (options: { maxBodyBytes: number }) => routeFlag("fil
  * other name is a 422 rather than silently dropped.
  */
 export function filesNamed(c: AppContext, name: string): Upload[] {
-  const pattern = new RegExp(`^${name}(\\[\\d*\\])?$`);
+  // the website widget names its files `message[attachments][]`: the name's brackets are literal
+  const pattern = new RegExp(`^${name.replace(/[[\]]/g, "\\$&")}(\\[\\d*\\])?$`);
   const stray = c.var.uploads.filter((u) => !pattern.test(u.field));
   if (stray.length > 0) {
     throw invalid(stray.map((u) => ({ field: u.field.slice(0, 100), message: `is not a file field of this endpoint (send files as ${name}[])`, code: "unexpected_file" })));

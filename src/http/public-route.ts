@@ -39,10 +39,13 @@ async function accountOfKey(c: AppContext, kind: KeyKind, key: string): Promise<
   return accountId;
 }
 
-/** Middleware: the request runs on the shard of the account that the path parameter `param` leads to. */
-export const shardOfPublicKey = (kind: KeyKind, param: string) =>
+/**
+ * Middleware: the request runs on the shard of the account that the path parameter `param` leads to
+ * (or, `from: "query"`, the query parameter: the website widget names its inbox by `?website_token=`).
+ */
+export const shardOfPublicKey = (kind: KeyKind, param: string, from: "param" | "query" = "param") =>
   createMiddleware<AppEnv>(async (c, next) => {
-    const key = c.req.param(param) ?? "";
+    const key = (from === "param" ? c.req.param(param) : c.req.query(param)) ?? "";
     const wellFormed = kind === "csat_survey" ? CONVERSATION_UUID.test(key) : key !== "" && key.length <= KEY_MAX_LENGTH;
     if (wellFormed && c.var.shard === null) {
       const accountId = await accountOfKey(c, kind, key);

@@ -35,6 +35,7 @@ export const POLICIES = {
   public_api: { variable: "RATE_LIMIT_PUBLIC_API", durable: false },
   public_create: { variable: "RATE_LIMIT_PUBLIC_CREATE", durable: true },
   public_update: { variable: "RATE_LIMIT_PUBLIC_UPDATE", durable: true },
+  widget_page: { variable: "RATE_LIMIT_WIDGET_PAGE", durable: true },
   sign_in_failures: { variable: "RATE_LIMIT_SIGN_IN_FAILURES", durable: true },
   transcript_mail: { variable: "RATE_LIMIT_TRANSCRIPT_MAIL", durable: true },
   secret_failures: { variable: "RATE_LIMIT_SECRET_FAILURES", durable: true },
@@ -61,8 +62,11 @@ function subjectOf(c: Context<AppEnv>, name: PolicyName): string {
     if (actor.type === "platform_app") return `platform_app:${actor.platformAppId}`;
     return actor.type;
   }
+  // each load of the widget page without a visitor token makes a contact: counted per address alone
+  if (name === "widget_page") return clientAddress(c);
   // Not the raw path: "/inboxes/ab%63" and "/inboxes/abc/" reach inbox "abc" and must count as it does.
-  const inbox = c.req.param("inbox_identifier");
+  // The website widget names its inbox in the query (`website_token`), which the router decodes too.
+  const inbox = c.req.param("inbox_identifier") ?? c.req.query("website_token");
   const portal = c.req.param("portal_slug");
   const survey = c.req.param("conversation_uuid");
   const target = inbox !== undefined ? `inbox:${inbox}` : portal !== undefined ? `portal:${portal}` : survey !== undefined ? "surveys" : "none";
@@ -76,8 +80,11 @@ async function count(c: Context<AppEnv>, p: Policy): Promise<Allowance> {
 
 const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
 
-/** Counts the request against `name`; refuses it with a 429 once the window's allowance is spent. */
-async function enforce(c: Context<AppEnv>, name: PolicyName) {
+/**
+ * Counts the request against `name`; refuses it with a 429 once the window's allowance is spent. A route
+ * whose policy applies to some of its requests only (the widget page's loads without a token) calls it.
+ */
+export async function enforce(c: Context<AppEnv>, name: PolicyName) {
   const p = policy(c.env, name);
   const allowance = await count(c, p);
   const reset = seconds(allowance.resetMs);

@@ -42,6 +42,7 @@ export function pagePolicy({ scripts = false, images = false, forms = false } = 
 /** The policy of a page whose script is this Worker's own file (the CSAT survey, the demos). */
 export const SCRIPTED_PAGE_POLICY = pagePolicy({ scripts: true });
 
+const FRAMED_BY_OTHERS = /frame-ancestors (?!'none'|'self'\s*(;|$))/;
 const JSON_TYPE = /^application\/([\w.-]+\+)?json\b/i;
 const JSON_POLICY = "default-src 'none'; frame-ancestors 'none'";
 
@@ -55,5 +56,8 @@ export const secureHeaders = () => {
         c.res.headers.set("Content-Security-Policy", JSON_POLICY);
       }
     });
+    // A page that names in its own policy who may frame it (the website widget's page) drops
+    // X-Frame-Options, which can only say "this origin" and would contradict it in older browsers.
+    if (FRAMED_BY_OTHERS.test(c.res.headers.get("content-security-policy") ?? "")) c.res.headers.delete("X-Frame-Options");
   });
 };

@@ -25,7 +25,7 @@ const PAGE = layout({
   <dt><a href="/openapi.json">OpenAPI document</a></dt>
   <dd class="muted">The same reference as OpenAPI 3.1, for code generators and API clients.</dd>
   <dt><a href="/widget-demo">Widget demo</a></dt>
-  <dd class="muted">A visitor and an agent side by side: messages and typing live in both directions.</dd>
+  <dd class="muted">A website with the chat widget embedded by its snippet, and the agent beside it: messages and typing live both ways.</dd>
   <dt><a href="/agent-demo">Agent demo</a></dt>
   <dd class="muted">Sign in as an agent: conversations, presence and notifications over the live account feed.</dd>
 </dl>`,

@@ -20,8 +20,15 @@ import { announceAgentAvailable } from "../events/agent-available";
  *   ACCESS_CHANGED: the feed's, and those of the conversation rooms the user joined, which the rooms
  *   record here (`roomJoined`, `roomLeft`). Whatever the user opens again is checked afresh; one checked
  *   before the change and arriving after it is refused. When the account is suspended or deleted
- *   (`everyoneChanged`), every socket of the account closes so, its contacts' room sockets too (the
- *   rooms record those here as well, `contactSeen`, `contactLeft`).
+ *   (`everyoneChanged`), every socket of the account closes so, visitors' too, and its contacts' room
+ *   sockets (the rooms record those here as well, `contactSeen`, `contactLeft`).
+ * - Visitors subscribe too (the widget's RoomChannel with its contact inbox's `pubsub_token`,
+ *   src/domain/widget/stream-access.ts): their sockets are tagged with their contact inbox and contact,
+ *   hear the frames addressed to their contact inbox (src/feed says which: their own conversations'
+ *   public messages, creation, status and agents' typing), are pinged like the agents', and are told
+ *   which agents are online, never which other visitors are. A subscription and each `update_presence`
+ *   mark the contact online for the agents. When the contact is deleted or merged into another
+ *   (`contactsGone`), its sockets close as a user's do when their access changes.
  * - Auto-assignment decides here (`claimAssignee`), one decision at a time per account, because presence
  *   is here: each inbox's round-robin turns and fair-distribution counts are kept in the object's
  *   storage, so the order survives a restart. An agent who becomes available is announced on the events
@@ -40,11 +47,19 @@ export const CONTACT_PRESENCE_TTL_MS = 90_000;
 
 export type Availability = "online" | "busy" | "offline";
 
+/** A user's subscription, as the Worker authenticated it (src/domain/identity/feed-access.ts). */
+export type UserSubscriber = { type?: "user"; accountId: number; userId: number; role: "administrator" | "agent"; availability: Availability };
+/** A visitor's subscription: the contact inbox whose `pubsub_token` it gave (src/domain/widget/stream-access.ts). */
+export type VisitorSubscriber = { type: "contact"; accountId: number; contactId: number; contactInboxId: number; inboxId: number };
+export type Subscriber = UserSubscriber | VisitorSubscriber;
+
 /**
- * Who a feed socket belongs to: the subscription the Worker authenticated, and when its check began
- * (a socket checked before its user's access changed is refused).
+ * Who a feed socket belongs to: the subscription the Worker authenticated, its identifier, and when its
+ * check began (a socket checked before its user's access changed, or its contact went, is refused).
  */
-export type FeedMember = { accountId: number; userId: number; role: "administrator" | "agent"; availability: Availability; identifier: string; checkedAt: number };
+export type FeedMember = Subscriber & { identifier: string; checkedAt: number };
+
+export const isVisitor = (member: Subscriber): member is VisitorSubscriber => member.type === "contact";
 
 /** How a socket closes when its user's access changed: the client is told to open it again, and is checked afresh. */
 export const ACCESS_CHANGED = { code: 4003, reason: "access changed" } as const;
@@ -55,13 +70,21 @@ export const ACCESS_CHANGED = { code: 4003, reason: "access changed" } as const;
  */
 const REVOCATION_MEMORY_MS = 60_000;
 
-/** One event for the feed: Chatwoot's event name, its data (with `account_id`), and the users who receive it. */
-export type FeedFrame = { event: string; data: Record<string, unknown>; userIds: number[]; except?: number };
+/**
+ * One event for the feed: Chatwoot's event name, its data (with `account_id`), and the users who receive
+ * it, or the visitors (by contact inbox) for a frame built for them.
+ */
+export type FeedFrame = { event: string; data: Record<string, unknown>; userIds: number[]; contactInboxIds?: number[]; except?: number };
 
 /** The header that carries the authenticated member from the Worker to the feed (any client copy is replaced). */
 export const FEED_MEMBER_HEADER = "x-edgedesk-feed-member";
 
 const userTag = (userId: number) => `user:${userId}`;
+const contactInboxTag = (contactInboxId: number) => `contact_inbox:${contactInboxId}`;
+const contactTag = (contactId: number) => `contact:${contactId}`;
+const memberTags = (member: Subscriber) => (isVisitor(member) ? [contactInboxTag(member.contactInboxId), contactTag(member.contactId)] : [userTag(member.userId)]);
+/** What a change of access is remembered by: the user, or the visitor's contact. */
+const revocationKey = (member: Subscriber) => (isVisitor(member) ? contactTag(member.contactId) : userTag(member.userId));
 /** The conversations (row ids) in whose rooms the user has a socket open. */
 const ROOMS_PREFIX = "rooms:";
 const roomsKey = (userId: number) => `${ROOMS_PREFIX}${userId}`;
@@ -85,8 +108,8 @@ export class AccountFeed extends DurableObject<Env> {
   private contacts = new Map<number, number>();
   /** conversation row id -> until when it counts as handed out */
   private claimed = new Map<number, number>();
-  /** user id -> when their access last changed (memory: it matters for seconds; see REVOCATION_MEMORY_MS) */
-  private revokedAt = new Map<number, number>();
+  /** user or contact tag -> when their access last changed (memory: it matters for seconds; see REVOCATION_MEMORY_MS) */
+  private revokedAt = new Map<string, number>();
   /** when everyone's access last ended (a suspension, a deletion); memory, as `revokedAt` */
   private everyoneRevokedAt = -Infinity;
   /** the rooms with a contact's socket already recorded in storage (a contact's pings cost no write) */
@@ -103,13 +126,12 @@ export class AccountFeed extends DurableObject<Env> {
     if (!member || request.headers.get("upgrade")?.toLowerCase() !== "websocket") {
       return new Response("expected an authenticated WebSocket upgrade", { status: 400 });
     }
-    if (this.revokedSince(member.userId, member.checkedAt)) return new Response("the user's access changed during the check", { status: 409 });
+    if (this.revokedSince(revocationKey(member), member.checkedAt)) return new Response("the access changed during the check", { status: 409 });
     const { 0: client, 1: server } = new WebSocketPair();
-    this.ctx.acceptWebSocket(server, [userTag(member.userId)]);
+    this.ctx.acceptWebSocket(server, memberTags(member));
     server.serializeAttachment(member);
     server.send(JSON.stringify({ identifier: member.identifier, type: "confirm_subscription" }));
-    if (this.markOnline(member, member.availability)) this.broadcastPresence();
-    else this.sendPresence(server, member);
+    this.present(server, member);
     await this.keepPinging();
     return new Response(null, { status: 101, webSocket: client });
   }
@@ -125,8 +147,7 @@ export class AccountFeed extends DurableObject<Env> {
     }
     const member = socket.deserializeAttachment() as FeedMember | null;
     if (action !== "update_presence" || !member) return;
-    if (this.markOnline(member, this.presence.get(member.userId)?.availability ?? member.availability)) this.broadcastPresence();
-    else this.sendPresence(socket, member);
+    this.present(socket, member);
   }
 
   override async webSocketClose(socket: WebSocket, code: number, reason: string) {
@@ -135,27 +156,49 @@ export class AccountFeed extends DurableObject<Env> {
     } catch {
       // already closed
     }
+    // a visitor with another socket still open (a second tab) is still online
+    const member = socket.deserializeAttachment() as FeedMember | null;
+    if (member && isVisitor(member) && this.ctx.getWebSockets(contactTag(member.contactId)).every((other) => other === socket)) this.contactLeft(member.contactId);
+  }
+
+  /**
+   * A subscription opened or sent `update_presence`: its user or contact is marked online, and it is
+   * answered with who is online (an arrival is told to every socket that shows it).
+   */
+  private present(socket: WebSocket, member: FeedMember) {
+    if (isVisitor(member)) {
+      this.contactSeen(member.contactId);
+      return this.sendPresence(socket, member);
+    }
+    if (this.markOnline(member, this.presence.get(member.userId)?.availability ?? member.availability)) this.broadcastPresence();
+    else this.sendPresence(socket, member);
   }
 
   /** Pings every socket (ActionCable's keep-alive) and comes back while any socket is open. */
   override async alarm() {
-    // someone's presence ran out since the last ping: everyone hears who is still online
-    const present = this.presence.size + this.contacts.size;
-    if (Object.keys(this.onlineUsers()).length + Object.keys(this.onlineContacts()).length < present) this.broadcastPresence();
+    // someone's presence ran out since the last ping: everyone who sees it hears who is still online
+    const [users, contacts] = [this.presence.size, this.contacts.size];
+    const usersLeft = Object.keys(this.onlineUsers()).length < users;
+    const contactsLeft = Object.keys(this.onlineContacts()).length < contacts;
+    if (usersLeft || contactsLeft) this.broadcastPresence({ visitors: usersLeft });
     const sockets = this.ctx.getWebSockets();
     const ping = JSON.stringify({ type: "ping", message: Math.floor(Date.now() / 1000) });
     for (const socket of sockets) trySend(socket, ping);
     if (sockets.length > 0) await this.ctx.storage.setAlarm(Date.now() + PING_INTERVAL_MS);
   }
 
-  /** Sends each frame to the sockets of its users (never to `except`, the typer); answers how many sends. */
+  /**
+   * Sends each frame to the sockets of its users (never to `except`, the typer) and of its visitors'
+   * contact inboxes; answers how many sends.
+   */
   deliver(frames: FeedFrame[]): number {
     let sent = 0;
     for (const frame of frames) {
       const message = { event: frame.event, data: frame.data };
-      for (const userId of new Set(frame.userIds)) {
-        if (userId === frame.except) continue;
-        for (const socket of this.ctx.getWebSockets(userTag(userId))) {
+      const tags = [...new Set(frame.userIds)].filter((userId) => userId !== frame.except).map(userTag);
+      for (const contactInboxId of new Set(frame.contactInboxIds ?? [])) tags.push(contactInboxTag(contactInboxId));
+      for (const tag of tags) {
+        for (const socket of this.ctx.getWebSockets(tag)) {
           const member = socket.deserializeAttachment() as FeedMember | null;
           if (member && trySend(socket, JSON.stringify({ identifier: member.identifier, message }))) sent++;
         }
@@ -165,24 +208,37 @@ export class AccountFeed extends DurableObject<Env> {
   }
 
   /**
+   * The contacts were deleted, or merged into another contact: their visitors' sockets close with
+   * ACCESS_CHANGED (the widget subscribes again, checked afresh: a merged contact's visitor comes back as
+   * the contact it was merged into, a deleted one is refused), and they leave the presence. A
+   * subscription whose check began before this is refused.
+   */
+  contactsGone(contactIds: number[]): number {
+    const at = Date.now();
+    let closed = 0;
+    let left = false;
+    for (const contactId of new Set(contactIds)) {
+      this.revokedAt.set(contactTag(contactId), at);
+      closed += closeForAccess(this.ctx.getWebSockets(contactTag(contactId)));
+      left = this.contacts.delete(contactId) || left;
+    }
+    if (left) this.broadcastPresence({ visitors: false });
+    return closed;
+  }
+
+  /**
    * The users' access changed: their feed sockets close with ACCESS_CHANGED (nothing is sent on them
    * after this), they leave the presence, and the answer names the rooms where they have sockets, for
    * the caller to close those (src/ports.ts). A room's own check of a socket before this is refused too.
    */
   async accessChanged(userIds: number[]): Promise<Array<{ userId: number; conversationId: number }>> {
     const at = Date.now();
-    for (const [userId, when] of this.revokedAt) if (when <= at - REVOCATION_MEMORY_MS) this.revokedAt.delete(userId);
+    for (const [key, when] of this.revokedAt) if (when <= at - REVOCATION_MEMORY_MS) this.revokedAt.delete(key);
     const rooms: Array<{ userId: number; conversationId: number }> = [];
     let left = false;
     for (const userId of new Set(userIds)) {
-      this.revokedAt.set(userId, at);
-      for (const socket of this.ctx.getWebSockets(userTag(userId))) {
-        try {
-          socket.close(ACCESS_CHANGED.code, ACCESS_CHANGED.reason);
-        } catch {
-          // already closing
-        }
-      }
+      this.revokedAt.set(userTag(userId), at);
+      closeForAccess(this.ctx.getWebSockets(userTag(userId)));
       left = this.presence.delete(userId) || left;
       const joined = (await this.ctx.storage.get<number[]>(roomsKey(userId))) ?? [];
       for (const conversationId of joined) rooms.push({ userId, conversationId });
@@ -227,7 +283,7 @@ export class AccountFeed extends DurableObject<Env> {
    * changed since the check (the room then refuses the socket).
    */
   async roomJoined(userId: number, conversationId: number, checkedAt: number): Promise<boolean> {
-    if (this.revokedSince(userId, checkedAt)) return false;
+    if (this.revokedSince(userTag(userId), checkedAt)) return false;
     const joined = (await this.ctx.storage.get<number[]>(roomsKey(userId))) ?? [];
     if (!joined.includes(conversationId)) await this.ctx.storage.put(roomsKey(userId), [...joined, conversationId]);
     return true;
@@ -264,21 +320,22 @@ export class AccountFeed extends DurableObject<Env> {
 
   /**
    * A contact's widget socket opened or pinged in one of the account's rooms (`conversationId`, its row
-   * id): an arrival is told to every socket, and the room is recorded for `everyoneChanged`.
+   * id), or on this feed: an arrival is told to every agent's socket (visitors are not told of each
+   * other), and a room is recorded for `everyoneChanged`.
    */
   async contactSeen(contactId: number, conversationId?: number) {
     const arrived = (this.contacts.get(contactId) ?? 0) <= Date.now();
     this.contacts.set(contactId, Date.now() + CONTACT_PRESENCE_TTL_MS);
-    if (arrived) this.broadcastPresence();
+    if (arrived) this.broadcastPresence({ visitors: false });
     if (conversationId !== undefined && !this.contactRooms.has(conversationId)) {
       await this.ctx.storage.put(contactRoomKey(conversationId), true);
       this.contactRooms.add(conversationId);
     }
   }
 
-  /** A contact's last widget socket in a room closed (a conversation has one contact: the room has none left). */
+  /** A contact's last widget socket in a room (a conversation has one contact: the room has none left), or on this feed, closed. */
   async contactLeft(contactId: number, conversationId?: number) {
-    if (this.contacts.delete(contactId)) this.broadcastPresence();
+    if (this.contacts.delete(contactId)) this.broadcastPresence({ visitors: false });
     if (conversationId !== undefined) {
       this.contactRooms.delete(conversationId);
       await this.ctx.storage.delete(contactRoomKey(conversationId));
@@ -330,14 +387,21 @@ export class AccountFeed extends DurableObject<Env> {
     return chosen;
   }
 
-  /** The users with an open socket: the forwarder builds frames only for them. */
-  listeningUsers(): number[] {
+  /** The users and the visitors' contact inboxes with an open socket: the forwarder builds frames only for them. */
+  listening(): { users: number[]; contactInboxes: number[] } {
     const users = new Set<number>();
+    const contactInboxes = new Set<number>();
     for (const socket of this.ctx.getWebSockets()) {
       const member = socket.deserializeAttachment() as FeedMember | null;
-      if (member) users.add(member.userId);
+      if (member && isVisitor(member)) contactInboxes.add(member.contactInboxId);
+      else if (member) users.add(member.userId);
     }
-    return [...users];
+    return { users: [...users], contactInboxes: [...contactInboxes] };
+  }
+
+  /** The users with an open socket. */
+  listeningUsers(): number[] {
+    return this.listening().users;
   }
 
   /** How many sockets are open (for tests and the bench). */
@@ -350,16 +414,16 @@ export class AccountFeed extends DurableObject<Env> {
    * heartbeat with the presence to that user alone, so others learn of an arrival at their own next
    * heartbeat (up to 20 s); here an arrival or a departure is told to every socket at once.
    */
-  private markOnline(member: FeedMember, availability: Availability): boolean {
+  private markOnline(member: UserSubscriber, availability: Availability): boolean {
     const arrived = (this.presence.get(member.userId)?.until ?? 0) <= Date.now();
     this.presence.set(member.userId, { until: Date.now() + this.presenceTtlMs, availability });
     if (arrived && availability === "online") this.announceAvailable(member.accountId, member.userId);
     return arrived;
   }
 
-  /** Whether the user's access changed after a check that began at `checkedAt`. */
-  private revokedSince(userId: number, checkedAt: number): boolean {
-    return Math.max(this.revokedAt.get(userId) ?? -Infinity, this.everyoneRevokedAt) >= checkedAt;
+  /** Whether the user's (or contact's) access changed after a check that began at `checkedAt`. */
+  private revokedSince(key: string, checkedAt: number): boolean {
+    return Math.max(this.revokedAt.get(key) ?? -Infinity, this.everyoneRevokedAt) >= checkedAt;
   }
 
   /** Conversations waiting in the agent's inboxes can go out now (the queue's consumer hands them out). */
@@ -371,22 +435,40 @@ export class AccountFeed extends DurableObject<Env> {
     );
   }
 
-  private broadcastPresence() {
+  /** Tells every socket who is online; visitors only when the agents online changed (`visitors`). */
+  private broadcastPresence({ visitors = true } = {}) {
     for (const socket of this.ctx.getWebSockets()) {
       const member = socket.deserializeAttachment() as FeedMember | null;
-      if (member) this.sendPresence(socket, member);
+      if (member && (visitors || !isVisitor(member))) this.sendPresence(socket, member);
     }
   }
 
-  /** Chatwoot's `presence.update`: the account's online users with their status, and its online contacts. */
+  /**
+   * Chatwoot's `presence.update`: the account's online users with their status, and, for an agent, its
+   * online contacts (a visitor is never told of the others).
+   */
   private sendPresence(socket: WebSocket, member: FeedMember) {
-    const data = { account_id: member.accountId, users: this.onlineUsers(), contacts: this.onlineContacts() };
+    const data = isVisitor(member)
+      ? { account_id: member.accountId, users: this.onlineUsers() }
+      : { account_id: member.accountId, users: this.onlineUsers(), contacts: this.onlineContacts() };
     trySend(socket, JSON.stringify({ identifier: member.identifier, message: { event: "presence.update", data } }));
   }
 
   private async keepPinging() {
     if ((await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(Date.now() + PING_INTERVAL_MS);
   }
+}
+
+/** Closes the sockets with ACCESS_CHANGED (nothing is sent on them after); answers how many. */
+export function closeForAccess(sockets: WebSocket[]): number {
+  for (const socket of sockets) {
+    try {
+      socket.close(ACCESS_CHANGED.code, ACCESS_CHANGED.reason);
+    } catch {
+      // already closing
+    }
+  }
+  return sockets.length;
 }
 
 function trySend(socket: WebSocket, text: string): boolean {

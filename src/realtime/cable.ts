@@ -3,20 +3,21 @@
  * Chatwoot's dashboard and apps speak it through `@rails/actioncable`.
  *
  * A connection names no account until it subscribes (`{channel: "RoomChannel", pubsub_token, account_id,
- * user_id}`), so it cannot be handed to the account's feed at the upgrade: the Worker holds the client's
+ * user_id}` from an agent's app, `{channel: "RoomChannel", pubsub_token}` from a visitor's widget), so it cannot be handed to the account's feed at the upgrade: the Worker holds the client's
  * socket, answers `welcome`, authenticates each subscription, and for each one it confirms opens a socket
  * to the account's feed (src/realtime/account-feed.ts), which confirms it, pings it and sends it its frames
  * already wrapped with the subscription's identifier; the Worker relays them unchanged. A client's
- * `perform` (`command: "message"`) goes to its subscription's feed; `unsubscribe` closes that socket.
+ * `perform` (`command: "message"`) goes to its subscription's feed (none longer than MAX_COMMAND_CHARS, a
+ * visitor's paced: VISITOR_PERFORM_INTERVAL_MS); `unsubscribe` closes that socket.
  * Holding the client's socket costs the Worker memory, not CPU: it only relays.
  */
-import { ACCESS_CHANGED, FEED_MEMBER_HEADER, type FeedMember, accountFeed } from "./account-feed";
+import { ACCESS_CHANGED, FEED_MEMBER_HEADER, type FeedMember, type Subscriber, accountFeed, isVisitor } from "./account-feed";
 import { isWebSocketUpgrade, upgradeRequired } from "./join";
 
 export const CABLE_PROTOCOL = "actioncable-v1-json";
 
-/** Who a subscription's identifier proves to be, or null (the subscription is rejected). */
-export type AuthorizeSubscription = (params: Record<string, unknown>) => Promise<Omit<FeedMember, "identifier" | "checkedAt"> | null>;
+/** Who a subscription's identifier proves to be (a user, or a visitor's contact inbox), or null (the subscription is rejected). */
+export type AuthorizeSubscription = (params: Record<string, unknown>) => Promise<Subscriber | null>;
 
 type Command = { command?: unknown; identifier?: unknown; data?: unknown };
 
@@ -36,6 +37,22 @@ export const MAX_REFUSED_SUBSCRIPTIONS = 20;
  */
 export const SUBSCRIBE_WITHIN_MS = 10_000;
 
+/**
+ * The longest command a client may send, in characters: Chatwoot's clients send a few hundred (an
+ * identifier, a `perform` of `update_presence`). A longer one is ignored unread, as what cannot be
+ * parsed is: every `perform` goes to the account's one feed object, which no client may fill.
+ */
+export const MAX_COMMAND_CHARS = 4_096;
+
+/**
+ * The least time between two performs of one action from a visitor's subscription (a later one sooner is
+ * dropped): a visitor is anyone who opened the page, and each perform reaches the account's one feed
+ * object. Chatwoot's widget sends `update_presence` on a timer of many seconds; anything else (a typing
+ * toggle) no faster than a person types. Agents' subscriptions are not paced: their users are proven.
+ */
+export const VISITOR_PERFORM_INTERVAL_MS: Readonly<Record<string, number>> = { update_presence: 5_000 };
+export const VISITOR_OTHER_PERFORM_INTERVAL_MS = 1_000;
+
 /** Answers the upgrade of `GET /cable` and serves the connection; a plain request is refused (400, the error body). */
 export function openCable(request: Request, env: Env, authorize: AuthorizeSubscription): Response {
   if (!isWebSocketUpgrade(request)) throw upgradeRequired();
@@ -50,6 +67,8 @@ export function openCable(request: Request, env: Env, authorize: AuthorizeSubscr
 class CableConnection {
   /** the open feed socket of each confirmed subscription, by its identifier */
   private feeds = new Map<string, WebSocket>();
+  /** for each visitor's subscription (by identifier), when each of its actions was last let through */
+  private visitorPaces = new Map<string, Map<string, number>>();
   private subscribing = new Set<string>();
   private refused = 0;
   private closed = false;
@@ -82,7 +101,7 @@ class CableConnection {
   }
 
   private async onCommand(raw: unknown) {
-    if (typeof raw !== "string") return;
+    if (typeof raw !== "string" || raw.length > MAX_COMMAND_CHARS) return;
     let command: Command;
     try {
       command = JSON.parse(raw) as Command;
@@ -95,7 +114,7 @@ class CableConnection {
     else if (command.command === "unsubscribe") this.unsubscribe(identifier);
     else if (command.command === "message") {
       const data = typeof command.data === "string" ? command.data : JSON.stringify(command.data ?? {});
-      trySend(this.feeds.get(identifier), data);
+      if (this.paced(identifier, data)) trySend(this.feeds.get(identifier), data);
     }
   }
 
@@ -110,7 +129,8 @@ class CableConnection {
       const member = await this.authorize(parseIdentifier(identifier));
       if (!member) return this.refuse(identifier);
       if (this.closed) return this.send({ identifier, type: "reject_subscription" });
-      const headers = { upgrade: "websocket", [FEED_MEMBER_HEADER]: JSON.stringify({ ...member, identifier, checkedAt } satisfies FeedMember) };
+      const feedMember: FeedMember = { ...member, identifier, checkedAt };
+      const headers = { upgrade: "websocket", [FEED_MEMBER_HEADER]: JSON.stringify(feedMember) };
       const answer = await accountFeed(this.env, member.accountId).fetch("https://feed/subscribe", { headers });
       const feed = answer.webSocket;
       if (!feed) return this.send({ identifier, type: "reject_subscription" });
@@ -124,6 +144,7 @@ class CableConnection {
         else this.restart();
       });
       this.feeds.set(identifier, feed);
+      if (isVisitor(member)) this.visitorPaces.set(identifier, new Map());
       if (this.closed) this.closeAll();
     } catch (error) {
       console.error(JSON.stringify({ level: "error", cable: "subscribe", error: String(error) }));
@@ -131,6 +152,27 @@ class CableConnection {
     } finally {
       this.subscribing.delete(identifier);
     }
+  }
+
+  /** Whether a perform goes on to the feed: an agent's always; a visitor's unless its action came too soon. */
+  private paced(identifier: string, data: string): boolean {
+    const pace = this.visitorPaces.get(identifier);
+    if (!pace) return true;
+    let action: unknown;
+    try {
+      action = (JSON.parse(data) as { action?: unknown } | null)?.action;
+    } catch {
+      return false; // the feed would ignore it too
+    }
+    // unknown actions share one pace: a visitor cannot widen its allowance by naming new ones
+    const known = typeof action === "string" && Object.hasOwn(VISITOR_PERFORM_INTERVAL_MS, action);
+    const key = known ? (action as string) : "";
+    const interval = known ? VISITOR_PERFORM_INTERVAL_MS[key] : VISITOR_OTHER_PERFORM_INTERVAL_MS;
+    const now = Date.now();
+    const last = pace.get(key);
+    if (last !== undefined && now - last < interval) return false;
+    pace.set(key, now);
+    return true;
   }
 
   /** Rejects the subscription; past MAX_REFUSED_SUBSCRIPTIONS, tells the client not to reconnect and closes. */
@@ -143,6 +185,7 @@ class CableConnection {
   private unsubscribe(identifier: string) {
     const feed = this.feeds.get(identifier);
     this.feeds.delete(identifier);
+    this.visitorPaces.delete(identifier);
     closeQuietly(feed);
     if (this.feeds.size === 0) this.closeIfIdle();
   }
@@ -169,6 +212,7 @@ class CableConnection {
     if (this.idleTimer) clearTimeout(this.idleTimer);
     for (const feed of this.feeds.values()) closeQuietly(feed);
     this.feeds.clear();
+    this.visitorPaces.clear();
   }
 
   private send(frame: Record<string, unknown>) {

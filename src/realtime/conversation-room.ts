@@ -1,7 +1,7 @@
 import { DurableObject } from "cloudflare:workers";
 import type { Participant, TypingContext } from "../domain/kernel/ports";
 import { sendTypingEvent } from "../events/live";
-import { ACCESS_CHANGED, accountFeed } from "./account-feed";
+import { accountFeed, closeForAccess } from "./account-feed";
 
 /**
  * A typing indicator left on expires after this long without a new "on": clients re-send "on" while
@@ -257,18 +257,6 @@ export class ConversationRoom extends DurableObject<Env> {
     }
     return expired;
   }
-}
-
-/** Closes the sockets with ACCESS_CHANGED (nothing is sent on them after); answers how many. */
-function closeForAccess(sockets: WebSocket[]): number {
-  for (const socket of sockets) {
-    try {
-      socket.close(ACCESS_CHANGED.code, ACCESS_CHANGED.reason);
-    } catch {
-      // already closing
-    }
-  }
-  return sockets.length;
 }
 
 export function conversationRoom(env: Env, accountId: number, conversationId: number) {

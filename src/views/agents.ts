@@ -36,14 +36,30 @@ export function agentView(agent: AgentRow, accountId: number, online: OnlineUser
 
 /** A user as a message sender (Chatwoot's push form); senders are shown without a presence lookup. */
 export function agentPushView(agent: AgentRow, online: OnlineUsers = NOBODY_ONLINE) {
-  return {
+  return agentPushForm({
     id: agent.userId,
     name: agent.name,
     available_name: agent.displayName || agent.name,
-    avatar_url: agent.avatarUrl ?? "",
-    type: "user",
     availability_status: availabilityStatus(agent.userId, agent.availability, online),
     thumbnail: agent.avatarUrl ?? "",
+  });
+}
+
+type ShownAgent = Pick<ReturnType<typeof agentView>, "id" | "name" | "available_name" | "availability_status" | "thumbnail">;
+
+/**
+ * The push form of an agent already shown with agentView (a frame's assignee cut for a visitor): only
+ * the public fields, never the e-mail, role or attributes the agents see.
+ */
+export function agentPushForm(agent: ShownAgent) {
+  return {
+    id: agent.id,
+    name: agent.name,
+    available_name: agent.available_name,
+    avatar_url: agent.thumbnail,
+    type: "user",
+    availability_status: agent.availability_status,
+    thumbnail: agent.thumbnail,
   };
 }
 

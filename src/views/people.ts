@@ -19,6 +19,12 @@ export function teamView(team: TeamRow) {
   return { id: team.id, name: team.name, description: team.description, allow_auto_assign: team.allowAutoAssign, account_id: team.accountId };
 }
 
+/** A team as Chatwoot pushes it to a contact (Team#push_event_data): its id and name, nothing of its settings. */
+export const teamPushForm = (team: { id: number; name: string }) => ({ id: team.id, name: team.name });
+
+/** An AgentBotSlim as Chatwoot pushes it to a contact: never its description or the URL it is called at. */
+export const agentBotPushForm = (bot: { id: number; name: string; thumbnail: string }) => ({ id: bot.id, name: bot.name, avatar_url: bot.thumbnail, type: "agent_bot" });
+
 /** The raw Team record the assignments endpoint answers with (Chatwoot renders the model: ISO times). */
 export function teamRecordView(team: TeamRow) {
   return { ...teamView(team), created_at: iso(team.createdAt), updated_at: iso(team.updatedAt) };

@@ -47,7 +47,7 @@ export function publicContactRecordView(result: PublicContact) {
   const { contact } = result;
   return {
     ...publicContactView(result),
-    identifier: contact.identifier,
+    identifier: visitorSees(contact, "identifier"),
     avatar_url: contact.avatarUrl ?? "",
     // the claims are shown as the e-mail and phone; listed here they would tell a customer's from a free one
     additional_attributes: Object.fromEntries(Object.entries(contact.additionalAttributes ?? {}).filter(([key]) => !CLAIMED_KEYS.has(key))),
@@ -57,7 +57,7 @@ export function publicContactRecordView(result: PublicContact) {
 }
 
 export function publicConversationContactView(contact: ContactRow) {
-  return { id: contact.id, name: contact.name, email: visitorSees(contact, "email"), phone_number: visitorSees(contact, "phoneNumber"), identifier: contact.identifier, custom_attributes: contact.customAttributes };
+  return { id: contact.id, name: contact.name, email: visitorSees(contact, "email"), phone_number: visitorSees(contact, "phoneNumber"), identifier: visitorSees(contact, "identifier"), custom_attributes: contact.customAttributes };
 }
 
 /** Public Conversation: `messages` holds the latest public message (the full history is the messages list). */

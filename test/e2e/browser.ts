@@ -5,12 +5,17 @@
  *
  * Pages come from `newPage()`: every request a page makes to another origin than the server's is
  * refused and makes the test fail, so a page that would need the internet (a CDN script, a web font)
- * cannot pass.
+ * cannot pass. A test that serves a page of its own on another loopback origin (a customer's website
+ * embedding the widget, test/e2e/widget-host.ts) names that origin in `newPage({ alsoAllowed })`.
  */
 import puppeteer, { type Browser, type Page } from "puppeteer-core";
 import { afterAll, afterEach, beforeAll, expect, inject } from "vitest";
 
-export type ServerAndBrowser = { readonly server: { base: string }; readonly token: string; newPage(): Promise<Page> };
+export type ServerAndBrowser = {
+  readonly server: { base: string };
+  readonly token: string;
+  newPage(options?: { alsoAllowed?: readonly string[] }): Promise<Page>;
+};
 
 export function serverAndBrowser(): ServerAndBrowser {
   const { base, token, browserEndpoint } = inject("sharedServer");
@@ -34,14 +39,15 @@ export function serverAndBrowser(): ServerAndBrowser {
   return {
     server: { base },
     token,
-    async newPage() {
+    async newPage({ alsoAllowed = [] } = {}) {
       if (!browser) throw new Error("the browser is not connected yet");
       const page = await browser.newPage();
       pages.push(page);
+      const allowed = new Set([origin, ...alsoAllowed.map((o) => new URL(o).origin)]);
       await page.setRequestInterception(true);
       page.on("request", (request) => {
         const url = request.url();
-        if (url.startsWith("data:") || url.startsWith("blob:") || new URL(url).origin === origin) return request.continue();
+        if (url.startsWith("data:") || url.startsWith("blob:") || allowed.has(new URL(url).origin)) return request.continue();
         offOrigin.push(url);
         return request.abort();
       });

@@ -1,73 +1,107 @@
 /**
- * The /widget-demo page in headless Chromium (the binary inside the @sparticuz/chromium package: no
- * download at run time), against `npm start`: typing in one pane shows "typing…" in the other, and
- * messages appear live in both, in each direction.
+ * The /widget-demo page in headless Chromium against `npm start`: a host page that embeds the website
+ * widget with the snippet, opened on one origin of the server (127.0.0.1) with the snippet pointed at the
+ * other (localhost), so the widget is a cross-site frame as on a customer's website; the agent's side beside
+ * it. Typing in one side shows in the other, and messages appear live in both, in each direction; a
+ * private note stays on the agent's side.
  */
 import { randomUUID } from "node:crypto";
 import type { Page } from "puppeteer-core";
 import { describe, expect, it } from "vitest";
 import { serverAndBrowser } from "./browser";
 import { call } from "./server";
+import { composer, must, openWidget, waitForText, widgetFrame } from "./widget-host";
 
 const e2e = serverAndBrowser();
 
 async function setUp() {
-  const account = await call(e2e.server.base, "POST", "/platform/api/v1/accounts", e2e.token, { name: "Demo shop" });
-  const user = await call(e2e.server.base, "POST", "/platform/api/v1/users", e2e.token, { name: "Alex Agent", email: `alex.${randomUUID()}@example.com`, password: "Passw0rd!long" });
-  await call(e2e.server.base, "POST", `/platform/api/v1/accounts/${account.body.id}/account_users`, e2e.token, { user_id: user.body.id, role: "administrator" });
-  const key: string = user.body.access_token;
-  const inbox = await call(e2e.server.base, "POST", `/api/v1/accounts/${account.body.id}/inboxes`, key, { name: "Website chat", channel: { type: "api" } });
-  expect(inbox.status).toBe(200);
-  return { accountId: account.body.id as number, key, inboxId: inbox.body.id as number };
+  const base = e2e.server.base;
+  const account = await must(call(base, "POST", "/platform/api/v1/accounts", e2e.token, { name: "Demo bakery" }), "account");
+  const user = await must(call(base, "POST", "/platform/api/v1/users", e2e.token, { name: "Alex Agent", email: `alex.${randomUUID()}@example.com`, password: "Passw0rd!long" }), "user");
+  await must(call(base, "POST", `/platform/api/v1/accounts/${account.id}/account_users`, e2e.token, { user_id: user.id, role: "administrator" }), "member");
+  return { accountId: account.id as number, key: user.access_token as string };
 }
 
 const text = (page: Page, id: string) => page.$eval(`#${id}`, (e) => e.textContent ?? "");
 
-/** Waits until the element's text contains `expected`; answers how long that took. */
-async function waitForText(page: Page, id: string, expected: string, timeout = 3000) {
-  const started = Date.now();
-  await page.waitForFunction((i, t) => (document.getElementById(i)?.textContent ?? "").includes(t), { timeout, polling: 25 }, id, expected);
-  return Date.now() - started;
-}
+/** The same server under its other loopback name: the demo page's own origin, the snippet's base another site. */
+const otherOrigin = (base: string) => base.replace("//localhost:", "//127.0.0.1:");
 
 describe("/widget-demo", () => {
-  it("shows typing and messages live between the visitor pane and the agent pane", async () => {
-    const { accountId, key, inboxId } = await setUp();
-    const page = await e2e.newPage();
-    await page.goto(`${e2e.server.base}/widget-demo`);
+  it("embeds the widget with the snippet from another origin, with typing and messages live between the widget and the agent", async () => {
+    const { accountId, key } = await setUp();
+    const demoOrigin = otherOrigin(e2e.server.base);
+    expect(demoOrigin).not.toBe(e2e.server.base);
+    const page = await e2e.newPage({ alsoAllowed: [demoOrigin] });
+    await page.goto(`${demoOrigin}/widget-demo?base=${encodeURIComponent(e2e.server.base)}`);
     await page.type("#account", String(accountId));
     await page.type("#key", key);
-    await page.type("#inbox", String(inboxId));
-    await page.$eval("#visitor-name", (e) => ((e as HTMLInputElement).value = "Vera Visitor"));
+    await page.type("#visitor-name", "Vera Visitor");
     await page.click("#start");
-    await page.waitForSelector("body[data-ready=true]", { timeout: 15_000 });
+    await page.waitForSelector("body[data-ready=true]", { timeout: 30_000 }).catch(async (error) => {
+      throw new Error(`the demo did not start: ${await text(page, "status")}`, { cause: error });
+    });
 
-    // visitor -> agent
-    await page.type("#visitor-input", "Where is my ord");
-    const typingShown = await waitForText(page, "agent-typing", "Vera Visitor is typing");
-    expect(typingShown).toBeLessThan(3000);
-    expect(await text(page, "visitor-typing")).toBe(""); // nobody sees their own typing
-    await page.type("#visitor-input", "er?");
-    await page.click("#visitor-send");
-    await waitForText(page, "agent-log", "Vera Visitor: Where is my order?");
-    await waitForText(page, "visitor-log", "Vera Visitor: Where is my order?");
-    await page.waitForFunction(() => document.getElementById("agent-typing")?.textContent === "", { timeout: 3000 });
+    // the page made its website inbox, and the loader came from the snippet's base
+    const inboxes = await must(call(e2e.server.base, "GET", `/api/v1/accounts/${accountId}/inboxes`, key), "inboxes");
+    const inbox = inboxes.payload.find((i: any) => i.name === "Demo website");
+    expect(inbox.website_token).toBe(await page.$eval("body", (b) => b.dataset.websiteToken));
+    const frame = await widgetFrame(page);
+    expect(new URL(frame.url()).origin).toBe(e2e.server.base);
+    expect(await page.$eval("script[src$='/packs/js/sdk.js']", (s) => (s as HTMLScriptElement).src)).toBe(`${e2e.server.base}/packs/js/sdk.js`);
 
-    // agent -> visitor
+    // visitor -> agent: the first message starts the conversation the agent's side follows
+    await openWidget(page);
+    const box = await composer(frame);
+    await box.type("Hello!");
+    await box.press("Enter");
+    await waitForText(page, "Vera Visitor: Hello!");
+    // then typing, and the next message, on the agent's side
+    await box.type("Where is my ord", { delay: 60 }); // as a person types
+    await page.waitForFunction(() => (document.getElementById("agent-typing")?.textContent ?? "").includes("is typing"), { timeout: 5000 });
+    await box.type("er?");
+    await box.press("Enter");
+    await waitForText(page, "Vera Visitor: Where is my order?");
+    await waitForText(frame, "Where is my order?");
+    await page.waitForFunction(() => document.getElementById("agent-typing")?.textContent === "", { timeout: 5000 });
+
+    // agent -> visitor: typing in the widget, then the reply
     await page.type("#agent-input", "It ships tomo");
-    await waitForText(page, "visitor-typing", "Alex Agent is typing");
+    await waitForText(frame, "Alex Agent is typing");
     await page.type("#agent-input", "rrow.");
     await page.click("#agent-send");
-    await waitForText(page, "visitor-log", "Alex Agent: It ships tomorrow.");
-    await waitForText(page, "agent-log", "Alex Agent: It ships tomorrow.");
+    await waitForText(frame, "It ships tomorrow.");
+    await waitForText(page, "Alex Agent: It ships tomorrow.");
 
-    // a private note stays in the agent pane
+    // a private note stays on the agent's side
     await page.click("#agent-private");
     await page.type("#agent-input", "VIP customer");
     await page.click("#agent-send");
-    await waitForText(page, "agent-log", "VIP customer (private)");
-    await new Promise((r) => setTimeout(r, 500));
-    expect(await text(page, "visitor-log")).not.toContain("VIP customer");
+    await waitForText(page, "VIP customer (private)");
+    await new Promise((r) => setTimeout(r, 800));
+    expect(await frame.evaluate(() => document.body.innerText)).not.toContain("VIP customer");
+    expect(await text(page, "agent-log")).toContain("Vera Visitor: Where is my order?");
     await page.close();
+  });
+
+  it("points the snippet at this origin unless ?base= names a loopback origin", async () => {
+    const policy = async (query: string) => {
+      const res = await fetch(`${e2e.server.base}/widget-demo${query}`);
+      const html = await res.text();
+      return { csp: res.headers.get("content-security-policy") ?? "", base: /data-base="([^"]*)"/.exec(html)?.[1] };
+    };
+    const own = await policy("");
+    expect(own.base).toBe(e2e.server.base);
+    expect(own.csp).toContain("script-src 'self';");
+    const other = otherOrigin(e2e.server.base);
+    const loopback = await policy(`?base=${encodeURIComponent(other)}`);
+    expect(loopback.base).toBe(other);
+    expect(loopback.csp).toContain(`script-src 'self' ${other};`);
+    expect(loopback.csp).toContain(`frame-src 'self' ${other};`);
+    for (const hostile of ["https://evil.example", "javascript:alert(1)", "http://127.0.0.1.evil.example", "not a url"]) {
+      const answer = await policy(`?base=${encodeURIComponent(hostile)}`);
+      expect(answer.base, hostile).toBe(e2e.server.base);
+      expect(answer.csp, hostile).toContain("script-src 'self';");
+    }
   });
 });

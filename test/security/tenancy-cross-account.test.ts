@@ -5,7 +5,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { app } from "../../src/app";
 import { call, get, post } from "../support/http";
-import { type Case, buildTenant, catalogue, mcpCatalogue, send, snapshot } from "./tenant";
+import { type Case, buildTenant, catalogue, mcpCatalogue, send, snapshot, widgetCatalogue } from "./tenant";
 import { TOOLS } from "../../src/mcp/tools";
 import { rawToolCall } from "../mcp/support";
 
@@ -75,6 +75,20 @@ describe("no key, or an unknown key", () => {
     expect(missing.status).toBe(401);
     expect(missing.body.errors[0].code).toBe("missing_key");
     expect((await send("not-a-key", route)).status).toBe(401);
+  });
+  it("left every object of B as it was", expectBUnchanged);
+});
+
+describe("the website widget's API (/api/v1/widget) across accounts", () => {
+  const asVisitor = (token: string, route: Case) => call(route.method, route.path, { body: route.body, headers: { "x-auth-token": token } });
+
+  it.each(widgetCatalogue(A).filter((r) => r.method === "GET" && !r.path.includes("toggle_status")).map((r) => [r.name, r] as const))("%s answers 200 for A's visitor on A's website (the control)", async (_, route) => {
+    expect((await asVisitor(A.widgetToken, route)).status).toBe(200);
+  });
+  it.each(widgetCatalogue(B).map((r) => [r.name, r] as const))("%s with A's visitor token on B's website answers 404 and changes nothing", async (_, route) => {
+    const res = await asVisitor(A.widgetToken, route);
+    expect(res.status, JSON.stringify(res.body)).toBe(404);
+    expect(res.body.errors[0].field).toBe("X-Auth-Token");
   });
   it("left every object of B as it was", expectBUnchanged);
 });

@@ -142,7 +142,8 @@ describe("an agent and the inboxes it is not a member of", () => {
 });
 
 describe("an agent removed from the account", () => {
-  it("loses every route of it at once", async () => {
+  // a whole tenant is built inside the test: with the machine busy that alone can take most of 30 s
+  it("loses every route of it at once", { timeout: 90_000 }, async () => {
     const world = await buildTenant("Leaving", "leaving", 1);
     expect((await get(`${world.base}/conversations/${world.conversationId}`, world.agent.key)).status).toBe(200);
     expect((await del(`${world.base}/agents/${world.agent.id}`, world.admin.key)).status).toBe(200);

@@ -140,9 +140,16 @@ export async function buildTenant(name: string, slug: string, conversations = 1)
     "draft article",
   ).payload;
 
+  // a website inbox and a visitor its /widget page made (no conversation, so that B's display ids stay beyond A's)
+  const website = must(await post(`${base}/inboxes`, a, { name: `${name} Site`, channel: { type: "web_widget", website_url: `https://${slug}.example.com` } }), "website inbox");
+  const page = await get(`/widget?website_token=${website.website_token}`);
+  const widgetToken = JSON.parse(/<script id="widget-globals" type="application\/json">(.*?)<\/script>/s.exec(page.body)![1]).authToken as string;
+
   return {
     ...world,
     name,
+    website,
+    widgetToken,
     slug,
     outsider,
     inbox,
@@ -258,6 +265,36 @@ export const send = (key: string | null, c: Case) => call(c.method, c.path, { ke
  * `t`'s own objects with a valid body. `admin`: administrators only. `bot`: on the agent-bot allow-list.
  */
 export type Route = Case & { name: string; admin?: boolean; bot?: boolean };
+
+/**
+ * The website widget's routes that act for a visitor (/api/v1/widget/*, with the tenant's website
+ * token), each with a body it accepts. inbox_members, campaigns and config serve the website without a
+ * visitor (config makes one), so they are not about whose visitor a token is.
+ */
+export function widgetCatalogue(t: Tenant): Route[] {
+  const w = (method: string, path: string, body?: unknown): Route => ({ name: `${method} /api/v1/widget${path}`, method, path: `/api/v1/widget${path}?website_token=${t.website.website_token}`, body });
+  return [
+    w("GET", "/contact"),
+    w("PATCH", "/contact", { name: "Taken over" }),
+    w("PATCH", "/contact/set_user", { identifier: "intruder", name: "Intruder" }),
+    w("POST", "/contact/destroy_custom_attributes", { custom_attributes: ["x"] }),
+    w("GET", "/conversations"),
+    w("POST", "/conversations", { message: { content: "intruding" } }),
+    w("POST", "/conversations/update_last_seen", {}),
+    w("POST", "/conversations/toggle_typing", { typing_status: "on" }),
+    w("POST", "/conversations/transcript", {}),
+    w("GET", "/conversations/toggle_status"),
+    w("POST", "/conversations/set_custom_attributes", { custom_attributes: { x: 1 } }),
+    w("POST", "/conversations/destroy_custom_attributes", { custom_attribute: ["x"] }),
+    w("GET", "/messages"),
+    w("POST", "/messages", { message: { content: "intruding" } }),
+    w("PATCH", `/messages/${t.message.id}`, { message: { submitted_values: [{ value: "x" }] } }),
+    w("POST", "/events", { name: "webwidget.triggered" }),
+    w("POST", "/labels", { label: t.label.title }),
+    w("DELETE", `/labels/${t.label.title}`),
+    w("POST", "/direct_uploads", {}),
+  ];
+}
 
 export function catalogue(t: Tenant): Route[] {
   const b = t.base;

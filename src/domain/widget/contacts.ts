@@ -7,10 +7,11 @@ import { and, eq, sql } from "drizzle-orm";
 import { type Database, type Statement, schema } from "../../db/client";
 import { contactInboxInsert, createContact, newSourceId, uniquenessQuery, updateContact, type ContactInput } from "../contacts/contacts";
 import type { ContactInboxRow } from "../contacts/rows";
+import type { InboxRow } from "../inboxes/rows";
 import { invalidField } from "../kernel/errors";
 import { type TransportScope, systemScope } from "../kernel/scope";
 import { type ContactChain, contactScope, findContactChain, findPublicInbox } from "./chain";
-import { checkIdentifierHash, checkSameIdentifier, requireIdentifierProof } from "./identity";
+import { checkIdentifierHash, checkSameIdentifier } from "./identity";
 import { checkPublicAttributes } from "./attributes";
 import { CLAIMED, type PublicContact } from "./rows";
 import { batch } from "../kernel/batch";
@@ -67,9 +68,10 @@ const markVerified = (db: Database, contactInbox: ContactInboxRow) =>
 export async function createPublicContact(transport: TransportScope, identifier: string, input: PublicContactInput): Promise<PublicContact> {
   const { db } = transport;
   const { inbox } = await findPublicInbox(transport, identifier);
-  requireIdentifierProof(input.identifier, null, input.identifierHash);
   const verified = await checkIdentifierHash(inbox, input.identifier, input.identifierHash);
   const proven = verified && input.identifier ? input.identifier : null;
+  // without its hash (the inbox does not demand one) an identifier is only the new contact's claim
+  const unproven = !verified && input.identifier ? input.identifier : null;
   checkPublicAttributes({ custom_attributes: input.customAttributes, additional_attributes: input.additionalAttributes });
   const scope = systemScope(transport, inbox.accountId);
   const [existing, existingContacts, byIdentifier, taken] = await batch(db, [
@@ -99,7 +101,7 @@ export async function createPublicContact(transport: TransportScope, identifier:
   }
 
   const free = <K extends "email" | "phoneNumber">(key: K) => (input[key] && !taken.some((t) => t[key] === input[key]) ? input[key] : null);
-  const claims = claimsOf(input, taken);
+  const claims: Record<string, string | null> = { ...claimsOf(input, taken), ...(unproven && { [CLAIMED.identifier]: unproven }) };
   await createContact(scope, {
     name: input.name || randomHandle(),
     email: free("email"),
@@ -116,6 +118,17 @@ export async function createPublicContact(transport: TransportScope, identifier:
   return toPublic(await findContactChain(transport, identifier, sourceId));
 }
 
+/**
+ * The website widget's anonymous visitor (a /widget page load without a token): a new contact with a
+ * random handle and its contact inbox, whatever the inbox's identity setting, as Chatwoot's page makes
+ * one; the visitor proves an identity later, with set_user.
+ */
+export async function createAnonymousVisitor(transport: TransportScope, inbox: InboxRow): Promise<string> {
+  const sourceId = newSourceId(undefined);
+  await createContact(systemScope(transport, inbox.accountId), { name: randomHandle(), inboxId: inbox.id, sourceId, hmacVerified: false });
+  return sourceId;
+}
+
 /** GET .../contacts/{source_id}; with identifier_hash (or a mandatory one) it proves the stored identifier. */
 export async function showPublicContact(transport: TransportScope, identifier: string, sourceId: string, identifierHash?: string): Promise<PublicContact> {
   const chain = await findContactChain(transport, identifier, sourceId);
@@ -126,20 +139,34 @@ export async function showPublicContact(transport: TransportScope, identifier: s
 /**
  * PATCH .../contacts/{source_id}: the site tells what it knows of its visitor. An identifier may be set
  * once, with its identifier_hash; changing or clearing an existing one is a 422 (Chatwoot: "identifier
- * cannot change here"). An identifier another contact holds is a 422 `taken` (Chatwoot merges the two
+ * cannot change here"). Without its hash, where the inbox does not demand one, it is kept as the
+ * visitor's claim (rows.ts `CLAIMED`), which a later one replaces. An identifier another contact holds is a 422 `taken` (Chatwoot merges the two
  * contacts), so the visitor's record never reaches another one; an e-mail or phone number another
  * contact holds becomes the visitor's claim, as on create (a 422 would tell that it is a customer's).
  */
-export async function updatePublicContact(transport: TransportScope, identifier: string, sourceId: string, input: PublicContactInput): Promise<PublicContact> {
+export async function updatePublicContact(
+  transport: TransportScope,
+  identifier: string,
+  sourceId: string,
+  input: PublicContactInput,
+  /**
+   * "always": a mandatory inbox wants the hash with every update (the public API's contact routes);
+   * "when_identifying": only with an identifier or a hash (the widget's pre-chat form and e-mail
+   * answers, which Chatwoot writes without one; the visitor's signed token names the contact).
+   */
+  proof: "always" | "when_identifying" = "always",
+): Promise<PublicContact> {
   const { db } = transport;
   const chain = await findContactChain(transport, identifier, sourceId);
   const stored = chain.contact.identifier;
   if (input.identifier !== undefined && stored && input.identifier !== stored) {
     throw invalidField("identifier", "cannot be changed through the public API", "immutable");
   }
-  requireIdentifierProof(input.identifier, stored, input.identifierHash);
   const claimed = input.identifier ?? stored;
-  const verified = await checkIdentifierHash(chain.inbox, claimed, input.identifierHash);
+  const identifying = proof === "always" || input.identifier !== undefined || input.identifierHash !== undefined;
+  const verified = identifying && (await checkIdentifierHash(chain.inbox, claimed, input.identifierHash));
+  // a new identifier without its hash (the inbox does not demand one) is the visitor's claim, not its identifier
+  const unproven = input.identifier !== undefined && input.identifier !== stored && !verified;
   checkPublicAttributes({
     custom_attributes: input.customAttributes && { ...chain.contact.customAttributes, ...input.customAttributes },
     additional_attributes: input.additionalAttributes && { ...chain.contact.additionalAttributes, ...input.additionalAttributes },
@@ -148,6 +175,13 @@ export async function updatePublicContact(transport: TransportScope, identifier:
   const [taken] = await batch(db, [uniquenessQuery(scope, { email: input.email, phoneNumber: input.phoneNumber }, chain.contact.id)]);
   const claims = claimsOf(input, taken, chain.contact.additionalAttributes);
   const { sourceId: _source, identifierHash: _hash, ...fields } = input;
+  const earlierClaim = chain.contact.additionalAttributes[CLAIMED.identifier];
+  if (unproven) {
+    delete fields.identifier;
+    claims[CLAIMED.identifier] = input.identifier || null;
+  } else if (verified && input.identifier && earlierClaim !== undefined) {
+    claims[CLAIMED.identifier] = null; // proven now: the identifier replaces the claim
+  }
   for (const key of CLAIMABLE) if (typeof claims[CLAIMED[key]] === "string") delete fields[key];
   if (Object.keys(claims).length > 0) fields.additionalAttributes = { ...fields.additionalAttributes, ...claims };
   // verified only for an identifier the contact holds once this write is done (a taken one is refused)

@@ -4,8 +4,8 @@
  * public API emits the same events as the account API. The widget never sees private notes or activity
  * messages.
  */
-import { and, desc, eq, lt, ne, sql } from "drizzle-orm";
-import { type Database, now, schema, sameAccount } from "../../db/client";
+import { and, asc, desc, eq, gt, lt, ne, sql } from "drizzle-orm";
+import { type Database, type Statement, now, schema, sameAccount } from "../../db/client";
 import { eventStatement } from "../kernel/outbox";
 import { createConversation, toggleStatus, updateLastSeen } from "../conversations/conversations";
 import { createMessage } from "../conversations/messages";
@@ -109,27 +109,42 @@ export async function togglePublicTyping(transport: TransportScope, chain: Conve
   return toggleTypingIn(contactScope(transport, chain), chain.conversation, { on });
 }
 
-/** The public messages, oldest first: the latest page, or the page before the message id `before`. */
-export async function listPublicMessages(transport: TransportScope, chain: ConversationChain, before?: number): Promise<MessageWithSender[]> {
+/** The most messages `after` a message id answers (the widget's catch-up after a reconnect), and between two ids. */
+export const PUBLIC_MESSAGES_AFTER = 100;
+export const PUBLIC_MESSAGES_BETWEEN = 1000;
+
+/**
+ * The public messages, oldest first: the latest page, the page before the message id `before`, up to
+ * 100 after the message id `after` (the widget's catch-up after a reconnect), or up to 1,000 between
+ * the two (Chatwoot's pages).
+ */
+export async function listPublicMessages(transport: TransportScope, chain: ConversationChain, page: { before?: number; after?: number } = {}): Promise<MessageWithSender[]> {
   const { db } = transport;
+  const { before, after } = page;
+  const window = and(publicMessages(chain.conversation), before !== undefined ? lt(messages.id, before) : undefined, after !== undefined ? gt(messages.id, after) : undefined);
+  // after alone reads forward from the id; the others read back from the newest
+  const forward = after !== undefined && before === undefined;
+  const limit = after === undefined ? PUBLIC_MESSAGE_PAGE : before === undefined ? PUBLIC_MESSAGES_AFTER : PUBLIC_MESSAGES_BETWEEN;
   const [rows] = await batch(db, [
     db
       .select()
       .from(messages)
-      .where(and(publicMessages(chain.conversation), before !== undefined ? lt(messages.id, before) : undefined))
-      .orderBy(desc(messages.id))
-      .limit(PUBLIC_MESSAGE_PAGE),
+      .where(window)
+      .orderBy(forward ? asc(messages.id) : desc(messages.id))
+      .limit(limit),
   ]);
-  return withSenders(db, chain.inbox.accountId, rows.reverse());
+  return withSenders(db, chain.inbox.accountId, forward ? rows : rows.reverse());
 }
 
 /** An incoming message from the contact, with text, files (already checked) or both. */
-export async function createPublicMessage(transport: TransportScope, chain: ConversationChain, input: { content?: string; echoId?: string; files?: CheckedFile[] }) {
+export async function createPublicMessage(transport: TransportScope, chain: ConversationChain, input: { content?: string; echoId?: string; files?: CheckedFile[]; inReplyTo?: number | null }) {
   const result = await createMessage(contactScope(transport, chain), chain.conversation.displayId, {
     content: input.content,
     files: input.files,
     messageType: "incoming",
     echoId: input.echoId,
+    // the widget's reply to an earlier message (Chatwoot's `reply_to`), shown as a quote
+    ...(input.inReplyTo != null && { contentAttributes: { in_reply_to: input.inReplyTo } }),
   });
   return result.message;
 }
@@ -189,20 +204,40 @@ export async function submitMessageValues(transport: TransportScope, chain: Conv
     }
   }
   const scope = contactScope(transport, chain);
-  const contentAttributes = { ...message.contentAttributes, submitted_values: values };
-  const changed = [{ content_attributes: { previous_value: message.contentAttributes, current_value: contentAttributes } }];
   const at = now();
+  // the answer goes to csat_survey_responses, which the CSAT reports read
+  const csat = isCsat && answer?.rating !== undefined ? [csatAnswerStatement(scope, chain.conversation, message, { rating: answer.rating, feedbackMessage: answer.feedback_message ?? null }, at)] : [];
+  return writeAnswer(transport, chain, message, { submitted_values: values }, csat, at);
+}
+
+/** The contact's answer written on the message, with its message_updated event, then shown to the room. */
+async function writeAnswer(transport: TransportScope, chain: ConversationChain, message: MessageRow, answer: Record<string, unknown>, also: Statement[] = [], at = now()) {
+  const { db } = transport;
+  const scope = contactScope(transport, chain);
+  const contentAttributes = { ...message.contentAttributes, ...answer };
+  const changed = [{ content_attributes: { previous_value: message.contentAttributes, current_value: contentAttributes } }];
   const [updated] = await batch(db, [
     db.update(messages).set({ contentAttributes, updatedAt: at }).where(and(eq(messages.accountId, message.accountId), eq(messages.id, message.id))).returning(),
     ...messageEventStatements(scope, "message_updated", message.id, message.messageType, { changed_attributes: changed }),
-    // the answer goes to csat_survey_responses, which the CSAT reports read
-    ...(isCsat && answer?.rating !== undefined
-      ? [csatAnswerStatement(scope, chain.conversation, message, { rating: answer.rating, feedbackMessage: answer.feedback_message ?? null }, at)]
-      : []),
+    ...also,
   ]);
   const [shown] = await withSenders(db, chain.inbox.accountId, updated);
   await scope.ports.rooms.publishMessage(chain.conversation, shown, "message.updated");
   return shown;
+}
+
+/**
+ * The e-mail a visitor typed into an `input_email` message (the widget's "get notified by e-mail"):
+ * kept on the message as `submitted_email`. The contact's own e-mail is the caller's to update, by the
+ * public contact rules (an address another contact holds stays the visitor's claim).
+ */
+export async function submitEmailAnswer(transport: TransportScope, chain: ConversationChain, messageId: number, email: string): Promise<MessageWithSender> {
+  const { db } = transport;
+  const [rows] = await batch(db, [db.select().from(messages).where(and(eq(messages.id, messageId), publicMessages(chain.conversation)))]);
+  const message = rows[0];
+  if (!message) throw notFound("Message", messageId, "message_id");
+  if (message.contentType !== CONTENT_TYPE.input_email) throw invalidField("contact.email", "answers only an input_email message", "not_interactive");
+  return writeAnswer(transport, chain, message, { submitted_email: email });
 }
 
 /** webwidget_triggered: the widget was opened; webhooks get the ContactInbox with the widget's event_info. */

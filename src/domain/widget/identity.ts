@@ -3,9 +3,10 @@
  * inbox's hmac_token (lowercase hex HMAC-SHA256) and sends it as identifier_hash. A wrong hash, or none
  * while the inbox makes it mandatory, is a 401 (Chatwoot answers 500).
  *
- * The identifier is the only key by which a visitor may reach a contact it did not create, so the public
- * API takes an identifier only with its proof, on every inbox: an unproven one written on a visitor's
- * contact would otherwise be found later by the real owner's proven identifier (docs/widget.md "Public client API").
+ * The identifier is the only key by which a visitor may reach a contact it did not create, so only a
+ * proven identifier is stored as a contact's identifier: one sent without a hash, where the inbox does
+ * not demand one, is the visitor's own claim (rows.ts `CLAIMED`). Stored as the identifier, it would be
+ * found later by the real owner's proven identifier, and hand the squatter the owner's conversations.
  */
 import { hmacSha256Hex } from "../identity/keys";
 import { DomainError } from "../kernel/errors";
@@ -29,12 +30,6 @@ export async function checkIdentifierHash(inbox: Pick<InboxRow, "hmacToken" | "h
   const expected = await hmacSha256Hex(inbox.hmacToken, identifier ?? "");
   if (!sameText(expected, hash.toLowerCase())) throw refused("identifier_hash does not match the identifier", "invalid_identifier_hash");
   return true;
-}
-
-/** A visitor-typed identifier that is not already the contact's needs its hash, whatever the inbox's setting. */
-export function requireIdentifierProof(claimed: string | null | undefined, stored: string | null, hash: string | undefined) {
-  if (!claimed || claimed === stored || hash !== undefined) return;
-  throw refused("An identifier is accepted only with identifier_hash, the HMAC-SHA256 of the identifier under the inbox's hmac_token", "identifier_hash_required");
 }
 
 /** Newer Chatwoot refuses a proven identifier that is not the one the selected contact already has (replay). */

@@ -12,5 +12,10 @@ export type PublicConversation = { conversation: ConversationRow; contact: Conta
  * contact's `additional_attributes`, since both are unique in the account. The public answers show the
  * claim in place of the stored value, so a visitor sees what it sent whether or not the address is a
  * customer's, and agents see what the visitor said it was.
+ *
+ * An identifier sent without its identifier_hash (where the inbox does not demand one) is kept the same
+ * way, always: only a proven identifier is stored as the contact's `identifier`, the key by which a
+ * proven identifier later finds its contact, so an unproven one never selects, merges into or reveals
+ * another contact, and is never found by the real owner's proof (docs/widget.md, "Identity without a hash").
  */
-export const CLAIMED = { email: "claimed_email", phoneNumber: "claimed_phone_number" } as const;
+export const CLAIMED = { email: "claimed_email", phoneNumber: "claimed_phone_number", identifier: "claimed_identifier" } as const;

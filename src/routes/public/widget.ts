@@ -72,7 +72,8 @@ type ContactBody = {
   source_id?: string;
 };
 
-const contactInput = (body: ContactBody): PublicContactInput => ({
+/** A contact body (the public API's, the website widget's) as the domain's input. */
+export const contactInput = (body: ContactBody): PublicContactInput => ({
   name: body.name,
   email: body.email,
   phoneNumber: body.phone_number,
@@ -88,12 +89,13 @@ const isBadHash = failedWith("invalid_identifier_hash");
 
 /**
  * An identifier_hash is a secret a site computes: a request that sends one has it checked only as one
- * of the failures its address may spend on the inbox (`secret_failures`, taken before the check).
+ * of the failures its address may spend on the inbox (`secret_failures`, taken before the check). The
+ * inbox is the path's, or the website widget's `?website_token=`.
  */
-const checkingHash = <T>(c: AppContext, hash: string | undefined, attempt: () => Promise<T>): Promise<T> =>
+export const checkingHash = <T>(c: AppContext, hash: string | undefined, attempt: () => Promise<T>): Promise<T> =>
   hash === undefined
     ? attempt()
-    : limitFailures(c, "secret_failures", [`address:${clientAddress(c)}|inbox:${c.req.param("inbox_identifier")}`], isBadHash, attempt);
+    : limitFailures(c, "secret_failures", [`address:${clientAddress(c)}|inbox:${c.req.param("inbox_identifier") ?? c.req.query("website_token")}`], isBadHash, attempt);
 
 /** The widget event Chatwoot's widget sends when it shows a campaign (`event_info.campaign_id`). */
 const CAMPAIGN_TRIGGERED = "campaign.triggered";
@@ -214,7 +216,7 @@ export const publicInboxesApi = new Hono<AppEnv>()
   // ---------------------------------------------------------------- messages
   .get(`${CONVERSATION}/messages`, doc({ summary: "List the conversation's messages the visitor may see", response: PublicMessage.array() }), validate("param", ConversationPath), validate("query", PublicMessageListQuery), async (c) => {
     const chain = await conversationChain(publicScope(c), c.req.valid("param"));
-    const shown = await listPublicMessages(publicScope(c), chain, c.req.valid("query").before);
+    const shown = await listPublicMessages(publicScope(c), chain, { before: c.req.valid("query").before });
     return c.json(shown.map((m) => publicMessageView(m, chain.conversation.displayId)));
   })
   .post(`${CONVERSATION}/messages`, doc({ summary: "Send a message as the visitor", response: PublicMessage }), idempotent(), acceptFiles({ maxBodyBytes: MAX_FILES_BODY_BYTES }), validate("param", ConversationPath), validate("json", PublicMessageCreate), async (c) => {

@@ -26,8 +26,10 @@ export type Route = {
   /** real values for the placeholders */
   params: Record<string, string | number>;
   key: string | null;
-  /** headers sent with every case (a signed-in client's `access-token`, `client` and `uid`) */
+  /** headers sent with every case (a signed-in client's `access-token`, `client` and `uid`, a widget's `X-Auth-Token`) */
   headers?: Record<string, string>;
+  /** a query string sent with every case, after the case's own (the website widget's `website_token=...`) */
+  search?: string;
   /** fields of the JSON body (routes that read one) */
   body?: Shape;
   /** query parameters the route reads */
@@ -280,8 +282,10 @@ const truncate = (body: unknown) => {
   return text && text.length > 300 ? `${text.slice(0, 300)}…` : body;
 };
 
+const withSearch = (route: Route, path: string) => (route.search ? `${path}${path.includes("?") ? "&" : "?"}${route.search}` : path);
+
 const send = (route: Route, path: string, init: { body?: unknown; rawBody?: BodyInit; headers?: Record<string, string> } = {}) =>
-  call(route.method, path, { key: route.key, ...init, headers: { ...route.headers, ...init.headers } });
+  call(route.method, withSearch(route, path), { key: route.key, ...init, headers: { ...route.headers, ...init.headers } });
 
 function multipart(pairs: Array<[string, string]>): FormData {
   const form = new FormData();

@@ -4,7 +4,7 @@
  * split across test files (each test file has its own database).
  */
 import { createWorld, createUser } from "../../support/world";
-import { get, patch, post } from "../../support/http";
+import { call, get, patch, post } from "../../support/http";
 import type { Route } from "./driver";
 import { firstDelivery } from "../../support/deliveries";
 
@@ -62,6 +62,18 @@ export async function buildWorld() {
   const portal = await made(`${base}/portals`, admin.key, { name: "Docs", slug: "docs", config: { allowed_locales: ["en"], default_locale: "en" } });
   const category = (await made(`${base}/portals/docs/categories`, admin.key, { name: "Start", slug: "start" })).payload;
   const article = (await made(`${base}/portals/docs/articles`, admin.key, { title: "Reset password", content: "Steps", status: "published", category_id: category.id })).payload;
+  // the website widget's API: a website inbox, a visitor the /widget page made, its conversation and a form message
+  const website = await made(`${base}/inboxes`, admin.key, { name: "Site", channel: { type: "web_widget", website_url: "https://shop.example" } });
+  const page = await get(`/widget?website_token=${website.website_token}`);
+  const widgetToken: string = JSON.parse(/<script id="widget-globals" type="application\/json">(.*?)<\/script>/s.exec(page.body)![1]).authToken;
+  const widgetQuery = `website_token=${website.website_token}`;
+  const widgetFirst = await call("POST", `/api/v1/widget/messages?${widgetQuery}`, { body: { message: { content: "hello" } }, headers: { "x-auth-token": widgetToken } });
+  if (widgetFirst.status !== 200) throw new Error(`setup widget message failed: ${widgetFirst.status} ${JSON.stringify(widgetFirst.body)}`);
+  const widgetForm = await made(`${base}/conversations/${widgetFirst.body.conversation_id}/messages`, admin.key, {
+    content: "Pick one",
+    content_type: "input_select",
+    content_attributes: { items: [{ title: "A", value: "a" }] },
+  });
   // the public widget API addresses the API inbox by its identifier and a visitor by its source id
   const publicInbox = `/public/api/v1/inboxes/${inbox.inbox_identifier}`;
   const visitor = await made(`${publicInbox}/contacts`, null, { name: "Visitor" });
@@ -113,6 +125,9 @@ export async function buildWorld() {
     visitor,
     visitorConversation,
     visitorMessage,
+    widgetToken,
+    widgetQuery,
+    widgetForm,
     surveyed,
     notification,
     agentSession: await signedInHeaders(agent.email),
@@ -128,7 +143,7 @@ async function signedInHeaders(email: string): Promise<Record<string, string>> {
 
 export type World = Awaited<ReturnType<typeof buildWorld>>;
 
-export type Group = "account" | "inboxes" | "automation" | "contacts" | "conversations" | "help-center" | "platform" | "widget" | "reports" | "notifications";
+export type Group = "account" | "inboxes" | "automation" | "contacts" | "conversations" | "help-center" | "platform" | "widget" | "widget-api" | "reports" | "notifications";
 
 export function routeTable(w: World): Record<Group, Route[]> {
   const acc = "/api/v1/accounts/:account_id";
@@ -541,6 +556,7 @@ export function routeTable(w: World): Record<Group, Route[]> {
     ],
     platform: platformRoutes(w),
     widget: widgetRoutes(w),
+    "widget-api": websiteWidgetRoutes(w),
     notifications: [
       r("GET", "/conversations/:conversation_id/participants", cid),
       r("POST", "/conversations/:conversation_id/participants", cid, { body: members, valid: { user_ids: [w.admin.id] } }),
@@ -593,22 +609,24 @@ function siteRoutes(w: World): Route[] {
   ];
 }
 
+/** The fields of a visitor's contact, as the public API and the website widget's API read them. */
+const contactShape = {
+  name: "s",
+  email: "s",
+  phone_number: "s",
+  identifier: "s",
+  identifier_hash: "s",
+  avatar_url: "s",
+  additional_attributes: "o",
+  custom_attributes: "o",
+} as const;
+
 /** The public client API (no key) and the agents' live-room socket. */
 function widgetRoutes(w: World): Route[] {
   const inbox = "/public/api/v1/inboxes/:inbox_identifier";
   const contact = `${inbox}/contacts/:contact_identifier`;
   const conversation = `${contact}/conversations/:conversation_id`;
   const ids = { inbox_identifier: w.inbox.inbox_identifier, contact_identifier: w.visitor.source_id, conversation_id: w.visitorConversation.id };
-  const contactShape = {
-    name: "s",
-    email: "s",
-    phone_number: "s",
-    identifier: "s",
-    identifier_hash: "s",
-    avatar_url: "s",
-    additional_attributes: "o",
-    custom_attributes: "o",
-  } as const;
   const own = (path: string, params: Record<string, string | number>) => Object.fromEntries(Object.entries(params).filter(([name]) => path.includes(`:${name}`)));
   const pr = (method: Route["method"], path: string, extra: Partial<Route> = {}): Route => ({ method, path, key: null, ...extra, params: own(path, extra.params ?? ids) });
   return [
@@ -677,6 +695,48 @@ function widgetRoutes(w: World): Route[] {
     // a signed-in client's routes: validate_token takes the user's key too, sign_out only a sign-in's headers
     { method: "GET", path: "/auth/validate_token", params: {}, key: w.agent.key },
     { method: "DELETE", path: "/auth/sign_out", params: {}, key: null, headers: w.agentSession },
+  ];
+}
+
+/**
+ * The website widget's page and API (no key): `?website_token=` on every case, the visitor's token in
+ * `X-Auth-Token`. The label of DELETE /labels/:label is free text (any value is Chatwoot's 204), so
+ * it is sent as one fixed label rather than walked as an id.
+ */
+function websiteWidgetRoutes(w: World): Route[] {
+  const wr = (method: Route["method"], path: string, extra: Partial<Route> = {}): Route => ({
+    method,
+    path: `/api/v1/widget${path}`,
+    params: {},
+    key: null,
+    headers: { "x-auth-token": w.widgetToken },
+    search: w.widgetQuery,
+    ...extra,
+  });
+  return [
+    { method: "GET", path: "/widget", params: {}, key: null, search: w.widgetQuery, query: { cw_conversation: "s", locale: "s" } },
+    wr("POST", "/config"),
+    wr("GET", "/inbox_members"),
+    wr("GET", "/campaigns"),
+    wr("GET", "/contact"),
+    wr("PATCH", "/contact", { body: contactShape, valid: { name: "Renamed" } }),
+    wr("PATCH", "/contact/set_user", { body: contactShape, valid: { identifier: "hostile-user", name: "Hostile" } }),
+    wr("POST", "/contact/destroy_custom_attributes", { body: { custom_attributes: "a" }, valid: { custom_attributes: ["x"] } }),
+    wr("GET", "/conversations"),
+    wr("POST", "/conversations", { body: { contact: "o", message: "o", custom_attributes: "o" }, valid: { message: { content: "hi" } } }),
+    wr("POST", "/conversations/update_last_seen"),
+    wr("POST", "/conversations/toggle_typing", { body: { typing_status: "e" }, valid: { typing_status: "off" } }),
+    wr("POST", "/conversations/transcript"),
+    wr("GET", "/conversations/toggle_status"),
+    wr("POST", "/conversations/set_custom_attributes", { body: { custom_attributes: "o" }, valid: { custom_attributes: {} } }),
+    wr("POST", "/conversations/destroy_custom_attributes", { body: { custom_attribute: "a" }, valid: { custom_attribute: ["x"] } }),
+    wr("GET", "/messages", { query: { before: "id", after: "id" } }),
+    wr("POST", "/messages", { body: { message: "o" }, valid: { message: { content: "hello" } } }),
+    wr("PATCH", "/messages/:id", { params: { id: w.widgetForm.id }, body: { contact: "o", message: "o" }, valid: { message: { submitted_values: [{ value: "a" }] } } }),
+    wr("POST", "/events", { body: { name: "e", event_info: "o" }, valid: { name: "webwidget.triggered" } }),
+    wr("POST", "/labels", { body: { label: "s" }, valid: { label: "vip" } }),
+    wr("DELETE", "/labels/vip"),
+    wr("POST", "/direct_uploads", { body: { blob: "o" } }),
   ];
 }
 
