@@ -7,7 +7,8 @@
  *
  * For each row with an entry in FEED_EVENTS: its data and its audience are read in one batch (the
  * audience is read then, so a membership removed a moment ago already counts; a message's frame costs
- * one round trip), then one call per account hands the frames to the account's feed. A feed that cannot be reached costs its subscribers
+ * one round trip), then one call per account hands the frames to the account's feed, which sends each
+ * to the sockets open for its users. A feed that cannot be reached costs its subscribers
  * the frames, never the change: failures are logged and swallowed. Rows keep their order within an account.
  */
 import type { Database } from "../db/client";
@@ -15,20 +16,35 @@ import type { OutboxRow } from "../domain/kernel/outbox";
 import { type FeedFrame, accountFeed } from "../realtime/account-feed";
 import { FEED_EVENTS } from "./registry";
 
-async function frameOf(db: Database, row: OutboxRow, listening: ReadonlySet<number>): Promise<FeedFrame | null> {
+/** A row's frame for everyone its audience names (the feed sends it only to those with a socket open). */
+async function frameOf(db: Database, row: OutboxRow): Promise<FeedFrame | null> {
   const entry = FEED_EVENTS[row.eventName];
   if (!entry) return null;
   const built = await entry.payload(db, row, entry.audience(db, row));
-  if (!built) return null;
-  const userIds = built.userIds.filter((id) => listening.has(id));
-  if (userIds.length === 0) return null;
+  if (!built || built.userIds.length === 0) return null;
   const performer = row.data.performer;
   return {
     event: entry.event,
     data: { ...built.data, account_id: row.accountId, ...(performer ? { performer } : {}) },
-    userIds,
+    userIds: built.userIds,
     except: entry.except?.(row),
   };
+}
+
+/**
+ * Accounts whose feed, when this isolate last heard from it, had a socket open. Their rows are read at
+ * once, with no call before the read to ask who listens: the feed sends only to open sockets anyway,
+ * and its answer to the delivery says whether anyone still listens. An account not in here (nobody
+ * listened, or never heard of) is asked first, so an account with nobody online costs no read; a
+ * listener who left since costs one read, once. Memory only, bounded: forgetting costs one call.
+ */
+const listened = new Set<number>();
+const LISTENED_MAX = 10_000;
+
+function heardFrom(accountId: number, listening: boolean) {
+  if (!listening) return void listened.delete(accountId);
+  if (listened.size >= LISTENED_MAX) listened.clear();
+  listened.add(accountId);
 }
 
 /** Frames ready for one account's feed. */
@@ -38,8 +54,8 @@ export type AccountFrames = { accountId: number; frames: FeedFrame[] };
 export const shownOnFeed = (row: Pick<OutboxRow, "eventName">) => FEED_EVENTS[row.eventName] !== undefined;
 
 /**
- * Builds the frames of `rows`, per account. An account's feed is asked first who is listening: with
- * nobody, its rows cost no read at all; otherwise each row's data and audience are read.
+ * Builds the frames of `rows`, per account. Unless its feed had a socket open when last heard from, an
+ * account's feed is asked first who is listening: with nobody, its rows cost no read at all.
  */
 export async function buildFrames(db: Database, env: Env, rows: OutboxRow[]): Promise<AccountFrames[]> {
   const byAccount = new Map<number, OutboxRow[]>();
@@ -47,11 +63,14 @@ export async function buildFrames(db: Database, env: Env, rows: OutboxRow[]): Pr
   const built = await Promise.all(
     [...byAccount].map(async ([accountId, accountRows]) => {
       try {
-        const listening = new Set(await accountFeed(env, accountId).listeningUsers());
-        if (listening.size === 0) return { accountId, frames: [] };
+        if (!listened.has(accountId)) {
+          const listening = (await accountFeed(env, accountId).listeningUsers()).length > 0;
+          heardFrom(accountId, listening);
+          if (!listening) return { accountId, frames: [] };
+        }
         const frames = await Promise.all(
           accountRows.map((row) =>
-            frameOf(db, row, listening).catch((error) => {
+            frameOf(db, row).catch((error) => {
               console.error(JSON.stringify({ level: "error", feed: row.eventName, eventId: row.id, error: String(error) }));
               return null;
             }),
@@ -67,13 +86,18 @@ export async function buildFrames(db: Database, env: Env, rows: OutboxRow[]): Pr
   return built.filter((account) => account.frames.length > 0);
 }
 
-/** Hands built frames to their accounts' feeds, one call each. */
+/**
+ * Hands built frames to their accounts' feeds, one call each; each call answers once the frames are on
+ * their way to every client (src/realtime/account-feed.ts, `deliver`), and whether anyone still listens.
+ */
 export async function deliverFrames(env: Env, accounts: AccountFrames[]): Promise<void> {
   await Promise.all(
     accounts.map(async ({ accountId, frames }) => {
       try {
-        await accountFeed(env, accountId).deliver(frames);
+        const { listening } = await accountFeed(env, accountId).deliver(frames);
+        heardFrom(accountId, listening > 0);
       } catch (error) {
+        heardFrom(accountId, false);
         console.error(JSON.stringify({ level: "error", feed: accountId, error: String(error) }));
       }
     }),

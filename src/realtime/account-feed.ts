@@ -56,6 +56,14 @@ const REVOCATION_MEMORY_MS = 60_000;
 /** One event for the feed: Chatwoot's event name, its data (with `account_id`), and the users who receive it. */
 export type FeedFrame = { event: string; data: Record<string, unknown>; userIds: number[]; except?: number };
 
+/**
+ * The feed's check that a socket's Worker relayed the frames sent before it (see `AccountFeed.deliver`):
+ * this prefix and a nonce, echoed back by the Worker (src/realtime/cable.ts) and never shown to a client.
+ */
+export const RELAY_CHECK = "\u0000relayed?";
+/** How long a delivery waits for the Workers' echoes: beyond it, a writer answers without them. */
+export const RELAY_WAIT_MS = 1_000;
+
 /** The header that carries the authenticated member from the Worker to the feed (any client copy is replaced). */
 export const FEED_MEMBER_HEADER = "x-edgedesk-feed-member";
 
@@ -81,6 +89,8 @@ export class AccountFeed extends DurableObject<Env> {
   private claimed = new Map<number, number>();
   /** user id -> when their access last changed (memory: it matters for seconds; see REVOCATION_MEMORY_MS) */
   private revokedAt = new Map<number, number>();
+  /** relay check nonce -> the sockets whose Worker has not echoed it yet (see `relayed`) */
+  private relays = new Map<string, { sockets: Set<WebSocket>; done: () => void }>();
 
   private get presenceTtlMs(): number {
     const configured = Number(this.env.PRESENCE_TTL_SECONDS);
@@ -107,6 +117,7 @@ export class AccountFeed extends DurableObject<Env> {
   /** What a subscription performs (`{action, ...}`); only `update_presence` means something here. */
   override async webSocketMessage(socket: WebSocket, message: string | ArrayBuffer) {
     if (typeof message !== "string") return;
+    if (message.startsWith(RELAY_CHECK)) return this.relayHeard(message.slice(RELAY_CHECK.length), socket);
     let action: unknown;
     try {
       action = (JSON.parse(message) as { action?: unknown } | null)?.action;
@@ -120,6 +131,7 @@ export class AccountFeed extends DurableObject<Env> {
   }
 
   override async webSocketClose(socket: WebSocket, code: number, reason: string) {
+    this.relayHeard(null, socket);
     try {
       socket.close(code === 1005 ? 1000 : code, reason);
     } catch {
@@ -138,20 +150,64 @@ export class AccountFeed extends DurableObject<Env> {
     if (sockets.length > 0) await this.ctx.storage.setAlarm(Date.now() + PING_INTERVAL_MS);
   }
 
-  /** Sends each frame to the sockets of its users (never to `except`, the typer); answers how many sends. */
-  deliver(frames: FeedFrame[]): number {
+  /**
+   * Sends each frame to the sockets of its users (never to `except`, the typer), and answers once the
+   * Worker that holds each of those sockets' client has relayed them (`relayed`), so a writer that waits
+   * for this answer answers after every subscribed client has its frame; with how many sends, and how
+   * many sockets are open (a forwarder that hears none asks before reading, next time).
+   */
+  async deliver(frames: FeedFrame[]): Promise<{ sent: number; listening: number }> {
     let sent = 0;
+    const reached = new Set<WebSocket>();
     for (const frame of frames) {
       const message = { event: frame.event, data: frame.data };
       for (const userId of new Set(frame.userIds)) {
         if (userId === frame.except) continue;
         for (const socket of this.ctx.getWebSockets(userTag(userId))) {
           const member = socket.deserializeAttachment() as FeedMember | null;
-          if (member && trySend(socket, JSON.stringify({ identifier: member.identifier, message }))) sent++;
+          if (member && trySend(socket, JSON.stringify({ identifier: member.identifier, message }))) {
+            sent++;
+            reached.add(socket);
+          }
         }
       }
     }
-    return sent;
+    await this.relayed(reached);
+    return { sent, listening: this.ctx.getWebSockets().length };
+  }
+
+  /**
+   * Resolves when the Worker behind each socket has echoed a check sent after its frames (a socket's
+   * messages keep their order, and the Worker relays each before reading the next), when the socket
+   * closed, or after RELAY_WAIT_MS: a Worker that went away delays a writer's answer, never loses it.
+   * The check's nonce never reaches a client, so no client can answer for its Worker.
+   */
+  private relayed(sockets: Set<WebSocket>): Promise<void> {
+    if (sockets.size === 0) return Promise.resolve();
+    const nonce = crypto.randomUUID();
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(finish, RELAY_WAIT_MS);
+      const waiting = { sockets: new Set<WebSocket>(), done: finish };
+      this.relays.set(nonce, waiting);
+      function finish() {
+        clearTimeout(timer);
+        resolve();
+      }
+      for (const socket of sockets) if (trySend(socket, RELAY_CHECK + nonce)) waiting.sockets.add(socket);
+      this.relayHeard(nonce, null);
+    });
+  }
+
+  /** A socket's Worker echoed the check `nonce`, or (`nonce` null) the socket closed: no check waits on it any more. */
+  private relayHeard(nonce: string | null, socket: WebSocket | null) {
+    for (const key of nonce === null ? [...this.relays.keys()] : [nonce]) {
+      const waiting = this.relays.get(key);
+      if (!waiting) continue;
+      if (socket) waiting.sockets.delete(socket);
+      if (waiting.sockets.size > 0) continue;
+      this.relays.delete(key);
+      waiting.done();
+    }
   }
 
   /**
