@@ -61,8 +61,12 @@ export type FeedFrame = { event: string; data: Record<string, unknown>; userIds:
  * this prefix and a nonce, echoed back by the Worker (src/realtime/cable.ts) and never shown to a client.
  */
 export const RELAY_CHECK = "\u0000relayed?";
-/** How long a delivery waits for the Workers' echoes: beyond it, a writer answers without them. */
-export const RELAY_WAIT_MS = 1_000;
+/**
+ * How long a delivery waits for the Workers' echoes: beyond it, a writer answers without them. Only a
+ * Worker that hangs with its socket open costs this (a closed socket releases the wait at once); on a
+ * loaded machine the echoes of 100 sockets take most of a second.
+ */
+export const RELAY_WAIT_MS = 5_000;
 
 /** The header that carries the authenticated member from the Worker to the feed (any client copy is replaced). */
 export const FEED_MEMBER_HEADER = "x-edgedesk-feed-member";

@@ -107,10 +107,10 @@ describe("frames that leave with the commit", () => {
       answered = true;
       return answer;
     });
-    await agent.next((m) => m.event === "notification.created");
     await settle(300);
-    // the agent's own connection was relayed (its Worker echoed the check); the slow one holds the answer
+    // the agent's own connection is relayed (its Worker echoes the check); the slow one holds the answer
     expect(answered).toBe(false);
+    await agent.next((m) => m.event === "notification.created");
     expect(checks).toHaveLength(1);
     slow.send(checks[0]);
     expect(await delivered).toEqual({ sent: 2, listening: 4 });
