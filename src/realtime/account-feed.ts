@@ -76,6 +76,18 @@ const REVOCATION_MEMORY_MS = 60_000;
  */
 export type FeedFrame = { event: string; data: Record<string, unknown>; userIds: number[]; contactInboxIds?: number[]; except?: number };
 
+/**
+ * The feed's check that a socket's Worker relayed the frames sent before it (see `AccountFeed.deliver`):
+ * this prefix and a nonce, echoed back by the Worker (src/realtime/cable.ts) and never shown to a client.
+ */
+export const RELAY_CHECK = "\u0000relayed?";
+/**
+ * How long a delivery waits for the Workers' echoes: beyond it, a writer answers without them. Only a
+ * Worker that hangs with its socket open costs this (a closed socket releases the wait at once); on a
+ * loaded machine the echoes of 100 sockets take most of a second.
+ */
+export const RELAY_WAIT_MS = 5_000;
+
 /** The header that carries the authenticated member from the Worker to the feed (any client copy is replaced). */
 export const FEED_MEMBER_HEADER = "x-edgedesk-feed-member";
 
@@ -114,6 +126,8 @@ export class AccountFeed extends DurableObject<Env> {
   private everyoneRevokedAt = -Infinity;
   /** the rooms with a contact's socket already recorded in storage (a contact's pings cost no write) */
   private contactRooms = new Set<number>();
+  /** relay check nonce -> the sockets whose Worker has not echoed it yet (see `relayed`) */
+  private relays = new Map<string, { sockets: Set<WebSocket>; done: () => void }>();
 
   private get presenceTtlMs(): number {
     const configured = Number(this.env.PRESENCE_TTL_SECONDS);
@@ -139,6 +153,7 @@ export class AccountFeed extends DurableObject<Env> {
   /** What a subscription performs (`{action, ...}`); only `update_presence` means something here. */
   override async webSocketMessage(socket: WebSocket, message: string | ArrayBuffer) {
     if (typeof message !== "string") return;
+    if (message.startsWith(RELAY_CHECK)) return this.relayHeard(message.slice(RELAY_CHECK.length), socket);
     let action: unknown;
     try {
       action = (JSON.parse(message) as { action?: unknown } | null)?.action;
@@ -151,6 +166,7 @@ export class AccountFeed extends DurableObject<Env> {
   }
 
   override async webSocketClose(socket: WebSocket, code: number, reason: string) {
+    this.relayHeard(null, socket);
     try {
       socket.close(code === 1005 ? 1000 : code, reason);
     } catch {
@@ -189,10 +205,14 @@ export class AccountFeed extends DurableObject<Env> {
 
   /**
    * Sends each frame to the sockets of its users (never to `except`, the typer) and of its visitors'
-   * contact inboxes; answers how many sends.
+   * contact inboxes, and answers once the
+   * Worker that holds each of those sockets' client has relayed them (`relayed`), so a writer that waits
+   * for this answer answers after every subscribed client has its frame; with how many sends, and how
+   * many sockets are open (a forwarder that hears none asks before reading, next time).
    */
-  deliver(frames: FeedFrame[]): number {
+  async deliver(frames: FeedFrame[]): Promise<{ sent: number; listening: number }> {
     let sent = 0;
+    const reached = new Set<WebSocket>();
     for (const frame of frames) {
       const message = { event: frame.event, data: frame.data };
       const tags = [...new Set(frame.userIds)].filter((userId) => userId !== frame.except).map(userTag);
@@ -200,11 +220,49 @@ export class AccountFeed extends DurableObject<Env> {
       for (const tag of tags) {
         for (const socket of this.ctx.getWebSockets(tag)) {
           const member = socket.deserializeAttachment() as FeedMember | null;
-          if (member && trySend(socket, JSON.stringify({ identifier: member.identifier, message }))) sent++;
+          if (member && trySend(socket, JSON.stringify({ identifier: member.identifier, message }))) {
+            sent++;
+            reached.add(socket);
+          }
         }
       }
     }
-    return sent;
+    await this.relayed(reached);
+    return { sent, listening: this.ctx.getWebSockets().length };
+  }
+
+  /**
+   * Resolves when the Worker behind each socket has echoed a check sent after its frames (a socket's
+   * messages keep their order, and the Worker relays each before reading the next), when the socket
+   * closed, or after RELAY_WAIT_MS: a Worker that went away delays a writer's answer, never loses it.
+   * The check's nonce never reaches a client, so no client can answer for its Worker.
+   */
+  private relayed(sockets: Set<WebSocket>): Promise<void> {
+    if (sockets.size === 0) return Promise.resolve();
+    const nonce = crypto.randomUUID();
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(finish, RELAY_WAIT_MS);
+      const waiting = { sockets: new Set<WebSocket>(), done: finish };
+      this.relays.set(nonce, waiting);
+      function finish() {
+        clearTimeout(timer);
+        resolve();
+      }
+      for (const socket of sockets) if (trySend(socket, RELAY_CHECK + nonce)) waiting.sockets.add(socket);
+      this.relayHeard(nonce, null);
+    });
+  }
+
+  /** A socket's Worker echoed the check `nonce`, or (`nonce` null) the socket closed: no check waits on it any more. */
+  private relayHeard(nonce: string | null, socket: WebSocket | null) {
+    for (const key of nonce === null ? [...this.relays.keys()] : [nonce]) {
+      const waiting = this.relays.get(key);
+      if (!waiting) continue;
+      if (socket) waiting.sockets.delete(socket);
+      if (waiting.sockets.size > 0) continue;
+      this.relays.delete(key);
+      waiting.done();
+    }
   }
 
   /**

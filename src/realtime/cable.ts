@@ -6,12 +6,13 @@
  * user_id}` from an agent's app, `{channel: "RoomChannel", pubsub_token}` from a visitor's widget), so it cannot be handed to the account's feed at the upgrade: the Worker holds the client's
  * socket, answers `welcome`, authenticates each subscription, and for each one it confirms opens a socket
  * to the account's feed (src/realtime/account-feed.ts), which confirms it, pings it and sends it its frames
- * already wrapped with the subscription's identifier; the Worker relays them unchanged. A client's
+ * already wrapped with the subscription's identifier; the Worker relays them unchanged, and echoes the
+ * feed's relay checks (RELAY_CHECK) so that a write answers only once its frames are relayed. A client's
  * `perform` (`command: "message"`) goes to its subscription's feed (none longer than MAX_COMMAND_CHARS, a
  * visitor's paced: VISITOR_PERFORM_INTERVAL_MS); `unsubscribe` closes that socket.
  * Holding the client's socket costs the Worker memory, not CPU: it only relays.
  */
-import { ACCESS_CHANGED, FEED_MEMBER_HEADER, type FeedMember, type Subscriber, accountFeed, isVisitor } from "./account-feed";
+import { ACCESS_CHANGED, FEED_MEMBER_HEADER, type FeedMember, RELAY_CHECK, type Subscriber, accountFeed, isVisitor } from "./account-feed";
 import { isWebSocketUpgrade, upgradeRequired } from "./join";
 
 export const CABLE_PROTOCOL = "actioncable-v1-json";
@@ -114,7 +115,8 @@ class CableConnection {
     else if (command.command === "unsubscribe") this.unsubscribe(identifier);
     else if (command.command === "message") {
       const data = typeof command.data === "string" ? command.data : JSON.stringify(command.data ?? {});
-      if (this.paced(identifier, data)) trySend(this.feeds.get(identifier), data);
+      // only the Worker answers the feed's relay checks
+      if (!data.startsWith(RELAY_CHECK) && this.paced(identifier, data)) trySend(this.feeds.get(identifier), data);
     }
   }
 
@@ -135,7 +137,11 @@ class CableConnection {
       const feed = answer.webSocket;
       if (!feed) return this.send({ identifier, type: "reject_subscription" });
       feed.accept();
-      feed.addEventListener("message", (event) => trySend(this.socket, event.data));
+      feed.addEventListener("message", (event) => {
+        // the feed's check that what it sent before is relayed: echoed to it, never shown to the client
+        if (typeof event.data === "string" && event.data.startsWith(RELAY_CHECK)) trySend(feed, event.data);
+        else trySend(this.socket, event.data);
+      });
       // the user's access changed, or the feed went away (a restart, a deploy): the client is told to
       // reconnect, and its subscriptions are checked anew
       feed.addEventListener("close", (event) => {

@@ -134,7 +134,7 @@ describe("the live account feed", () => {
 
   it("sends a frame meant for one user to that user alone", async () => {
     const { w, admin, agent, outside, closeAll } = await feedWorld("Private");
-    const sent = await accountFeed(env, w.accountId).deliver([{ event: "notification.created", data: { account_id: w.accountId, for: "agent" }, userIds: [w.agent.id] }]);
+    const { sent } = await accountFeed(env, w.accountId).deliver([{ event: "notification.created", data: { account_id: w.accountId, for: "agent" }, userIds: [w.agent.id] }]);
     expect(sent).toBe(1);
     await agent.next((m) => m.event === "notification.created");
     await settle();

@@ -9,6 +9,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createDb, schema } from "../../src/db/client";
 import { connectShard } from "../../src/db/connect";
+import { QueryMeter } from "../../src/db/metering";
 import { batch } from "../../src/domain/kernel/batch";
 import { eventStatement } from "../../src/domain/kernel/outbox";
 import { CommitFrames } from "../../src/feed/commit";
@@ -18,6 +19,7 @@ import { shardNumberOf, shardOf } from "../support/databases";
 import { visitorConversation } from "../public/widget-support";
 import { feedWorld, settle } from "./cable-support";
 import { agentTicket, openSocket } from "../realtime/room-support";
+import { FEED_MEMBER_HEADER, type FeedMember, RELAY_CHECK, accountFeed } from "../../src/realtime/account-feed";
 
 describe("frames that leave with the commit", () => {
   it("are on the subscribed sockets before the write answers, and a private note never reaches an agent outside the inbox", async () => {
@@ -87,5 +89,58 @@ describe("frames that leave with the commit", () => {
     }
     for (const s of [visitor, agent]) s.close();
     closeAll();
+  });
+
+  it("are delivered only once the Worker holding each socket has relayed them", async () => {
+    const { w, agent, closeAll } = await feedWorld("Relayed");
+    const feed = accountFeed(env, w.accountId);
+    // a feed socket held as src/realtime/cable.ts holds one, by a Worker that is slow to relay
+    const member: FeedMember = { accountId: w.accountId, userId: w.agent.id, role: "agent", availability: "online", identifier: "slow", checkedAt: Date.now() };
+    const slow = (await feed.fetch("https://feed/subscribe", { headers: { upgrade: "websocket", [FEED_MEMBER_HEADER]: JSON.stringify(member) } })).webSocket!;
+    slow.accept();
+    const checks: string[] = [];
+    slow.addEventListener("message", (e) => {
+      if (typeof e.data === "string" && e.data.startsWith(RELAY_CHECK)) checks.push(e.data);
+    });
+    let answered = false;
+    const delivered = feed.deliver([{ event: "notification.created", data: { account_id: w.accountId }, userIds: [w.agent.id] }]).then((answer) => {
+      answered = true;
+      return answer;
+    });
+    await settle(300);
+    // the agent's own connection is relayed (its Worker echoes the check); the slow one holds the answer
+    expect(answered).toBe(false);
+    await agent.next((m) => m.event === "notification.created");
+    expect(checks).toHaveLength(1);
+    slow.send(checks[0]);
+    expect(await delivered).toEqual({ sent: 2, listening: 4 });
+    // the client heard the frame, never the check
+    expect(agent.messages.map((m) => m.event)).not.toContain(undefined);
+    slow.close(1000, "done");
+    closeAll();
+  });
+
+  it("cost no read while nobody listens to the account", async () => {
+    const { w, admin, closeAll } = await feedWorld("Nobody listens");
+    const contact = (await post(`${w.base}/contacts`, w.admin.key, { name: "Heard Hanna" })).body.payload.contact.id;
+    await admin.next((m) => m.event === "contact.created" && m.data.id === contact);
+    const shard = await shardNumberOf(w.accountId);
+    // the round trips of one committed change and of its frames, with nothing else on the connection
+    const change = async () => {
+      const meter = new QueryMeter();
+      const frames = new CommitFrames(env);
+      const { db } = connectShard(env, shard, { meter, writes: true, onCommit: frames.committed });
+      await batch(db, [eventStatement(db, { accountId: w.accountId, eventName: "contact_updated", subjectType: "Contact", subjectId: contact })]);
+      await frames.settled();
+      return meter.roundTrips;
+    };
+    expect(await change()).toBe(2);
+    closeAll();
+    const feed = accountFeed(env, w.accountId);
+    for (let i = 0; i < 50 && (await feed.socketCount()) > 0; i++) await settle(100);
+    // the first change after the last listener left may read once; from then on, none
+    await change();
+    expect(await change()).toBe(1);
+    expect(await change()).toBe(1);
   });
 });
