@@ -16,6 +16,8 @@ import { batch } from "../domain/kernel/batch";
 import type { MailOutcome, MailToSend } from "../domain/kernel/ports";
 import { replyOutcomeStatements } from "../domain/email/replies";
 import { replyMail } from "../email/replies";
+import { notificationMailHtml } from "../email/notifications";
+import { NOTIFICATION_MAIL_KIND } from "../domain/conversations/notifications";
 import type { TransportScope } from "../domain/kernel/scope";
 import { backoffMs, hopDelaySeconds } from "../webhooks/schedule";
 
@@ -36,7 +38,7 @@ const ofAccount = (accountId: number | null) => (accountId === null ? isNull(out
 
 /**
  * The mail of a row: a conversation's message as its mail (src/email/replies.ts); any other mail the
- * service writes is automatic, none a person's own message.
+ * service writes is automatic, none a person's own message; a notification e-mail has an HTML part too.
  */
 async function mailOf(row: OutgoingEmailRow, env: Env): Promise<MailToSend> {
   if (row.parts) return replyMail(row, row.parts, env.FILES);
@@ -45,6 +47,7 @@ async function mailOf(row: OutgoingEmailRow, env: Env): Promise<MailToSend> {
     to: row.recipients,
     subject: row.subject,
     text: row.body,
+    ...(row.kind === NOTIFICATION_MAIL_KIND && { html: notificationMailHtml(row.body) }),
     headers: { "Auto-Submitted": "auto-generated" },
     idempotencyKey: `outgoing-email-${row.accountId ?? "directory"}-${row.id}`,
   };

@@ -10,16 +10,19 @@
  * member), is not the user who acted, and has the type's e-mail or push flag on (no settings row: Chatwoot's
  * defaults). One message notifies a user once: a mention wins over the assignee's, which wins over the
  * participant's. Recipients are chosen in SQL (INSERT ... SELECT), so a change reads nothing more for them;
- * `announceNotifications` ends the batch: it writes the events of the rows just inserted and, as Chatwoot's
- * duplicate removal does, drops a recipient's earlier notifications of the same conversation.
+ * `announceNotifications` ends the batch: it writes the events of the rows just inserted, the e-mail of each
+ * one whose user selected the type's e-mail flag (Chatwoot's ConversationNotificationsMailer, sent by the
+ * outgoing-mail queue) and, as Chatwoot's duplicate removal does, drops a recipient's earlier
+ * notifications of the same conversation.
  */
 import { type SQL, sql } from "drizzle-orm";
 import { type Database, type Statement, schema } from "../../db/client";
-import { DEFAULT_NOTIFICATION_FLAGS, MESSAGE_TYPE, NOTIFICATION_TYPE, type NotificationType, ROLE, notificationFlagBit } from "../kernel/enums";
+import { DEFAULT_NOTIFICATION_FLAGS, MESSAGE_TYPE, NOTIFICATION_TYPE, NOTIFICATION_TYPES, type NotificationType, ROLE, notificationFlagBit } from "../kernel/enums";
+import { outgoingEmailsSelect } from "../kernel/outgoing-email";
 import { type AccountScope, actingUserId } from "../kernel/scope";
 import type { Ref } from "./loader";
 
-const { notifications, notificationSettings, accountUsers, inboxMembers, teamMembers, conversationParticipants, eventOutbox } = schema;
+const { notifications, notificationSettings, accountUsers, inboxMembers, teamMembers, conversationParticipants, eventOutbox, users, conversations, inboxes, messages } = schema;
 
 /** The conversation a notification is about; `id` may be `lastInsertedId(conversations)` of the batch. */
 export type NotifiedConversation = { id: Ref; inboxId: Ref; teamId: Ref | null };
@@ -58,13 +61,13 @@ const idList = (ids: readonly Ref[]) => (ids.length === 0 ? sql`NULL` : sql.join
 export function conversationCreatedNotifications(scope: AccountScope, conversation: NotifiedConversation & { pending: boolean }, at: number): Statement[] {
   if (conversation.pending) return [];
   const members = sql`SELECT ${inboxMembers.userId} FROM ${inboxMembers} WHERE ${inboxMembers.accountId} = au.account_id AND ${inboxMembers.inboxId} = ${conversation.inboxId}`;
-  return [notifyStatement(scope, "conversation_creation", conversation, members, actorSecondary(scope), at), ...announceNotifications(scope.db, at)];
+  return [notifyStatement(scope, "conversation_creation", conversation, members, actorSecondary(scope), at), ...announceNotifications(scope, at)];
 }
 
 /** A new assignee hears of it, unless they took it themselves or it is pending. */
 export function assignmentNotifications(scope: AccountScope, conversation: NotifiedConversation, assigneeId: number, pending: boolean, at: number): Statement[] {
   if (pending || assigneeId === actingUserId(scope)) return [];
-  return [notifyStatement(scope, "conversation_assignment", conversation, idList([assigneeId]), actorSecondary(scope), at), ...announceNotifications(scope.db, at)];
+  return [notifyStatement(scope, "conversation_assignment", conversation, idList([assigneeId]), actorSecondary(scope), at), ...announceNotifications(scope, at)];
 }
 
 /** How many users and teams one note may mention: each is a bound parameter of the statements (D1 binds at most 100). */
@@ -114,7 +117,7 @@ export function messageNotifications(scope: AccountScope, conversation: Notified
     statements.push(notifyStatement(scope, "assigned_conversation_new_message", conversation, idList([message.assigneeId]), secondary, at));
   }
   const participants = sql`SELECT ${conversationParticipants.userId} FROM ${conversationParticipants} WHERE ${conversationParticipants.accountId} = au.account_id AND ${conversationParticipants.conversationId} = ${conversation.id}`;
-  statements.push(notifyStatement(scope, "participating_conversation_new_message", conversation, participants, secondary, at), ...announceNotifications(db, at));
+  statements.push(notifyStatement(scope, "participating_conversation_new_message", conversation, participants, secondary, at), ...announceNotifications(scope, at));
   return statements;
 }
 
@@ -127,10 +130,11 @@ function actorSecondary(scope: AccountScope): Secondary {
 /**
  * The end of a batch that inserted notifications (marked `announce = 1`): each recipient's earlier
  * notifications of the same conversation are deleted (with `notification_deleted`), each new one gets its
- * `notification_created` event, and the marks are cleared. Batches are atomic and run one at a time, so the
- * marked rows are exactly this batch's.
+ * `notification_created` event and, when its user selected the type's e-mail flag, its mail; then the
+ * marks are cleared. Batches are atomic and run one at a time, so the marked rows are exactly this batch's.
  */
-export function announceNotifications(db: Database, at: number): Statement[] {
+export function announceNotifications(scope: AccountScope, at: number): Statement[] {
+  const { db } = scope;
   const replaced = sql`SELECT old.id FROM ${notifications} n JOIN ${notifications} old
     ON old.primary_actor_id = n.primary_actor_id AND old.user_id = n.user_id AND old.account_id = n.account_id
       AND old.primary_actor_type = n.primary_actor_type AND old.announce = 0
@@ -141,8 +145,67 @@ export function announceNotifications(db: Database, at: number): Statement[] {
     db.delete(notifications).where(sql`id IN (${replaced})`),
     db.insert(eventOutbox).select(sql`SELECT NULL, account_id, 'notification_created', 'Notification', id,
       json_object('user_id', user_id), 0, ${at}, NULL, NULL FROM ${notifications} WHERE announce = 1`).returning(),
+    notificationMails(scope, at),
     db.update(notifications).set({ announce: 0 }).where(sql`announce = 1`),
   ];
+}
+
+/** The mail kind of notification e-mails in `outgoing_emails`. */
+export const NOTIFICATION_MAIL_KIND = "conversation_notification";
+
+/** How much of the message a notification e-mail quotes. */
+const MAIL_EXCERPT_CHARS = 500;
+
+/**
+ * Chatwoot's subjects (AgentNotifications::ConversationNotificationsMailer), over `name` (the user's
+ * display name, else name), `c` the conversation and `i` its inbox.
+ */
+const MAIL_SUBJECTS: Record<NotificationType, (name: SQL) => SQL> = {
+  conversation_creation: (name) => sql`${name} || ', A new conversation [ID - ' || c.display_id || '] has been created in ' || i.name || '.'`,
+  conversation_assignment: (name) => sql`${name} || ', A new conversation [ID - ' || c.display_id || '] has been assigned to you.'`,
+  conversation_mention: (name) => sql`${name} || ', You have been mentioned in conversation [ID - ' || c.display_id || ']'`,
+  assigned_conversation_new_message: (name) => sql`${name} || ', New message in your assigned conversation [ID - ' || c.display_id || '].'`,
+  participating_conversation_new_message: (name) => sql`${name} || ', New message in your participating conversation [ID - ' || c.display_id || '].'`,
+};
+
+/** `CASE n.notification_type WHEN <type> THEN <of type> ... END` */
+const byType = (of: (type: NotificationType) => SQL) =>
+  sql`CASE n.notification_type ${sql.join(NOTIFICATION_TYPES.map((type) => sql`WHEN ${NOTIFICATION_TYPE[type]} THEN ${of(type)}`), sql` `)} END`;
+
+/**
+ * The mail of each notification of the batch whose user selected its type's e-mail flag (no settings
+ * row: Chatwoot's defaults), to the user's address: the subject, the conversation's display id and inbox,
+ * the message's text where the notification is about one, and, as the last paragraph, the link to the
+ * conversation in the dashboard (the HTML part links it: src/email/notifications.ts). Chosen in SQL, as
+ * the notifications are.
+ */
+function notificationMails(scope: AccountScope, at: number): Statement {
+  const name = sql`coalesce(nullif(u.display_name, ''), u.name)`;
+  const link = sql`${scope.env.FRONTEND_URL.replace(/\/$/, "")} || '/app/accounts/' || n.account_id || '/conversations/' || c.display_id`;
+  const excerpt = sql`CASE WHEN coalesce(m.content, '') = '' THEN ''
+    WHEN length(m.content) > ${MAIL_EXCERPT_CHARS} THEN char(10, 10) || substr(m.content, 1, ${MAIL_EXCERPT_CHARS}) || '…'
+    ELSE char(10, 10) || m.content END`;
+  const flags = sql`coalesce(ns.email_flags, ${DEFAULT_NOTIFICATION_FLAGS})`;
+  return outgoingEmailsSelect(
+    scope.db,
+    NOTIFICATION_MAIL_KIND,
+    {
+      accountId: sql`n.account_id`,
+      recipients: sql`json_array(u.email)`,
+      subject: byType((type) => MAIL_SUBJECTS[type](name)),
+      body: sql`${byType((type) => MAIL_SUBJECTS[type](name))} || char(10, 10) || 'Conversation #' || c.display_id || ' in ' || i.name
+        || ${excerpt} || char(10, 10) || ${link}`,
+      conversationId: sql`n.primary_actor_id`,
+    },
+    sql`FROM ${notifications} n
+      JOIN ${users} u ON u.id = n.user_id
+      JOIN ${conversations} c ON c.account_id = n.account_id AND c.id = n.primary_actor_id
+      JOIN ${inboxes} i ON i.account_id = c.account_id AND i.id = c.inbox_id
+      LEFT JOIN ${messages} m ON n.secondary_actor_type = 'Message' AND m.account_id = n.account_id AND m.id = n.secondary_actor_id
+      LEFT JOIN ${notificationSettings} ns ON ns.account_id = n.account_id AND ns.user_id = n.user_id
+      WHERE n.announce = 1 AND (${flags} & ${byType((type) => sql`${notificationFlagBit(type)}`)}) <> 0`,
+    at,
+  );
 }
 
 /**
