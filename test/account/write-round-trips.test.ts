@@ -160,3 +160,30 @@ describe("message create: what the message does to its conversation is decided i
     expect((await get(messagesOf(conversation.id), world.admin.key)).body.payload).toEqual([]);
   });
 });
+
+describe("conversation create with a first message: the message changes the conversation by the one rule", () => {
+  const v2 = `/api/v2/accounts/${world.accountId}`;
+  const live = async () => (await get(`${v2}/reports/conversations?type=account`, world.admin.key)).body as { open: number; unattended: number; unassigned: number };
+  const contactFor = async (name: string) => (await post(`${world.base}/contacts`, world.admin.key, { name })).body.payload.contact.id as number;
+
+  it("stores a person's first message as the first reply, ends the wait and counts the conversation as attended, in 3 round trips", async () => {
+    const before = await live();
+    const res = await post(`${world.base}/conversations`, world.admin.key, { inbox_id: inboxId, contact_id: await contactFor("Greeted"), message: { content: "Hello from us" } });
+    expect(res.status).toBe(200);
+    expect(roundTrips(res.headers)).toBe(3);
+    const [message] = res.body.messages;
+    expect(message).toMatchObject({ content: "Hello from us", message_type: 1 });
+    expect(res.body).toMatchObject({ first_reply_created_at: message.created_at, waiting_since: null, last_activity_at: message.created_at, status: "open" });
+    expect((await get(`${world.base}/conversations/${res.body.id}`, world.admin.key)).body).toMatchObject({ first_reply_created_at: message.created_at, waiting_since: null });
+    expect(await live()).toEqual({ open: before.open + 1, unattended: before.unattended, unassigned: before.unassigned + 1 });
+  });
+
+  it("leaves a conversation without a message waiting and unattended", async () => {
+    const before = await live();
+    const res = await post(`${world.base}/conversations`, world.admin.key, { inbox_id: inboxId, contact_id: await contactFor("Unanswered") });
+    expect(res.status).toBe(200);
+    expect(roundTrips(res.headers)).toBe(3);
+    expect(res.body).toMatchObject({ first_reply_created_at: null, waiting_since: res.body.created_at, status: "open" });
+    expect(await live()).toEqual({ open: before.open + 1, unattended: before.unattended + 1, unassigned: before.unassigned + 1 });
+  });
+});

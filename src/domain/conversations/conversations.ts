@@ -5,6 +5,7 @@
  * (changes.ts) and loads the record the response shows.
  */
 import { and, desc, eq, sql } from "drizzle-orm";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { chunks } from "../../db/chunks";
 import { type Statement, lastInsertedId, now, schema } from "../../db/client";
 import { checkCustomAttributeValues, customAttributeDefinitionsQuery, type AttributeDefinition, type AttributeModel } from "../custom-attributes/values";
@@ -19,8 +20,8 @@ import { type ErrorEntry, forbidden, invalid, invalidField } from "../kernel/err
 import { messageFactStatements, reportingFactStatements, statusMoveStatements } from "../reports/facts";
 import { conversationColumn, inboxOpenableCondition, readConversation } from "./access";
 import { changeStatements, commitAndLoad } from "./changes";
-import { counterStatements } from "./counters";
-import { contactUpdatedEventStatement, conversationEventStatement, messageEventStatements } from "./events";
+import { counterAddInBatch } from "./counters";
+import { type ColumnChange, columnChanges, contactUpdatedEventStatement, conversationEventStatement, messageEventStatements } from "./events";
 import { type ConversationRecord, assembleConversationRecords, conversationRecordQueries, loadConversationRecords } from "./loader";
 import { conversationCreatedNotifications } from "./notifications";
 import {
@@ -28,7 +29,7 @@ import {
   activeInboxBotQuery,
   activityMessageStatements,
   actorName,
-  conversationChangeForMessage,
+  messageChangeInBatch,
   messageInsertStatements,
   messageSender,
 } from "./new-messages";
@@ -116,6 +117,16 @@ export type ConversationCreateInput = {
  * existing contact inbox given by `source_id`. The status follows Chatwoot: resolved for a blocked
  * contact, pending when a bot serves the inbox, otherwise the given status (open by default).
  */
+/**
+ * The value a conversation about to be inserted (`draft`) has in `column`: how a rule written over a
+ * stored row's columns (`messageChangeInBatch`) reads the draft.
+ */
+function draftValue(draft: Partial<Record<keyof ConversationRow, unknown>>, column: SQLiteColumn): unknown {
+  const key = (Object.keys(draft) as Array<keyof ConversationRow>).find((k) => (conversations as unknown as Record<string, unknown>)[k] === column);
+  if (key === undefined) throw new Error(`a new conversation's draft has no ${column.name}`);
+  return draft[key];
+}
+
 export async function createConversation(scope: AccountScope, input: ConversationCreateInput): Promise<ConversationRecord> {
   const { db, accountId } = scope;
   const bySource = input.sourceId !== undefined;
@@ -211,21 +222,23 @@ export async function createConversation(scope: AccountScope, input: Conversatio
   };
   const factTarget = { ...target, teamId: draft.teamId, assigneeId: draft.assigneeId };
   const messageWrites: Statement[] = [];
+  // what the first message does to the conversation: the one rule (`messageChangeInBatch`) over the
+  // draft's own values, its SQL stored by the INSERT (an outgoing message moves no status)
+  let messageChange: ColumnChange[] = [];
   if (input.message) {
     const messageType = MESSAGE_TYPE.outgoing;
     const sender = input.message.sender !== undefined ? input.message.sender : messageSender(scope, messageType, draft);
     const campaignId = input.campaignId;
-    Object.assign(
-      draft,
-      conversationChangeForMessage(draft, { messageType, private: false, sender, campaignId }, { inboxHasActiveBot: false, contactBlocked: false }, at),
-    );
+    messageChange = messageChangeInBatch(scope, { messageType, private: false, sender, campaignId }, at, (column) => sql`${draftValue(draft, column)}`);
     messageWrites.push(
       ...messageInsertStatements(scope, target, { messageType, sender, content: input.message.content, campaignId }, at),
       ...messageEventStatements(scope, "message_created", lastInsertedId(messages), messageType),
     );
     const senderUserId = sender?.senderType === "User" ? sender.senderId : null;
+    // the message is the first reply where the rule sets the first reply
+    const firstReply = messageChange.find((c) => c.key === "firstReplyCreatedAt");
     messageWrites.push(
-      ...messageFactStatements(scope, { ...factTarget, createdAt: at, waitingSince: null }, { messageType, private: false, senderUserId }, Boolean(draft.firstReplyCreatedAt), at),
+      ...messageFactStatements(scope, { ...factTarget, createdAt: at, waitingSince: null }, { messageType, private: false, senderUserId }, firstReply ? columnChanges(firstReply) : false, at),
     );
   }
 
@@ -236,6 +249,7 @@ export async function createConversation(scope: AccountScope, input: Conversatio
         .insert(conversations)
         .values({
           ...draft,
+          ...Object.fromEntries(messageChange.map((c) => [c.key, c.next])),
           contactInboxId,
           // allocated inside the INSERT, served by the (account_id, display_id) unique index
           displayId: sql`(SELECT coalesce(max(${conversations.displayId}), 0) + 1 FROM ${conversations} WHERE ${conversations.accountId} = ${accountId})`,
@@ -247,7 +261,8 @@ export async function createConversation(scope: AccountScope, input: Conversatio
     ],
     writes: [
       ...(input.alsoWrite ?? []),
-      ...counterStatements(db, accountId, null, draft),
+      // counted as stored: the first message's change is decided in SQL
+      counterAddInBatch(db, accountId, sql`${conversations.accountId} = ${accountId} AND ${conversations.id} = ${conversationId}`),
       conversationEventStatement(scope, conversationId, "conversation_created"),
       ...reportingFactStatements(scope, factTarget, "conversation_created", 0, at),
       ...statusMoveStatements(scope, { inboxId: inbox.id, createdAt: at }, null, draft.status),

@@ -73,17 +73,43 @@ export function counterStatements(db: Database, accountId: number, before: Count
   return counterMoves(db, accountId, [{ before, after }]);
 }
 
+/** Chatwoot's "unattended" (`unattended` above) over first reply and wait columns or SQL. */
+const unattendedSql = (firstReplyCreatedAt: SQL, waitingSince: SQL) => sql`(${firstReplyCreatedAt} IS NULL OR ${waitingSince} IS NOT NULL)`;
+
+/** The counted state of the conversation `where` selects, as stored when the statement runs, with its `delta`. */
+const storedState = (where: SQL, delta: 1 | -1) =>
+  sql`SELECT inbox_id, team_id, assignee_id, status AS status, ${unattendedSql(sql`first_reply_created_at`, sql`waiting_since`)} AS unattended, ${sql.raw(String(delta))} AS delta
+      FROM ${conversations} WHERE ${where}`;
+
 /**
  * `counterStatements` for a change decided inside the batch: one upsert that moves the conversation
  * `where` selects (from `conversations`, read before the batch updates it) from its state to `next`, whose
- * status, first reply and wait are SQL over its columns (inbox, team and assignee stay). The keys are
- * `keysOf`'s, spelled in SQL: a missing team or assignee makes its key null, and null keys count nowhere.
+ * status, first reply and wait are SQL over its columns (inbox, team and assignee stay).
  */
 export function counterMoveInBatch(db: Database, accountId: number, where: SQL, next: { status: SQL; firstReplyCreatedAt: SQL; waitingSince: SQL }): Statement {
-  const states = sql`SELECT inbox_id, team_id, assignee_id, status AS status, (first_reply_created_at IS NULL OR waiting_since IS NOT NULL) AS unattended, -1 AS delta
-      FROM ${conversations} WHERE ${where}
-    UNION ALL SELECT inbox_id, team_id, assignee_id, ${next.status}, (${next.firstReplyCreatedAt} IS NULL OR ${next.waitingSince} IS NOT NULL), 1
-      FROM ${conversations} WHERE ${where}`;
+  return countedStatesStatement(
+    db,
+    accountId,
+    sql`${storedState(where, -1)}
+    UNION ALL SELECT inbox_id, team_id, assignee_id, ${next.status}, ${unattendedSql(next.firstReplyCreatedAt, next.waitingSince)}, 1
+      FROM ${conversations} WHERE ${where}`,
+  );
+}
+
+/**
+ * `counterStatements(null, ...)` for a conversation inserted earlier in the batch whose state the batch
+ * decided (its first message's change is SQL): adds the conversation `where` selects, as it is stored.
+ */
+export function counterAddInBatch(db: Database, accountId: number, where: SQL): Statement {
+  return countedStatesStatement(db, accountId, storedState(where, 1));
+}
+
+/**
+ * One upsert adding each counted state's `delta` to the keys of `keysOf`, spelled in SQL over `states`
+ * (inbox_id, team_id, assignee_id, status, unattended, delta): a missing team or assignee makes its key
+ * null, and null keys count nowhere.
+ */
+function countedStatesStatement(db: Database, accountId: number, states: SQL): Statement {
   // each (scope, bucket) pair of keysOf: the four scopes by two buckets, and the account's two unattended ones
   const scope = sql`CASE p.column1 WHEN 1 THEN 'a' WHEN 2 THEN 'i:' || s.inbox_id WHEN 3 THEN 't:' || s.team_id ELSE 'i:' || s.inbox_id || ':t:' || s.team_id END`;
   const bucket = sql`CASE p.column2 WHEN 1 THEN 'all'

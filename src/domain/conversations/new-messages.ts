@@ -3,7 +3,7 @@
  * contact writing in, an activity line about a change, next an automation rule), is inserted by
  * `messageInsertStatements`, so that what is stored for a message follows one rule and a searched message
  * enters the search index (search-index.ts) in the same batch; how the new message changes its
- * conversation is `conversationChangeForMessage`.
+ * conversation is `messageChangeInBatch`.
  */
 import { type SQL, and, eq, exists, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
@@ -11,7 +11,6 @@ import { type Statement, lastInsertedId, schema } from "../../db/client";
 import { AGENT_BOT_INBOX_STATUS, CONTENT_TYPE, CONTENT_TYPES, CONVERSATION_STATUS, MESSAGE_TYPE } from "../kernel/enums";
 import { type AccountScope, performer } from "../kernel/scope";
 import { storedAttachmentsJson } from "../attachments/attachments";
-import type { ConversationChange } from "./changes";
 import type { ColumnChange } from "./events";
 import type { Ref } from "./loader";
 import type { ConversationRow } from "./rows";
@@ -115,37 +114,6 @@ export const activityMessageStatements = (scope: AccountScope, conversation: Pic
   ...messageEventStatements(scope, "message_created", lastInsertedId(messages), MESSAGE_TYPE.activity),
 ];
 
-/**
- * How a new message changes its conversation, as Chatwoot does: every non-activity message moves
- * last_activity_at; an incoming one reopens a resolved or snoozed conversation (pending when a bot
- * serves the inbox; never for a muted contact) and starts waiting_since when the contact was not waiting
- * already; a person's public reply ends the wait (and the first one is the first reply). Chatwoot counts
- * only a person's reply as an answer: a bot's message, an automation rule's (no sender here) or a
- * campaign's leaves the contact waiting, and so do private notes and activity lines.
- */
-export function conversationChangeForMessage(
-  conversation: Pick<ConversationRow, "status" | "waitingSince" | "firstReplyCreatedAt">,
-  message: NewMessageKind,
-  context: { inboxHasActiveBot: boolean; contactBlocked: boolean },
-  at: number,
-): ConversationChange {
-  const change: ConversationChange = {};
-  if (message.messageType !== MESSAGE_TYPE.activity) change.lastActivityAt = at;
-  if (message.messageType === MESSAGE_TYPE.incoming) {
-    const asleep = conversation.status === CONVERSATION_STATUS.resolved || conversation.status === CONVERSATION_STATUS.snoozed;
-    if (asleep && !context.contactBlocked) {
-      change.status = context.inboxHasActiveBot ? CONVERSATION_STATUS.pending : CONVERSATION_STATUS.open;
-      change.snoozedUntil = null;
-    }
-    if (conversation.waitingSince === null) change.waitingSince = at;
-  }
-  if (personReplied(message)) {
-    if (conversation.firstReplyCreatedAt === null) change.firstReplyCreatedAt = at;
-    change.waitingSince = null;
-  }
-  return change;
-}
-
 /** Kinds of new message, as the rules of how they change their conversation read them. */
 type NewMessageKind = { messageType: number; private: boolean; sender: MessageSender | null; campaignId?: number | null };
 
@@ -154,12 +122,19 @@ export const personReplied = (message: NewMessageKind) =>
   message.messageType === MESSAGE_TYPE.outgoing && !message.private && message.sender?.senderType === "User" && !message.campaignId;
 
 /**
- * `conversationChangeForMessage` for a conversation that exists: the same rule in SQL over its row, so a
- * message decides what it does to its conversation inside its own write batch, reading nothing first.
- * `was` reads a column of the row as it is when the batch runs: the bare column in a statement that
- * reads or updates `conversations` (the default), a subquery elsewhere. Answers the changes in the order
- * `conversationChangeForMessage` makes them (its events list them in that order); a change whose new value
- * equals the old changes nothing.
+ * How a new message changes its conversation, as Chatwoot does: every non-activity message moves
+ * last_activity_at; an incoming one reopens a resolved or snoozed conversation (pending when a bot
+ * serves the inbox; never for a muted contact) and starts waiting_since when the contact was not waiting
+ * already; a person's public reply ends the wait (and the first one is the first reply). Chatwoot counts
+ * only a person's reply as an answer: a bot's message, an automation rule's (no sender here) or a
+ * campaign's leaves the contact waiting, and so do private notes and activity lines.
+ *
+ * The rule is SQL over the conversation's row, so a message decides what it does to its conversation
+ * inside its own write batch, reading nothing first. `was` reads a column of the row as it is when the
+ * batch runs: the bare column in a statement that reads or updates `conversations` (the default), a
+ * subquery elsewhere, or a conversation's draft values as literals when the message is a new
+ * conversation's first (its INSERT stores the answer). Answers the changes in this order (events list
+ * them in it); a change whose new value equals the old changes nothing.
  */
 export function messageChangeInBatch(scope: AccountScope, message: NewMessageKind, at: number, was: (column: SQLiteColumn) => SQL = (column) => sql`${column}`): ColumnChange[] {
   const { open, pending, resolved, snoozed } = CONVERSATION_STATUS;
