@@ -63,9 +63,8 @@ export const widgetPage = new Hono<AppEnv>().get(
   async (c) => {
     const query = c.req.valid("query");
     const claim = await readWidgetToken(c.env, query.cw_conversation);
-    // a load without a valid token makes a contact: counted before anything is read or written
-    if (!claim) await enforce(c, "widget_page");
-    const { website, chain, created } = await openWebsiteVisitor(publicScope(c), query.website_token, claim);
+    // a load that makes a contact (no token, or one that names no visitor of this inbox) is counted before the contact is made
+    const { website, chain, created } = await openWebsiteVisitor(publicScope(c), query.website_token, claim, () => enforce(c, "widget_page"));
     const authToken = created ? await issueWidgetToken(c.env, { sourceId: chain.contactInbox.sourceId, inboxId: website.inbox.id }) : query.cw_conversation!;
     const html = widgetPageHtml({
       locale: pageLocale(query.locale, website.account.locale),
