@@ -11,8 +11,8 @@
  *
  * `?base=` points the snippet at another origin of this machine (http://127.0.0.1:8787 while the page is
  * opened as http://localhost:8787), so the widget runs in a cross-site frame as on a real website. Only
- * loopback origins are accepted: the page's script policy names the base, and a page of this origin must
- * never load scripts from an origin a link chose.
+ * loopback origins are accepted, and only on a page opened on a loopback address: the page's script policy
+ * names the base, and a page of this origin must never load scripts from an origin a link chose.
  */
 import { Hono } from "hono";
 import type { AppEnv } from "../http/app-env";
@@ -22,10 +22,16 @@ const DEMO_INBOX_NAME = "Demo website";
 
 const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
-/** The origin the snippet loads the widget from: `?base=` when it is a loopback http(s) origin, else this page's own. */
+/**
+ * The origin the snippet loads the widget from: `?base=` when both this page and the base are on a
+ * loopback address (a local server), else this page's own. A deployed page never takes it: an
+ * administrator types their key there, and a link must not make it run a script from whatever listens
+ * on a port of the visitor's own machine.
+ */
 function snippetBase(requestUrl: string, base: string | undefined): string {
-  const own = new URL(requestUrl).origin;
-  if (!base) return own;
+  const page = new URL(requestUrl);
+  const own = page.origin;
+  if (!base || !LOOPBACK_HOSTS.has(page.hostname)) return own;
   try {
     const url = new URL(base);
     if ((url.protocol === "http:" || url.protocol === "https:") && LOOPBACK_HOSTS.has(url.hostname)) return url.origin;
