@@ -33,8 +33,7 @@ describe("secure defaults", () => {
 
   it("builds every page on the page kit: its stylesheet from this origin, which each page's policy lets load", async () => {
     const directives = (policy: string | null) => new Map((policy ?? "").split(";").map((d) => d.trim().split(/\s+/)).map(([name, ...values]) => [name, values] as const));
-    // the widget demo is not on the kit yet (see docs/development.md, "The page kit")
-    for (const path of ["/", "/agent-demo", "/survey/responses/00000000-0000-4000-8000-000000000000", "/hc/no-such-portal/en"]) {
+    for (const path of ["/", "/agent-demo", "/widget-demo", "/survey/responses/00000000-0000-4000-8000-000000000000", "/hc/no-such-portal/en"]) {
       const res = await call("GET", path, { headers: { accept: "text/html" } });
       expect(res.headers.get("content-type"), path).toMatch(/^text\/html/);
       const page = res.body as string;
