@@ -12,6 +12,8 @@
 // - ATTACHMENT_URL_SECRET and WIDGET_TOKEN_SECRET (secrets when deployed) are generated once and kept
 //   beside the local data;
 // - the rate limits are generous (LOCAL_RATE_LIMITS below), for scripts and test runs against this server;
+// - FRONTEND_URL (on another port than wrangler.toml's) and FILES_BASE_URL name this server's port, so the
+//   widget snippet and the links it hands out reach it, unless the environment sets them;
 // - the minute cron (outbox sweep, due webhook retries, snooze wake-ups, log pruning) is fired by this
 //   script, because `wrangler dev` never fires scheduled handlers by itself.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -84,6 +86,22 @@ migrateLocal(config, persistTo);
 const key = platformKey();
 executeSql(ensureAppKeySql(LOCAL_APP_NAME, sha256Hex(key)), { persistTo, config });
 
+/** wrangler.toml names the default port (8787). */
+const CONFIGURED_PORT = 8787;
+
+/**
+ * FRONTEND_URL (the widget snippet's base, CSAT survey and login links) and FILES_BASE_URL (file URLs,
+ * mailed links) as `--var`s: what the environment sets, otherwise this server's address. FRONTEND_URL is
+ * left to wrangler.toml on its own port, where it already names this server (or the address put there);
+ * FILES_BASE_URL has always followed the port.
+ */
+function localAddressVars() {
+  const local = `http://localhost:${port}`;
+  const frontend = process.env.FRONTEND_URL?.trim() || (port === CONFIGURED_PORT ? null : local);
+  const files = process.env.FILES_BASE_URL?.trim() || local;
+  return [...(frontend ? [`FRONTEND_URL:${frontend}`] : []), `FILES_BASE_URL:${files}`];
+}
+
 /** Local receivers are the point of local development: see the header comment. */
 const WEBHOOK_TARGET_POLICY = "allow-private";
 const CRON_EVERY_MS = 60_000;
@@ -126,8 +144,9 @@ const dev = wranglerSpawn([
   // the website widget's visitor tokens stay valid across restarts (docs/widget.md)
   "--var",
   `WIDGET_TOKEN_SECRET:${localSecret("WIDGET_TOKEN_SECRET", "edgedesk-widget-token-secret")}`,
-  "--var",
-  `FILES_BASE_URL:http://localhost:${port}`,
+  // this server's own address for the links it hands out (the widget snippet, CSAT and login links, file
+  // URLs), unless the environment names them
+  ...localAddressVars().flatMap((v) => ["--var", v]),
   // exposes /__scheduled, which the cron below calls
   "--test-scheduled",
 ]);

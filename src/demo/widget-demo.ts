@@ -11,21 +11,28 @@
  *
  * `?base=` points the snippet at another origin of this machine (http://127.0.0.1:8787 while the page is
  * opened as http://localhost:8787), so the widget runs in a cross-site frame as on a real website. Only
- * loopback origins are accepted: the page's script policy names the base, and a page of this origin must
- * never load scripts from an origin a link chose.
+ * loopback origins are accepted, and only on a page opened on a loopback address: the page's script policy
+ * names the base, and a page of this origin must never load scripts from an origin a link chose.
  */
 import { Hono } from "hono";
 import type { AppEnv } from "../http/app-env";
 import { undocumented } from "../http/openapi";
+import { layout } from "../pages/kit";
 
 const DEMO_INBOX_NAME = "Demo website";
 
 const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
-/** The origin the snippet loads the widget from: `?base=` when it is a loopback http(s) origin, else this page's own. */
+/**
+ * The origin the snippet loads the widget from: `?base=` when both this page and the base are on a
+ * loopback address (a local server), else this page's own. A deployed page never takes it: an
+ * administrator types their key there, and a link must not make it run a script from whatever listens
+ * on a port of the visitor's own machine.
+ */
 function snippetBase(requestUrl: string, base: string | undefined): string {
-  const own = new URL(requestUrl).origin;
-  if (!base) return own;
+  const page = new URL(requestUrl);
+  const own = page.origin;
+  if (!base || !LOOPBACK_HOSTS.has(page.hostname)) return own;
   try {
     const url = new URL(base);
     if ((url.protocol === "http:" || url.protocol === "https:") && LOOPBACK_HOSTS.has(url.hostname)) return url.origin;
@@ -58,35 +65,34 @@ function pagePolicy(own: string, base: string) {
 
 const escapeAttribute = (value: string) => value.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
 
-const page = (base: string) => /* html */ `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<title>edgedesk widget demo</title>
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<style>
-  body { font: 15px/1.4 system-ui, sans-serif; margin: 0; color: #222; }
-  header { padding: 1rem 1.5rem; border-bottom: 1px solid #ddd; }
-  h1 { margin: 0 0 .5rem; font-size: 1.3rem; }
+/** The page's own rules, on the kit's colours (so light and dark follow the reader's setting). */
+const STYLE = /* css */ `
+  #demo header { padding: 1rem 1.5rem; border-bottom: 1px solid var(--border); }
+  #demo h1 { margin: 0 0 .5rem; font-size: 1.3rem; }
   form#setup { display: flex; flex-wrap: wrap; gap: .5rem; align-items: end; }
-  label { display: flex; flex-direction: column; font-size: 12px; color: #555; }
-  #status { color: #555; }
+  form#setup label { display: flex; flex-direction: column; font-size: 12px; color: var(--muted); }
+  #status { color: var(--muted); }
   .halves { display: grid; grid-template-columns: 1fr 1fr; min-height: calc(100vh - 7rem); }
-  .site { background: #fbf7f0; padding: 1.5rem; }
-  .site h2 { font-family: Georgia, serif; color: #6b3e1f; margin-top: 0; }
-  .site .note { color: #777; font-size: 13px; }
-  .agent { border-left: 1px solid #ddd; padding: 1rem 1.5rem; display: flex; flex-direction: column; gap: .5rem; }
+  .site { background: var(--surface); padding: 1.5rem; }
+  .site h2 { font-family: Georgia, serif; color: var(--warning); margin-top: 0; }
+  .site .note { color: var(--muted); font-size: 13px; }
+  .agent { border-left: 1px solid var(--border); padding: 1rem 1.5rem; display: flex; flex-direction: column; gap: .5rem; }
   .agent h2 { margin: 0; font-size: 1.1rem; }
-  #agent-conversation { color: #555; font-size: 13px; }
-  .log { height: 360px; overflow-y: auto; background: #fafafa; border: 1px solid #eee; border-radius: 6px; padding: .5rem; }
+  #agent-conversation { color: var(--muted); font-size: 13px; }
+  .log { height: 360px; overflow-y: auto; background: var(--sunken); border: 1px solid var(--border); border-radius: var(--radius); padding: .5rem; }
   .msg { margin: .25rem 0; }
-  .msg.private { color: #a15c00; }
-  .typing { height: 1.2em; font-style: italic; color: #777; }
+  .msg.private { color: var(--warning); }
+  .typing { height: 1.2em; font-style: italic; color: var(--muted); }
   .compose { display: flex; gap: .5rem; }
   .compose textarea { flex: 1; height: 3em; }
-</style>
-</head>
-<body data-base="${escapeAttribute(base)}">
+`;
+
+/** The page on the kit; the snippet's base rides on the demo's wrapper, where the page's script reads it. */
+const page = (base: string) =>
+  layout({
+    title: "edgedesk widget demo",
+    style: STYLE,
+    body: /* html */ `<div id="demo" data-base="${escapeAttribute(base)}">
 <header>
 <h1>Widget demo</h1>
 <form id="setup">
@@ -115,14 +121,13 @@ const page = (base: string) => /* html */ `<!doctype html>
     </div>
   </section>
 </div>
-<script src="/vendor/actioncable.js"></script>
-<script src="/widget-demo/app.js"></script>
-</body>
-</html>`;
+</div>`,
+    scripts: ["/vendor/actioncable.js", "/widget-demo/app.js"],
+  });
 
 const SCRIPT = /* js */ `"use strict";
 const $ = (id) => document.getElementById(id);
-const base = document.body.dataset.base;
+const base = $("demo").dataset.base;
 const state = { key: "", accountId: "", inbox: null, conversationId: null, seen: new Set() };
 
 async function api(method, path, body) {

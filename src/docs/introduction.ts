@@ -25,7 +25,7 @@ export const API_SURFACES = `| Surface | Key | Reaches |
 | \`/auth/confirmation\` | none: the mailed token | confirming a user's new e-mail address |
 | \`/auth/sign_in\`, \`/auth/password\` | none: the password, the mailed reset token | signing in as Chatwoot's apps do, resetting a password |
 | \`/api/v1/profile\`, \`/api/v1/notification_subscriptions\`, \`/api/v1/accounts/...\`, \`/api/v2/...\`, \`/auth/validate_token\`, \`/auth/sign_out\` | a sign-in's \`access-token\` + \`client\` + \`uid\` | what the user's key reaches, as that user |
-| \`/cable\` | none on the socket: each subscription sends the user's \`pubsub_token\` | the live account feed (ActionCable), for a member of the account |
+| \`/cable\` | none on the socket: each subscription sends the user's \`pubsub_token\`, or a visitor's (a contact inbox's) \`pubsub_token\` on the widget's \`RoomChannel\` | the live account feed (ActionCable), for a member of the account; for a visitor, its own conversations' public events (docs/widget.md) |
 | \`/mcp\` | user key, sign-in token or agent bot key, as \`Authorization: Bearer\` | the MCP tools: what the key reaches on the account API (docs/mcp.md) |
 
 The key goes in the \`api_access_token\` header; \`Api-Access-Token\` (as n8n and other clients send it)

@@ -82,7 +82,7 @@ const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
 
 /**
  * Counts the request against `name`; refuses it with a 429 once the window's allowance is spent. A route
- * whose policy applies to some of its requests only (the widget page's loads without a token) calls it.
+ * whose policy applies to some of its requests only (the widget loads that make a new visitor) calls it.
  */
 export async function enforce(c: Context<AppEnv>, name: PolicyName) {
   const p = policy(c.env, name);

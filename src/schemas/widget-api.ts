@@ -41,10 +41,18 @@ export const WidgetSetUser = wrapped(
 /** POST /contact/destroy_custom_attributes: the keys to remove. */
 export const WidgetContactAttributeKeys = z.object({ custom_attributes: z.array(ShortText).min(1).max(100) });
 
+/**
+ * The page the visitor writes from (kept as the conversation's `referer`, which the dashboard shows as a
+ * link): an http(s) URL, or nothing. Any other value is dropped rather than refused, so that a page
+ * with an odd address (a `javascript:` or `data:` one, whether sent by a hostile client or not) loses
+ * no message.
+ */
+const RefererUrl = HttpUrl.optional().catch(undefined);
+
 /** POST /conversations: the pre-chat form's contact fields and first message. */
 export const WidgetConversationCreate = z.object({
   contact: z.object({ name: ShortText.optional(), email: clearable(Email), phone_number: clearable(PhoneNumber), custom_attributes: JsonObject.optional() }).optional(),
-  message: z.object({ content: z.string().trim().min(1).max(150_000), timestamp: ShortText.optional(), referer_url: z.string().max(2048).optional() }),
+  message: z.object({ content: z.string().trim().min(1).max(150_000), timestamp: ShortText.optional(), referer_url: RefererUrl }),
   custom_attributes: JsonObject.optional(),
 });
 
@@ -66,7 +74,7 @@ export const WidgetMessageCreate = z.object({
     content: z.string().trim().min(1).max(150_000).optional(),
     reply_to: Id.nullish(),
     timestamp: ShortText.optional(),
-    referer_url: z.string().max(2048).optional(),
+    referer_url: RefererUrl,
     echo_id: ShortText.optional(),
   }),
 });

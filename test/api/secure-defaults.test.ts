@@ -1,3 +1,4 @@
+import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { call, createPlatformApp, get } from "../support/http";
 
@@ -32,8 +33,7 @@ describe("secure defaults", () => {
 
   it("builds every page on the page kit: its stylesheet from this origin, which each page's policy lets load", async () => {
     const directives = (policy: string | null) => new Map((policy ?? "").split(";").map((d) => d.trim().split(/\s+/)).map(([name, ...values]) => [name, values] as const));
-    // the widget demo is not on the kit yet (see docs/development.md, "The page kit")
-    for (const path of ["/", "/agent-demo", "/survey/responses/00000000-0000-4000-8000-000000000000", "/hc/no-such-portal/en"]) {
+    for (const path of ["/", "/agent-demo", "/widget-demo", "/survey/responses/00000000-0000-4000-8000-000000000000", "/hc/no-such-portal/en"]) {
       const res = await call("GET", path, { headers: { accept: "text/html" } });
       expect(res.headers.get("content-type"), path).toMatch(/^text\/html/);
       const page = res.body as string;
@@ -42,6 +42,20 @@ describe("secure defaults", () => {
       expect(page.match(/<meta name="viewport"/g), path).toHaveLength(1);
       expect(directives(res.headers.get("content-security-policy")).get("style-src"), path).toContain("'self'");
     }
+  });
+
+  it("lets the widget demo load the widget from another loopback origin only when the page itself is opened on a loopback address", async () => {
+    const demo = async (origin: string) => {
+      const res = await exports.default.fetch(new Request(`${origin}/widget-demo?base=${encodeURIComponent("http://127.0.0.1:8787")}`, { headers: { accept: "text/html" } }));
+      return { html: await res.text(), scripts: res.headers.get("content-security-policy")!.split(";").find((d) => d.trim().startsWith("script-src"))!.trim() };
+    };
+    // a deployed page, where an administrator types their key: its scripts come from its own origin only
+    const deployed = await demo("https://desk.test");
+    expect(deployed.scripts).toBe("script-src 'self'");
+    expect(deployed.html).toContain('data-base="https://desk.test"');
+    const local = await demo("http://localhost:8787");
+    expect(local.scripts).toBe("script-src 'self' http://127.0.0.1:8787");
+    expect(local.html).toContain('data-base="http://127.0.0.1:8787"');
   });
 
   it("answers markup in a stored value as JSON that no browser treats as HTML", async () => {

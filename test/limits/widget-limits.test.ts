@@ -9,6 +9,7 @@ import { call } from "../support/http";
 import { loadPage, pageGlobals, websiteWorld } from "../widget/website-support";
 
 const site = await websiteWorld("Limited Shop");
+const otherSite = await websiteWorld("Other Shop");
 
 function expectRefused(reply: { status: number; body: any; headers: Headers }, policy: string) {
   expect(reply.status).toBe(429);
@@ -27,6 +28,16 @@ describe("the widget's limits", () => {
     expectRefused(await loadPage(`website_token=${site.token}&cw_conversation=not-a-token`, "192.0.2.10"), "widget_page");
     expect((await loadPage(`website_token=${site.token}&cw_conversation=${token}`, "192.0.2.10")).status).toBe(200);
     expect((await loadPage(`website_token=${site.token}`, "192.0.2.11")).status).toBe(200);
+  });
+
+  it("counts a load with another website's valid token, which makes a contact here as no token does", async () => {
+    const foreign = pageGlobals((await loadPage(`website_token=${otherSite.token}`, "192.0.2.30")).body).authToken;
+    const load = () => loadPage(`website_token=${site.token}&cw_conversation=${foreign}`, "192.0.2.31");
+    for (let i = 0; i < 3; i++) expect((await load()).status).toBe(200);
+    expectRefused(await load(), "widget_page");
+    const config = () => call("POST", `/api/v1/widget/config?website_token=${site.token}`, { body: {}, headers: { "x-auth-token": foreign, "cf-connecting-ip": "192.0.2.32" } });
+    for (let i = 0; i < 3; i++) expect((await config()).status).toBe(200);
+    expectRefused(await config(), "widget_page");
   });
 
   it("counts new conversations against public_create", async () => {

@@ -66,6 +66,16 @@ describe("the current conversation", () => {
     expect(list.body.meta).toEqual({ contact_last_seen_at: null });
   });
 
+  it("keeps the page's referer only when it is an http(s) URL (the dashboard links it); the message is taken either way", async () => {
+    const v = await visitor();
+    const sent = await v.as("POST", "/messages", { message: { content: "From a strange page", referer_url: "javascript:alert(document.cookie)" } });
+    expect(sent.status).toBe(200);
+    expect((await agentView(`/conversations/${sent.body.conversation_id}`)).body.additional_attributes.referer).toBeNull();
+    const started = await v.as("POST", "/conversations", { message: { content: "From the form", referer_url: "data:text/html,<script>alert(1)</script>" } });
+    expect(started.status).toBe(200);
+    expect((await agentView(`/conversations/${started.body.id}`)).body.additional_attributes.referer).toBeNull();
+  });
+
   it("POST /conversations starts a new one with the pre-chat form's contact and message", async () => {
     const v = await talking("old one");
     const res = await v.as("POST", "/conversations", { contact: { email: "prechat@example.com", name: "Pre Chat" }, message: { content: "From the form", timestamp: "now" }, custom_attributes: {} });

@@ -77,6 +77,13 @@ describe("GET /widget", () => {
     expect((await loadPage(`website_token=${open.token}`)).headers.get("content-security-policy")).toContain("frame-ancestors *;");
   });
 
+  it("is framed by no one when the allowed domains it lists are none a CSP can name, and names a non-ASCII domain in punycode", async () => {
+    const unnamable = await websiteWorld("Underscore Shop", { allowed_domains: "bad_host.example" });
+    expect((await loadPage(`website_token=${unnamable.token}`)).headers.get("content-security-policy")).toContain("frame-ancestors 'none';");
+    const idn = await websiteWorld("Book Shop", { allowed_domains: "bücher.example, bad_host.example" });
+    expect((await loadPage(`website_token=${idn.token}`)).headers.get("content-security-policy")).toContain("frame-ancestors xn--bcher-kva.example;");
+  });
+
   it("answers 404 for an unknown token or an API inbox's identifier, 422 without a token, and 401 for a suspended account", async () => {
     const unknown = await loadPage("website_token=no-such-token");
     expect(unknown.status).toBe(404);

@@ -76,11 +76,19 @@ async function claimedVisitor(transport: TransportScope, website: Website, claim
  * GET /widget: the visitor the token names, or, without a token that names one of this inbox's
  * visitors, a new anonymous contact with its contact inbox (through the public API's contact create,
  * so its events and counters are the same). `created` says which, so that the transport issues a token.
+ * `beforeNewVisitor` runs just before a contact is made, whatever the token was (none, forged, or
+ * another inbox's valid one), so that the transport's allowance for new visitors counts every one.
  */
-export async function openWebsiteVisitor(transport: TransportScope, token: string, claim: WidgetClaim | null): Promise<{ website: Website; chain: ContactChain; created: boolean }> {
+export async function openWebsiteVisitor(
+  transport: TransportScope,
+  token: string,
+  claim: WidgetClaim | null,
+  beforeNewVisitor: () => Promise<void>,
+): Promise<{ website: Website; chain: ContactChain; created: boolean }> {
   const website = await findWebsite(transport, token);
   const known = await claimedVisitor(transport, website, claim);
   if (known) return { website, chain: known, created: false };
+  await beforeNewVisitor();
   const sourceId = await createAnonymousVisitor(transport, website.inbox);
   return { website, chain: await findContactChain(transport, token, sourceId), created: true };
 }

@@ -155,9 +155,8 @@ export const widgetApi = new Hono<AppEnv>()
   // ---------------------------------------------------------------- configuration and inbox
   .post("/config", doc({ summary: "The widget's configuration and a new visitor token (for a widget outside the /widget page)", response: WidgetConfig }), withoutVisitor(), validate("query", WidgetQuery), async (c) => {
     const claim = await readWidgetToken(c.env, c.req.header("x-auth-token"));
-    // without a valid token a contact is made, as by the page: the page's allowance counts it
-    if (!claim) await enforce(c, "widget_page");
-    const { website, chain } = await openWebsiteVisitor(publicScope(c), c.req.valid("query").website_token, claim);
+    // a contact made here (no token, or one that names no visitor of this inbox) counts against the page's allowance
+    const { website, chain } = await openWebsiteVisitor(publicScope(c), c.req.valid("query").website_token, claim, () => enforce(c, "widget_page"));
     const authToken = await issueWidgetToken(c.env, { sourceId: chain.contactInbox.sourceId, inboxId: website.inbox.id });
     return c.json(widgetConfigView(website, chain, authToken, new URL(c.req.url).origin, c.env.MAXIMUM_FILE_UPLOAD_SIZE));
   })

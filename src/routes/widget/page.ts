@@ -30,10 +30,26 @@ export const WidgetPageQuery = z.object({
 /** A domain as a CSP source may name it; anything else of `allowed_domains` is left out of the header. */
 const CSP_SOURCE = /^(\*\.)?[a-z0-9-]+(\.[a-z0-9-]+)*(:\d{1,5})?$/;
 
-/** Who may frame the page: the inbox's allowed domains (a domain without a scheme allows http and https), or anyone. */
+/** A domain's host in the ASCII form a CSP source needs (a non-ASCII name in punycode, through the URL parser); null if it has none. */
+function asciiDomain(domain: string): string | null {
+  const parts = /^(\*\.)?([^:]+)(:\d{1,5})?$/.exec(domain);
+  if (!parts) return null;
+  try {
+    return `${parts[1] ?? ""}${new URL(`http://${parts[2]}`).hostname}${parts[3] ?? ""}`;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Who may frame the page: the inbox's allowed domains (a domain without a scheme allows http and https),
+ * or anyone when it lists none. Domains were listed but none can be named in a CSP: no one, never anyone.
+ */
 export function frameAncestors(allowedDomains: string): string {
-  const sources = parseAllowedDomains(allowedDomains).filter((d) => CSP_SOURCE.test(d));
-  return sources.length > 0 ? sources.join(" ") : "*";
+  const listed = parseAllowedDomains(allowedDomains);
+  if (listed.length === 0) return "*";
+  const sources = listed.map(asciiDomain).filter((d): d is string => d !== null && CSP_SOURCE.test(d));
+  return sources.length > 0 ? sources.join(" ") : "'none'";
 }
 
 /** The page's policy: the widget app and its style from this origin only, its API and /cable on this origin. */
@@ -63,9 +79,8 @@ export const widgetPage = new Hono<AppEnv>().get(
   async (c) => {
     const query = c.req.valid("query");
     const claim = await readWidgetToken(c.env, query.cw_conversation);
-    // a load without a valid token makes a contact: counted before anything is read or written
-    if (!claim) await enforce(c, "widget_page");
-    const { website, chain, created } = await openWebsiteVisitor(publicScope(c), query.website_token, claim);
+    // a load that makes a contact (no token, or one that names no visitor of this inbox) is counted before the contact is made
+    const { website, chain, created } = await openWebsiteVisitor(publicScope(c), query.website_token, claim, () => enforce(c, "widget_page"));
     const authToken = created ? await issueWidgetToken(c.env, { sourceId: chain.contactInbox.sourceId, inboxId: website.inbox.id }) : query.cw_conversation!;
     const html = widgetPageHtml({
       locale: pageLocale(query.locale, website.account.locale),
