@@ -231,7 +231,5 @@ export async function eventually<T>(read: () => Promise<T>, done: (value: T) => 
 export const historyLoaded = (frame: Frame) =>
   frame.waitForFunction(
     () => /Continue conversation/.test(document.querySelector(".cw-home .cw-button--block")?.textContent ?? "") || (document.querySelector(".cw-messages")?.children.length ?? 0) > 0,
-    // a reloaded page loads the frame, then its conversation: on a machine busy with the whole suite that
-    // has taken over 20 s
-    { timeout: 60_000, polling: 100 },
+    { timeout: 20_000, polling: 100 },
   );
