@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { CONTENT_TYPES, MESSAGE_STATUSES } from "../domain/kernel/enums";
-import { Bool, Cursor, Id, JsonObject, ShortText } from "./common";
+import { Bool, Cursor, Email, Id, JsonObject, ShortText } from "./common";
 
 export const MessageParam = z.object({ conversation_id: Id, message_id: Id });
 
@@ -70,6 +70,17 @@ const ITEM_RULES: Partial<Record<(typeof CONTENT_TYPES)[number], z.ZodType>> = {
 /** The content types a client may send (the specification's list). */
 const CREATABLE_CONTENT_TYPES = ["text", "input_email", "cards", "input_select", "form", "article"] as const;
 
+/**
+ * Chatwoot's `to_emails`, `cc_emails`, `bcc_emails` of a message create: comma-separated addresses, each
+ * checked (one that is no address is a 422 naming it), stored as arrays in `content_attributes`, where an
+ * e-mail conversation's mail reads them.
+ */
+const EmailList = z
+  .string()
+  .max(5_000)
+  .transform((list) => list.split(",").map((address) => address.trim()).filter(Boolean))
+  .pipe(z.array(Email).max(50));
+
 /** POST /conversations/:conversation_id/messages (JSON or multipart: booleans and objects may be strings). */
 export const MessageCreate = z
   .object({
@@ -79,6 +90,9 @@ export const MessageCreate = z
     private: Bool.optional(),
     content_type: z.enum(CREATABLE_CONTENT_TYPES).optional(),
     content_attributes: JsonObject.optional(),
+    to_emails: EmailList.optional(),
+    cc_emails: EmailList.optional(),
+    bcc_emails: EmailList.optional(),
     campaign_id: Id.optional(),
     template_params: z.preprocess((v) => (typeof v === "string" ? safeJson(v) : v), TemplateParams).optional(),
     echo_id: ShortText.optional(),

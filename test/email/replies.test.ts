@@ -87,6 +87,25 @@ describe("an agent's reply on an e-mail conversation", () => {
     expect(answer.conversation_id).toBe(first.conversation_id);
   });
 
+  it("takes Chatwoot's top-level to_emails, cc_emails and bcc_emails, and refuses one that is no address", async () => {
+    const first = await arrived(fillMail(plain, { INBOX: inbox.email }));
+    const refused = await reply(first.display_id, { content: "Copying the team", cc_emails: "boss@example.org, not an address" });
+    expect(refused.status).toBe(422);
+    expect(refused.body.errors[0].field).toMatch(/^cc_emails/);
+
+    const sent = await reply(first.display_id, {
+      content: "Copying the team",
+      to_emails: "ada.customer@example.org",
+      cc_emails: " Boss@example.org ,lead@example.org",
+      bcc_emails: "audit@example.org",
+    });
+    expect(sent.status).toBe(200);
+    expect(sent.body.content_attributes).toMatchObject({ to_emails: ["ada.customer@example.org"], cc_emails: ["boss@example.org", "lead@example.org"], bcc_emails: ["audit@example.org"] });
+    const mail = (await sentMail(await mailedAs(sent.body.id)))!;
+    expect(mail.cc?.map((a) => a.address)).toEqual(["boss@example.org", "lead@example.org"]);
+    expect(mail.envelope.sort()).toEqual(["ada.customer@example.org", "audit@example.org", "boss@example.org", "lead@example.org"]);
+  });
+
   it("attaches its files up to the size limit and links the rest", async () => {
     const first = await arrived(fillMail(plain, { INBOX: inbox.email }));
     const large = new Uint8Array(MAX_ATTACHED_BYTES + 1024).fill(7);

@@ -15,6 +15,13 @@ import { doc } from "../../http/openapi";
 import { Message } from "../../schemas/responses";
 import { z } from "zod";
 
+/** The message's content attributes with the addresses given beside them (Chatwoot keeps them there). */
+function withAddresses(body: z.infer<typeof MessageCreate>) {
+  const { to_emails, cc_emails, bcc_emails } = body;
+  const addresses = { ...(to_emails ? { to_emails } : {}), ...(cc_emails ? { cc_emails } : {}), ...(bcc_emails ? { bcc_emails } : {}) };
+  return Object.keys(addresses).length > 0 ? { ...body.content_attributes, ...addresses } : body.content_attributes;
+}
+
 /** /api/v1/accounts/:account_id/conversations/:conversation_id/messages */
 export const messagesApi = new Hono<AppEnv>()
   .get("/", doc({ summary: "List a conversation's messages (20 at a time, before or after an id)", response: z.looseObject({ payload: z.array(Message) }) }), validate("param", ConversationParam), validate("query", MessageListQuery), async (c) => {
@@ -32,7 +39,7 @@ export const messagesApi = new Hono<AppEnv>()
       messageType: body.message_type,
       private: body.private,
       contentType: body.content_type,
-      contentAttributes: body.content_attributes,
+      contentAttributes: withAddresses(body),
       campaignId: body.campaign_id,
       templateParams: body.template_params,
       echoId: body.echo_id,
