@@ -33,9 +33,11 @@ const page = (extra: object = {}) => ({ page: 1, sort: BY_ID, withInboxes: false
 
 beforeAll(async () => {
   database = await libsqlDatabase();
-  // a scope with no Worker behind it: no bindings, and live rooms nobody can reach
+  // a scope with no Worker behind it: no bindings, and live rooms nobody can reach; of the vars, the
+  // dashboard's address that notification e-mails link to (wrangler.toml always sets it)
   // one database that is the directory and the only shard, as LIBSQL_URL makes it in a Worker
-  transport = { db: database.db, directory: database.db, shards: singleDatabase(database.db), env: {} as Env, ports: UNREACHABLE_PORTS };
+  const env = { FRONTEND_URL: "http://localhost:8787" } as Env;
+  transport = { db: database.db, directory: database.db, shards: singleDatabase(database.db), env, ports: UNREACHABLE_PORTS };
   const account = await createAccount({ ...transport, actor: { type: "platform_app", platformAppId: 1 } }, { name: "On libSQL" });
   scope = systemScope(transport, account.id);
 });
