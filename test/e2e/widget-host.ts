@@ -228,8 +228,15 @@ export async function eventually<T>(read: () => Promise<T>, done: (value: T) => 
  * conversation, or the conversation is on screen. A visitor who opens the widget before that lands on the
  * home screen of a visitor without a conversation.
  */
-export const historyLoaded = (frame: Frame) =>
-  frame.waitForFunction(
-    () => /Continue conversation/.test(document.querySelector(".cw-home .cw-button--block")?.textContent ?? "") || (document.querySelector(".cw-messages")?.children.length ?? 0) > 0,
-    { timeout: 20_000, polling: 100 },
-  );
+export async function historyLoaded(frame: Frame) {
+  try {
+    await frame.waitForFunction(
+      () => /Continue conversation/.test(document.querySelector(".cw-home .cw-button--block")?.textContent ?? "") || (document.querySelector(".cw-messages")?.children.length ?? 0) > 0,
+      { timeout: 20_000, polling: 100 },
+    );
+  } catch (error) {
+    // what the widget showed instead says which step did not come
+    const shown = await frame.evaluate(() => document.body?.innerText ?? "").catch(() => "(the frame is gone)");
+    throw new Error(`no history on screen at ${frame.url()}: ${JSON.stringify(shown.slice(0, 500))}`, { cause: error });
+  }
+}

@@ -46,7 +46,28 @@ export function configureApi(website: string, visitor: string) {
 /** After set_user hands out a new visitor token (another identifier): every later call carries it. */
 export const setAuthToken = (token: string) => (authToken = token);
 
+/** How often a read is tried when the network or a busy server fails it, and the first pause (doubled each time). */
+const READ_ATTEMPTS = 4;
+const FIRST_PAUSE_MS = 500;
+
+const transient = (error: unknown) => !(error instanceof ApiError) || error.status >= 500 || error.status === 429;
+
+/**
+ * A call; a read (GET) that fails on the way (the network, a 5xx, a 429) is tried again after a pause, so
+ * a returning visitor's history is not lost to one busy moment of the server. Writes are sent once.
+ */
 async function call<T>(method: string, path: string, body?: unknown, query: Record<string, string | number | undefined> = {}, withLocale = false): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await callOnce<T>(method, path, body, query, withLocale);
+    } catch (error) {
+      if (method !== "GET" || attempt >= READ_ATTEMPTS || !transient(error)) throw error;
+      await new Promise((resolve) => setTimeout(resolve, FIRST_PAUSE_MS * 2 ** (attempt - 1)));
+    }
+  }
+}
+
+async function callOnce<T>(method: string, path: string, body: unknown, query: Record<string, string | number | undefined>, withLocale: boolean): Promise<T> {
   const params = new URLSearchParams({ website_token: websiteToken });
   if (withLocale) params.set("locale", currentLocale());
   for (const [key, value] of Object.entries(query)) if (value !== undefined) params.set(key, String(value));
