@@ -1,5 +1,5 @@
 /**
- * The embed snippet on a customer's page in headless Chromium: the page on 127.0.0.1 (a node server of the
+ * The embed snippet on a customer's page in headless Chromium: the page on a 127.0.0.x address (a node server of the
  * test), edgedesk on localhost, so the widget is a cross-site frame. The bubble appears without touching the
  * page's own styles; a visitor's message reaches the agent's API and the account's live feed; the agent's
  * typing and reply reach the widget; a reload keeps the conversation; the new-message sound is fetched from

@@ -43,8 +43,12 @@ export function hostSite(): HostSite {
       }
       res.writeHead(404).end();
     });
-    await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", resolve));
-    origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    // an address of its own in 127/8 for each vitest worker (files of one worker run one after another):
+    // the files share one browser, which keeps cookies per host, not per port, so two sites on 127.0.0.1
+    // would share (and overwrite) the loader's cw_conversation
+    const host = `127.0.0.${1 + Number(process.env.VITEST_POOL_ID ?? 1)}`;
+    await new Promise<void>((resolve) => server!.listen(0, host, resolve));
+    origin = `http://${host}:${(server.address() as { port: number }).port}`;
   });
   afterAll(async () => {
     server?.closeAllConnections();

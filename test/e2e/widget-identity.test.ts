@@ -1,6 +1,6 @@
 /**
  * Who the visitor is, through the host page's `window.$chatwoot` in headless Chromium (the page on
- * 127.0.0.1, edgedesk on localhost): setUser with the inbox's identity hash selects the customer's contact
+ * 127.0.0.x, edgedesk on localhost): setUser with the inbox's identity hash selects the customer's contact
  * and its conversations; a wrong hash is refused with `chatwoot:error` and changes nothing; setUser without
  * a hash names the visitor but never reaches another contact that holds the identifier; reset starts a new
  * visitor with the old one's cookies gone.

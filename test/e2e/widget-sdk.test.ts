@@ -2,7 +2,7 @@
  * The loader (sdk.js, widget/loader/) on a customer's page, for what the other widget files leave out: its
  * elements survive a single-page app replacing the body (any SPA, and Turbo's hook), chatwootSettings shape
  * the launcher, calls made before the frame is ready still reach it, toggleBubbleVisibility and
- * popoutChatWindow. The page on 127.0.0.1, edgedesk on localhost; no request to any other host.
+ * popoutChatWindow. The page on 127.0.0.x, edgedesk on localhost; no request to any other host.
  */
 import type { Page } from "puppeteer-core";
 import { describe, expect, it } from "vitest";
