@@ -129,7 +129,6 @@ function sink(bucket: R2Bucket): Mailer {
       } catch (error) {
         return { result: "retry", error: `the mail sink could not be written: ${String(error)}` };
       }
-      console.log(JSON.stringify({ level: "info", mail: "kept, not sent", key, to: mail.to, subject: mail.subject }));
       return { result: "sent", messageId };
     },
   };

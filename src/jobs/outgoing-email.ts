@@ -102,7 +102,9 @@ export async function attemptOutgoingEmail(scope: TransportScope, message: Outgo
         ? await replyOutcomeStatements(scope, row, { result: "failed", error: outcome.error })
         : [];
   await batch(db, [db.update(outgoingEmails).set({ ...changes, updatedAt: at }).where(and(ofAccount(row.accountId), eq(outgoingEmails.id, row.id))), ...onMessage]);
-  console.log(JSON.stringify({ level: outcome.result === "sent" ? "info" : "error", outgoingEmail: row.id, kind: row.kind, attempt: row.attempts, outcome }));
+  // a sent mail is on its row (sent_at, provider_message_id), the log of what went out; the console tells
+  // only what went wrong (a mail per assignment would otherwise be a line per assignment)
+  if (outcome.result !== "sent") console.error(JSON.stringify({ level: "error", outgoingEmail: row.id, kind: row.kind, attempt: row.attempts, outcome }));
   if (again === null) return { done: true };
   return { done: false, next: { ...message, attempt: row.attempts }, delaySeconds: hopDelaySeconds(again, at) };
 }
